@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { authProviders, CredentialForm } from '@app/auth';
+import { DatabaseModule } from '@app/database';
+import { CoreModule } from '@app/server';
+import { DocstoreConfig } from './config/docstore.config';
+import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
+import { docstoreMigrations } from './database/docstore.migrations';
+import { DocumentsModule } from './documents/documents.module';
+import { HistoryModule } from './history/history.module';
+import { SchemasModule } from './schemas/schemas.module';
+import { TokensModule } from './tokens/tokens.module';
+
+export const DOCSTORE_VERSION = '0.1.0';
+
+// SchemasModule comes before DocumentsModule so DOC/schema routes are matched before DOC/{key}.
+@Module({
+  imports: [
+    CoreModule.forRoot({ service: 'docstore', version: DOCSTORE_VERSION, config: DocstoreConfig }),
+    DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
+    TokensModule,
+    SchemasModule,
+    DocumentsModule,
+    HistoryModule,
+  ],
+  providers: [...authProviders([CredentialForm.Bearer, CredentialForm.ClientKeyHeaders])],
+})
+export class AppModule {}

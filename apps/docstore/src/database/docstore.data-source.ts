@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { dataSourceOptions } from '@app/database';
+import { DataSource } from 'typeorm';
+import { DOCSTORE_SCHEMA, docstoreEntities } from './docstore.entities';
+import { docstoreMigrations } from './docstore.migrations';
+
+/** The data source of the TypeORM migration CLI (`typeorm migration:generate -d ...`) and of the token CLI. */
+export function createDocstoreDataSource(url: string): DataSource {
+  return new DataSource(
+    dataSourceOptions(url, 2, { schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
+  );
+}

@@ -1,0 +1,26 @@
+import type { Request, Response } from 'express';
+import type { DocumentView } from './document.dto';
+
+/** The ETag of a document is its version. */
+export function setDocumentEtag(res: Response, document: DocumentView): DocumentView {
+  res.setHeader('ETag', `"${document.version}"`);
+  return document;
+}
+
+/**
+ * The version an If-Match header demands: undefined when absent or `*`, -1 when it
+ * names no version (so it can never match and the write answers 412).
+ */
+export function expectedVersion(req: Request): number | undefined {
+  const header = req.headers['if-match'];
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  return match ? Number(match[1]) : -1;
+}
+
+/** True when If-None-Match already names this version (GET answers 304). */
+export function notModified(req: Request, document: DocumentView): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${document.version}"` || tag.trim() === '*');
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationFailedException } from '@app/errors';
+import type { PageQuery } from '@app/pagination';
+import { DocstoreConfig } from '../config/docstore.config';
+import { SchemasService } from '../schemas/schemas.service';
+import type { DocumentListQuery } from './document-query';
+import type { DocumentScope } from './document-scope';
+import type { BulkItemDto, DocumentBodyDto, DocumentView } from './document.dto';
+import {
+  DocumentAlreadyExistsException, DocumentNotFoundException, DocumentPathMismatchException, DocumentVersionMismatchException,
+} from './documents.exception';
+import { DocumentsRepository, type DocumentWrite } from './documents.repository';
+
+/** Keys that name sub-resources of a collection (DOC/bulk, DOC/schema), so no document may use them. */
+export const RESERVED_KEYS = new Set(['bulk', 'schema']);
+
+@Injectable()
+export class DocumentsService {
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly schemas: SchemasService,
+    private readonly config: DocstoreConfig,
+  ) {}
+
+  async create(scope: DocumentScope, key: string, body: DocumentBodyDto): Promise<DocumentView> {
+    assertBodyMatchesPath(scope, key, body);
+    if (RESERVED_KEYS.has(key)) throw ValidationFailedException.of('key', `The key "${key}" is reserved.`);
+    const write = toWrite(body);
+    await this.schemas.assertValid(scope, [body.data]);
+    const created = await this.documents.create(scope, key, write);
+    if (!created) throw new DocumentAlreadyExistsException();
+    return created;
+  }
+
+  async get(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView> {
+    const document = await this.documents.find(scope, key, includeDeleted);
+    if (!document) throw new DocumentNotFoundException();
+    return document;
+  }
+
+  async update(scope: DocumentScope, key: string, body: DocumentBodyDto, expectedVersion?: number): Promise<DocumentView> {
+    assertBodyMatchesPath(scope, key, body);
+    const write = toWrite(body);
+    await this.schemas.assertValid(scope, [body.data]);
+    const updated = await this.documents.update(scope, key, write, expectedVersion);
+    if (updated) return updated;
+    throw await this.whyNothingMatched(scope, key);
+  }
+
+  async delete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<void> {
+    if (!(await this.documents.softDelete(scope, key, expectedVersion))) throw await this.whyNothingMatched(scope, key);
+  }
+
+  list(scope: DocumentScope, query: DocumentListQuery, page: PageQuery): Promise<{ rows: DocumentView[]; total: number }> {
+    return this.documents.list(scope, query, page.perPage, page.offset);
+  }
+
+  /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one transaction. */
+  async bulk(scope: DocumentScope, items: BulkItemDto[]): Promise<DocumentView[]> {
+    if (items.length > this.config.BULK_MAX_ITEMS) {
+      throw ValidationFailedException.of('documents', `The documents field must not have more than ${this.config.BULK_MAX_ITEMS} items.`);
+    }
+    const seen = new Map<string, number>();
+    items.forEach((item, i) => {
+      if (RESERVED_KEYS.has(item.key)) throw ValidationFailedException.of(`documents.${i}.key`, `The key "${item.key}" is reserved.`);
+      if (seen.has(item.key)) throw ValidationFailedException.of(`documents.${i}.key`, `The key "${item.key}" also appears at documents.${seen.get(item.key)}.`);
+      seen.set(item.key, i);
+    });
+    const writes = items.map((item, i) => ({ key: item.key, ...toWrite(item, `documents.${i}.`) }));
+    return this.documents.transaction(async (tx) => {
+      await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`, tx);
+      return this.documents.bulkUpsert(scope, writes, tx);
+    });
+  }
+
+  private async whyNothingMatched(scope: DocumentScope, key: string): Promise<Error> {
+    const state = await this.documents.state(scope, key);
+    return state?.live ? new DocumentVersionMismatchException(state.version) : new DocumentNotFoundException();
+  }
+}
+
+function assertBodyMatchesPath(scope: DocumentScope, key: string, body: DocumentBodyDto): void {
+  const path = { environment: scope.environment, context: scope.context, type: scope.type, key };
+  for (const field of ['environment', 'context', 'type', 'key'] as const) {
+    if (body[field] !== path[field]) throw new DocumentPathMismatchException(field);
+  }
+}
+
+/** `ttl` sets expires_at to now + ttl; giving both is ambiguous, so refused. */
+function toWrite(body: { data: Record<string, unknown>; ttl?: number; expires_at?: string | null }, prefix = ''): DocumentWrite {
+  if (body.ttl !== undefined && body.expires_at != null) {
+    throw ValidationFailedException.of(`${prefix}ttl`, 'Give either ttl or expires_at, not both.');
+  }
+  const expiresAt = body.ttl !== undefined ? new Date(Date.now() + body.ttl * 1000).toISOString() : (body.expires_at ?? null);
+  return { data: body.data, expiresAt };
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '@app/auth';
+import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import type { Request, Response } from 'express';
+import { expectedVersion, setDocumentEtag } from '../documents/document-etag';
+import { DocumentPathDto, HistoryPathDto, scopeOf } from '../documents/document-path.dto';
+import type { DocumentView } from '../documents/document.dto';
+import { DocstoreScope } from '../tokens/docstore-scopes';
+import type { HistoryEntryView } from './history.repository';
+import { HistoryService } from './history.service';
+
+@ApiTags('history')
+@ApiBearerAuth()
+@Controller('api/v1/client/:client/:environment/context/:context/type/:type/:key/history')
+export class HistoryController {
+  constructor(private readonly history: HistoryService) {}
+
+  @Get()
+  @RequireScopes(DocstoreScope.DocumentRead)
+  async list(@Param() path: DocumentPathDto, @PageRequest() paging: Paging): Promise<Paginated<HistoryEntryView>> {
+    const { rows, total } = await this.history.list(scopeOf(path), path.key, paging);
+    return paginate(rows, total, paging);
+  }
+
+  @Post(':history_id/restore')
+  @HttpCode(200)
+  @RequireScopes(DocstoreScope.DocumentUpdate)
+  async restore(@Param() path: HistoryPathDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
+    return setDocumentEtag(res, await this.history.restore(scopeOf(path), path.key, path.history_id, expectedVersion(req)));
+  }
+}

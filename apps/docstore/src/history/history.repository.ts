@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+import type { DocumentScope } from '../documents/document-scope';
+
+export interface HistoryEntryView {
+  id: string;
+  client_id: string;
+  environment: string;
+  context: string;
+  type: string;
+  key: string;
+  data: Record<string, unknown>;
+  version: number;
+  created_at: string;
+}
+
+const VIEW = `id::text AS id, client_id, environment, context, type, key, data, version, ${isoTimestamp('created_at')}`;
+
+@Injectable()
+export class HistoryRepository {
+  constructor(private readonly db: Sql) {}
+
+  /** Newest version first. */
+  async list(documentId: string, limit: number, offset: number): Promise<{ rows: HistoryEntryView[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.db.rows<HistoryEntryView>(
+        `SELECT ${VIEW} FROM docstore.document_history WHERE document_id = $1 ORDER BY version DESC LIMIT $2 OFFSET $3`,
+        [documentId, limit, offset],
+      ),
+      this.db.one<{ total: number }>(`SELECT count(*)::int AS total FROM docstore.document_history WHERE document_id = $1`, [documentId]),
+    ]);
+    return { rows, total: count!.total };
+  }
+
+  /** The entry's data, only when it belongs to this document. */
+  entryData(documentId: string, entryId: string, db: SqlRunner): Promise<{ data: Record<string, unknown> } | null> {
+    return db.one(`SELECT data FROM docstore.document_history WHERE id = $1 AND document_id = $2`, [entryId, documentId]);
+  }
+
+  /** The document row's id at this key, deleted or not. */
+  async documentId(scope: DocumentScope, key: string): Promise<string | null> {
+    const row = await this.db.one<{ id: string }>(
+      `SELECT id FROM docstore.documents WHERE client_id = $1 AND environment = $2 AND context = $3 AND type = $4 AND key = $5`,
+      [scope.clientId, scope.environment, scope.context, scope.type, key],
+    );
+    return row?.id ?? null;
+  }
+}

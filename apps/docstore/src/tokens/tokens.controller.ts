@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { AuthEndpoint, RequireScopes } from '@app/auth';
+import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import { DocstoreScope } from './docstore-scopes';
+import { CreateTokenDto, UpdateTokenDto, type TokenView } from './token.dto';
+import { TokensService } from './tokens.service';
+
+@ApiTags('tokens')
+@ApiBearerAuth()
+@AuthEndpoint()
+@RequireScopes(DocstoreScope.TokenManage)
+@Controller('api/v1/client/:client/tokens')
+export class TokensController {
+  constructor(private readonly tokens: TokensService) {}
+
+  @Get()
+  async list(@Param('client') client: string, @PageRequest() paging: Paging): Promise<Paginated<TokenView>> {
+    const { rows, total } = await this.tokens.list(client, paging);
+    return paginate(rows, total, paging);
+  }
+
+  @Post()
+  async create(@Param('client') client: string, @Body() body: CreateTokenDto) {
+    const { plainText, token } = await this.tokens.create(client, body);
+    const { last_used_at: _lastUsed, ...details } = token;
+    return { message: 'Token created. Store it now: it will not be shown again.', token: plainText, token_details: details };
+  }
+
+  @Put(':tokenId')
+  update(@Param('client') client: string, @Param('tokenId') id: string, @Body() body: UpdateTokenDto): Promise<TokenView> {
+    return this.tokens.update(client, id, body);
+  }
+
+  @Delete(':tokenId')
+  @HttpCode(204)
+  async revoke(@Param('client') client: string, @Param('tokenId') id: string): Promise<void> {
+    await this.tokens.revoke(client, id);
+  }
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { TokenScopes } from '@app/auth';
+import { createTestApp, type TestApp } from '@app/testkit';
+import request from 'supertest';
+import { AppModule } from '../../src/app.module';
+import { DOCSTORE_SCOPES } from '../../src/tokens/docstore-scopes';
+import { TokensRepository } from '../../src/tokens/tokens.repository';
+import { issueToken } from '../../src/tokens/tokens.service';
+
+export interface Docstore extends TestApp {
+  /** A fresh client with an all-scopes token: tests isolate themselves by client. */
+  newClient(scopes?: TokenScopes): Promise<Client>;
+  /** A token for an existing client. */
+  mintToken(clientId: string, scopes: TokenScopes, expiresAt?: string | null): Promise<string>;
+}
+
+export interface Client {
+  id: string;
+  token: string;
+  /** `/api/v1/client/{id}/{env}/context/{ctx}/type/{type}` for this client. */
+  doc(environment?: string, context?: string, type?: string): string;
+  auth: { Authorization: string };
+}
+
+export async function startDocstore(env: Record<string, string> = {}): Promise<Docstore> {
+  const app = await createTestApp(AppModule, env);
+  const mintToken = async (clientId: string, scopes: TokenScopes, expiresAt: string | null = null): Promise<string> =>
+    (await issueToken(app.get(TokensRepository), clientId, 'test', scopes, expiresAt)).plainText;
+  return {
+    ...app,
+    mintToken,
+    newClient: async (scopes: TokenScopes = [...DOCSTORE_SCOPES]) => {
+      const id = randomUUID();
+      const token = await mintToken(id, scopes);
+      return {
+        id,
+        token,
+        auth: { Authorization: `Bearer ${token}` },
+        doc: (environment = 'production', context = 'shop', type = 'product') =>
+          `/api/v1/client/${id}/${environment}/context/${context}/type/${type}`,
+      };
+    },
+  };
+}
+
+/** The body POST/PUT expect for a document at `path`/{key}. */
+export function docBody(key: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}, env = 'production', ctx = 'shop', type = 'product') {
+  return { environment: env, context: ctx, type, key, data, ...extra };
+}
+
+export { request };

@@ -1,0 +1,90 @@
+import { Inject, Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { BadRequestException, ForbiddenException, TooManyRequestsException, UnauthenticatedException } from '@app/errors';
+import { RateLimiter, type RateLimitResult } from '@app/rate-limit';
+import type { Request, Response } from 'express';
+import { IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } from './auth.decorators';
+import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
+import { extractCredential } from './credentials';
+import { CREDENTIAL_VERIFIER, type CredentialVerifier, type Principal } from './principal';
+import { hasScope } from './scopes';
+import { isUuid } from './uuid';
+
+/**
+ * The global guard: denies by default. In order: credential → per-address lockout
+ * after too many failures → per-token rate limit → the path's client must be the
+ * token's → required scopes. One Redis round trip per request.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  /** Addresses over the failure limit, until their window resets (ms). Saves a Redis read per request. */
+  private readonly lockedOut = new Map<string, number>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
+    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
+    @Optional() @Inject(CREDENTIAL_VERIFIER) private readonly verifier?: CredentialVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+
+    const principal = await this.authenticate(req, res);
+    const bucket = this.reflector.getAllAndOverride<string>(RATE_LIMIT_BUCKET, targets) ?? 'api';
+    const limit = bucket === 'auth' ? this.options.authLimitPerMinute : this.options.limitPerMinute;
+    this.enforce(res, await this.limiter.hit(bucket, principal.tokenId, limit));
+
+    const client = stringParam(req, 'client');
+    if (client !== undefined) {
+      if (!isUuid(client)) throw new BadRequestException('The client in the path must be a UUID.');
+      if (client.toLowerCase() !== principal.clientId) throw new ForbiddenException('This token does not act for this client.');
+    }
+    const target = { environment: stringParam(req, 'environment'), context: stringParam(req, 'context') };
+    for (const scope of this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? []) {
+      if (!hasScope(principal.scopes, scope, target)) throw new ForbiddenException(`This token lacks the required scope: ${scope}.`);
+    }
+    req.principal = principal;
+    return true;
+  }
+
+  private async authenticate(req: Request, res: Response): Promise<Principal> {
+    const address = req.ip ?? 'unknown';
+    const lockedUntil = this.lockedOut.get(address);
+    if (lockedUntil !== undefined) {
+      if (lockedUntil > Date.now()) throw new TooManyRequestsException((lockedUntil - Date.now()) / 1000);
+      this.lockedOut.delete(address);
+    }
+    const credential = extractCredential(req.headers, this.options.forms);
+    const principal = credential && this.verifier ? await this.verifier.verify(credential) : null;
+    if (principal) return principal;
+
+    const result = await this.limiter.hit('auth-fail', address, this.options.authLimitPerMinute);
+    if (result.exceeded) this.lockOut(address, result.reset * 1000);
+    this.enforce(res, result);
+    throw new UnauthenticatedException(credential ? 'The token is invalid, expired or revoked.' : 'Authentication is required: send Authorization: Bearer <id>|<token>.');
+  }
+
+  private enforce(res: Response, result: RateLimitResult): void {
+    res.setHeader('X-RateLimit-Limit', result.limit);
+    res.setHeader('X-RateLimit-Remaining', result.remaining);
+    res.setHeader('X-RateLimit-Reset', result.reset);
+    if (result.exceeded) throw new TooManyRequestsException(result.retryAfter);
+  }
+
+  private lockOut(address: string, untilMs: number): void {
+    if (this.lockedOut.size > 10_000) {
+      const now = Date.now();
+      for (const [key, until] of this.lockedOut) if (until <= now) this.lockedOut.delete(key);
+    }
+    this.lockedOut.set(address, untilMs);
+  }
+}
+
+function stringParam(req: Request, name: string): string | undefined {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : undefined;
+}

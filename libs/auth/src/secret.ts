@@ -1,0 +1,25 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 40 characters of base62 (~238 bits): too much entropy to guess, so a fast hash is safe to store. */
+export function generateSecret(length = 40): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  // Rejection sampling keeps every character equally likely.
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    if (bytes[i] < 248) out += ALPHABET[bytes[i] % 62];
+  }
+  return out.length === length ? out : out + generateSecret(length - out.length);
+}
+
+/** SHA-256 of the secret; secrets are random, so no salt or slow hash is needed (as Sanctum and GitHub do). */
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/** Compares in constant time, whatever the input. */
+export function secretMatches(secret: string, hash: Buffer): boolean {
+  const candidate = hashSecret(secret);
+  return candidate.length === hash.length && timingSafeEqual(candidate, hash);
+}

@@ -1,0 +1,3 @@
+export * from './base-service.config';
+export * from './config.module';
+export * from './load-config';

@@ -1,0 +1,35 @@
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
+
+/** Thrown when a setting is missing or invalid; its message is one sentence naming the setting. */
+export class InvalidConfigError extends Error {
+  override readonly name = 'InvalidConfigError';
+}
+
+/**
+ * Reads the settings a config class declares from the environment, converts and
+ * validates them once. Only declared properties are read, so the config object is
+ * exactly what the class says.
+ */
+export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: NodeJS.ProcessEnv = process.env): T {
+  const names = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(cls, '', true, false)
+      .map((m) => m.propertyName),
+  );
+  const raw: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const config = plainToInstance(cls, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) throw new InvalidConfigError(describe(errors[0]));
+  return config;
+}
+
+function describe(error: ValidationError): string {
+  const reasons = Object.values(error.constraints ?? {}).join(', ');
+  const value = error.value === undefined ? 'it is missing' : `got "${String(error.value)}"`;
+  return `Setting ${error.property} is invalid (${reasons}); ${value}.`;
+}

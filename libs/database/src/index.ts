@@ -1,0 +1,4 @@
+export * from './database.module';
+export * from './migrate';
+export * from './sql';
+export * from './sql.service';

@@ -1,0 +1,79 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppException } from './app.exception';
+import { BadRequestException, CommonErrorCode } from './common.exception';
+
+/** Errors thrown by body-parser and other Express middleware carry these. */
+interface HttpErrorLike {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message?: string;
+}
+
+/**
+ * The one place an error becomes a response. AppExceptions render their own body;
+ * framework and middleware errors are mapped to the same shapes; anything else is a
+ * bug: logged with the request id and answered 500 with a generic message.
+ */
+@Catch()
+export class AppExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    const error = toAppException(exception);
+    if (error.status >= 500) {
+      this.logger.error({ err: exception, reqId: req.id, code: error.code }, 'request failed');
+    }
+    if (res.headersSent) return;
+    res.status(error.status).set(error.headers).json(error.body());
+  }
+}
+
+export function toAppException(exception: unknown): AppException {
+  if (exception instanceof AppException) return exception;
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  const e = exception as HttpErrorLike | undefined;
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return fromMiddlewareError(status, e!);
+  return new AppException(CommonErrorCode.Internal, 500, 'Server Error');
+}
+
+function fromMiddlewareError(status: number, e: HttpErrorLike): AppException {
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new BadRequestException('The request body is not valid JSON.', CommonErrorCode.MalformedBody);
+    case 'entity.too.large':
+      return new AppException(CommonErrorCode.PayloadTooLarge, 413, 'The request body is too large.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppException(CommonErrorCode.UnsupportedMediaType, 415, 'Unsupported request body encoding or charset.');
+    default:
+      return new AppException(CommonErrorCode.BadRequest, status, e.expose && e.message ? e.message : 'Invalid request.');
+  }
+}
+
+function fromHttpException(exception: HttpException): AppException {
+  const status = exception.getStatus();
+  // Nest wraps body-parser's errors; their type says what went wrong.
+  const cause = exception.cause as HttpErrorLike | undefined;
+  if (typeof cause?.type === 'string' && status < 500) return fromMiddlewareError(status, cause);
+  if (status === 404) return new AppException(CommonErrorCode.RouteNotFound, 404, 'Not found.');
+  if (status === 405) return new AppException(CommonErrorCode.MethodNotAllowed, 405, 'Method not allowed.');
+  const response = exception.getResponse();
+  if (status === 503) {
+    // Health checks answer 503 with their report; keep it beside the message.
+    const report = typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {};
+    return new AppException(CommonErrorCode.Unavailable, 503, 'Service temporarily unavailable.', report);
+  }
+  if (status >= 500) return new AppException(CommonErrorCode.Internal, status, 'Server Error');
+  const message =
+    typeof response === 'object' && response !== null && 'message' in response
+      ? [(response as { message: unknown }).message].flat().join(' ')
+      : exception.message;
+  return new AppException(CommonErrorCode.BadRequest, status, message);
+}

@@ -1,0 +1,4 @@
+export * from './app.exception';
+export * from './app-exception.filter';
+export * from './common.exception';
+export * from './validation.pipe';

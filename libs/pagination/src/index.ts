@@ -1,0 +1,4 @@
+export * from './page-location';
+export * from './page-query';
+export * from './paginator';
+export * from './paging.decorator';

@@ -1,0 +1,2 @@
+export * from './rate-limit.module';
+export * from './rate-limiter.service';

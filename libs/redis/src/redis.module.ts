@@ -1,0 +1,41 @@
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { BaseServiceConfig } from '@app/config';
+import Redis from 'ioredis';
+
+/** Injection token of the shared ioredis client. */
+export const REDIS = Symbol('REDIS');
+
+@Injectable()
+class RedisLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * One Redis connection per process. Commands fail fast while Redis is unreachable
+ * (no offline queue) so requests answer 503 instead of hanging.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [BaseServiceConfig],
+      useFactory: (config: BaseServiceConfig) =>
+        new Redis(config.REDIS_URL, {
+          keyPrefix: config.REDIS_PREFIX,
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          connectTimeout: 2000,
+          commandTimeout: 2000,
+          retryStrategy: (times) => Math.min(times * 200, 2000),
+        }),
+    },
+    RedisLifecycle,
+  ],
+  exports: [REDIS],
+})
+export class RedisModule {}

@@ -1,0 +1,48 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { BaseServiceConfig } from '@app/config';
+import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
+import { Logger } from 'nestjs-pino';
+
+export interface ApiDocsOptions {
+  title: string;
+  description: string;
+  version: string;
+}
+
+/**
+ * Express settings shared by main.ts and the test kit, so tests run the production
+ * pipeline: JSON body limit, simple query parsing (filter[a.b] stays one key), no
+ * automatic ETag hashing, proxy trust, OpenAPI at /docs.
+ */
+export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions): INestApplication {
+  const config = app.get(BaseServiceConfig);
+  app.useLogger(app.get(Logger));
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.set('trust proxy', trustProxy(config.TRUST_PROXY));
+  app.set(PUBLIC_BASE_URL_SETTING, config.PUBLIC_BASE_URL);
+  app.useBodyParser('json', { limit: config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+  app.enableShutdownHooks();
+  if (docs) {
+    const document = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle(docs.title)
+        .setDescription(docs.description)
+        .setVersion(docs.version)
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: '<TOKEN_ID>|<PLAIN_TEXT_TOKEN>' })
+        .build(),
+    );
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  }
+  return app;
+}
+
+function trustProxy(setting: string): boolean | number | string {
+  if (setting === '' || setting === 'false') return false;
+  if (setting === 'true') return true;
+  return /^\d+$/.test(setting) ? Number(setting) : setting;
+}

@@ -1,0 +1,3 @@
+export * from './bootstrap';
+export * from './configure-app';
+export * from './core.module';

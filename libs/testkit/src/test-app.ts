@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { configureApp } from '@app/server';
+import { workerDatabaseUrl } from './worker-database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  /** Pass to supertest: `request(t.http)`. */
+  http: Server;
+  /** A provider of the app, e.g. to mint credentials. */
+  get<T>(token: Type<T> | string | symbol): T;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots an app exactly as main.ts does (same module, same configureApp) against the
+ * worker's own database and a Redis key prefix of its own. `env` overrides settings.
+ */
+export async function createTestApp(appModule: Type, env: Record<string, string> = {}): Promise<TestApp> {
+  const settings: Record<string, string> = {
+    DATABASE_URL: await workerDatabaseUrl(),
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
+    LOG_LEVEL: 'silent',
+    DB_POOL_SIZE: '4',
+    ...env,
+  };
+  const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, settings);
+  try {
+    const app = await NestFactory.create<NestExpressApplication>(appModule, { bodyParser: false, logger: false, abortOnError: false });
+    configureApp(app, { title: 'test', description: 'test', version: '0' });
+    await app.init();
+    return {
+      app,
+      http: app.getHttpServer(),
+      get: <T>(token: Type<T> | string | symbol) => app.get<T>(token as Type<T>, { strict: false }),
+      close: () => app.close(),
+    };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
