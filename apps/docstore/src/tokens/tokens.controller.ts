@@ -23,7 +23,7 @@ export class TokensController {
   @Post()
   async create(@Param('client') client: string, @Body() body: CreateTokenDto) {
     const { plainText, token } = await this.tokens.create(client, body);
-    const { last_used_at: _lastUsed, ...details } = token;
+    const { last_used_at: _lastUsed, ...details } = token; // not shown at creation
     return { message: 'Token created. Store it now: it will not be shown again.', token: plainText, token_details: details };
   }
 

@@ -1,0 +1,88 @@
+import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * The exact SQL texts the docstore sends for the benchmarked routes, captured from the
+ * built repositories (dist/) with a recording runner, so the floor servers run the same
+ * statements by construction rather than by copy. Parameters are positional:
+ *   get:       [client, environment, context, type, key]
+ *   put:       [client, environment, context, type, key, data, expires_at, expected_version]
+ *   listRows:  [client, environment, context, type, field_path, value, limit, offset]
+ *   listCount: [client, environment, context, type, field_path, value]
+ *   schema:    [client, environment, context, type]
+ *   bulk:      [client, environment, context, type, items_json]
+ */
+export interface BenchSql {
+  get: string;
+  put: string;
+  listRows: string;
+  listCount: string;
+  schema: string;
+  bulk: string;
+}
+
+interface Call {
+  text: string;
+  values: unknown[];
+}
+
+class Recorder {
+  readonly calls: Call[] = [];
+  async one(text: string, values: unknown[] = []): Promise<unknown> {
+    this.calls.push({ text, values });
+    return /count\(\*\)/.test(text) ? { total: 0 } : null;
+  }
+  async rows(text: string, values: unknown[] = []): Promise<unknown[]> {
+    this.calls.push({ text, values });
+    return [];
+  }
+}
+
+const SCOPE = { clientId: 'c', environment: 'e', context: 'x', type: 't' };
+const SCOPE_VALUES = ['c', 'e', 'x', 't'];
+
+export async function captureSql(distAppRoot: string): Promise<BenchSql> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { DocumentsRepository } = require(path.join(distAppRoot, 'documents/documents.repository.js'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SchemasRepository } = require(path.join(distAppRoot, 'schemas/schemas.repository.js'));
+  const rec = new Recorder();
+  const docs = new DocumentsRepository(rec);
+  const schemas = new SchemasRepository(rec);
+
+  const take = (expected: unknown[]): string => {
+    const call = rec.calls.shift();
+    if (!call) throw new Error('bench: the repository sent no SQL where one statement was expected');
+    if (!isDeepStrictEqual(call.values, expected)) {
+      throw new Error(`bench: the docstore's SQL parameters changed shape: expected ${JSON.stringify(expected)}, got ${JSON.stringify(call.values)}; update bench/lib/sql.ts and the floor servers`);
+    }
+    return call.text;
+  };
+
+  await docs.find(SCOPE, 'k', false);
+  const get = take([...SCOPE_VALUES, 'k']);
+  await docs.update(SCOPE, 'k', { data: { a: 1 }, expiresAt: null });
+  const put = take([...SCOPE_VALUES, 'k', { a: 1 }, null, null]);
+  await docs.list(SCOPE, { filters: [{ path: ['price'], op: 'gte', value: '500' }], sort: [], deleted: false }, 15, 0);
+  const listRows = take([...SCOPE_VALUES, ['price'], '500', 15, 0]);
+  const listCount = take([...SCOPE_VALUES, ['price'], '500']);
+  await schemas.find(SCOPE);
+  const schema = take(SCOPE_VALUES);
+  await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], rec);
+  const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }])]);
+  return { get, put, listRows, listCount, schema, bulk };
+}
+
+/** The one list filter the floor servers understand: filter[<field>_gte]=<value>. */
+export function gteFilter(query: Record<string, unknown>): { field: string; value: string } | null {
+  for (const [name, value] of Object.entries(query)) {
+    const m = /^filter\[(\w+)_gte\]$/.exec(name);
+    if (m && typeof value === 'string') return { field: m[1], value };
+  }
+  return null;
+}
+
+/** Rows of a bulk body as the docstore's bulkUpsert serialises them. */
+export function bulkItemsJson(documents: Array<{ key: string; data: unknown; expires_at?: string | null }>): string {
+  return JSON.stringify(documents.map((d) => ({ key: d.key, data: d.data, expires_at: d.expires_at ?? null })));
+}
