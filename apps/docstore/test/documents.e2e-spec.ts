@@ -107,6 +107,11 @@ describe('documents', () => {
       ['ttl a string', { ttl: '60' }, 'ttl'],
       ['expires_at not a date', { expires_at: 'tomorrow' }, 'expires_at'],
       ['both ttl and expires_at', { ttl: 60, expires_at: '2099-01-01T00:00:00Z' }, 'ttl'],
+      ['an ISO week date PostgreSQL cannot read', { expires_at: '2099-W05-3' }, 'expires_at'],
+      ['an ISO date-time with a comma fraction', { expires_at: '2099-01-01T00:00:00,5Z' }, 'expires_at'],
+      ['a NUL character in a data string', { data: { name: 'a\u0000b' } }, 'data'],
+      ['a NUL character in a data key', { data: { nested: { 'a\u0000': 1 } } }, 'data'],
+      ['an unpaired surrogate in data', { data: { list: ['\ud800'] } }, 'data'],
     ])('answers 422 for %s, writing nothing', async (_name, override, field) => {
       const res = await request(ds.http).post(`${c.doc()}/bad`).set(c.auth).send({ ...docBody('bad', { a: 1 }), ...override }).expect(422);
       expect(res.body).toEqual({ message: expect.any(String), errors: expect.objectContaining({ [field]: expect.arrayContaining([expect.any(String)]) }) });
@@ -140,6 +145,13 @@ describe('documents', () => {
     it('stores an explicit expires_at', async () => {
       const res = await create('e', { a: 1 }, { expires_at: '2099-05-06T07:08:09Z' }).expect(201);
       expect(res.body.expires_at).toBe('2099-05-06T07:08:09.000000Z');
+      const micro = await create('micro', { a: 1 }, { expires_at: '2099-05-06T07:08:09.123456+02:00' }).expect(201);
+      expect(micro.body.expires_at).toBe('2099-05-06T05:08:09.123456Z');
+    });
+
+    it('accepts ISO forms PostgreSQL does not read itself (year-month, date only)', async () => {
+      expect((await create('month', {}, { expires_at: '2099-02' }).expect(201)).body.expires_at).toBe('2099-02-01T00:00:00.000000Z');
+      expect((await create('day', {}, { expires_at: '2099-02-03' }).expect(201)).body.expires_at).toBe('2099-02-03T00:00:00.000000Z');
     });
 
     it('treats an expired document as deleted: 404, visible with deleted=true, out of lists, not writable', async () => {

@@ -154,6 +154,30 @@ describe('schemas', () => {
     await createDoc('z', {}).expect(422);
   });
 
+  it('handles schemas with an $id, also when another scope uses the same $id', async () => {
+    const schema = { $id: 'https://example.com/person', type: 'object', required: ['name'], $defs: { n: { type: 'string' } }, properties: { name: { $ref: '#/$defs/n' } } };
+    await putSchema(schema).expect(201);
+    await putSchema(schema).expect(200);
+    await request(ds.http).post(`${c.doc('production', 'shop', 'other')}/schema`).set(c.auth).send({ schema }).expect(201);
+    await createDoc('i1', { name: 'x' }).expect(201);
+    expect((await createDoc('i2', { name: 1 }).expect(422)).body.errors).toEqual([{ property: 'name', message: expect.any(String) }]);
+    const other = (key: string, data: Record<string, unknown>) =>
+      request(ds.http).post(`${c.doc('production', 'shop', 'other')}/${key}`).set(c.auth).send(docBody(key, data, {}, 'production', 'shop', 'other'));
+    await other('i3', { name: 'y' }).expect(201);
+    await other('i4', {}).expect(422);
+  });
+
+  it('keeps working after a schema that reuses a meta-schema $id', async () => {
+    await putSchema({ $id: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] }).expect(201);
+    await createDoc('m1', {}).expect(422);
+    await putSchema({ type: 'strng' }).expect(422);
+    await putSchema({ $id: 'http://json-schema.org/draft-07/schema#', $schema: DRAFT_07, type: 'object', required: ['b'] }).expect(200);
+    await createDoc('m1', {}).expect(422);
+    await putSchema({ $schema: DRAFT_07, type: 'strng' }).expect(422);
+    await putSchema({ $schema: DRAFT_07, type: 'object' }).expect(200);
+    await createDoc('m1', {}).expect(201);
+  });
+
   it('checks bulk items and writes nothing when one fails', async () => {
     await putSchema(PERSON).expect(201);
     const res = await request(ds.http)

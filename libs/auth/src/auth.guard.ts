@@ -55,7 +55,11 @@ export class AuthGuard implements CanActivate {
     const address = req.ip ?? 'unknown';
     const lockedUntil = this.lockedOut.get(address);
     if (lockedUntil !== undefined) {
-      if (lockedUntil > Date.now()) throw new TooManyRequestsException((lockedUntil - Date.now()) / 1000);
+      const retryAfter = (lockedUntil - Date.now()) / 1000;
+      if (retryAfter > 0) {
+        this.setHeaders(res, { limit: this.options.authLimitPerMinute, remaining: 0, reset: Math.ceil(lockedUntil / 1000) });
+        throw new TooManyRequestsException(retryAfter);
+      }
       this.lockedOut.delete(address);
     }
     const credential = extractCredential(req.headers, this.options.forms);
@@ -69,10 +73,14 @@ export class AuthGuard implements CanActivate {
   }
 
   private enforce(res: Response, result: RateLimitResult): void {
+    this.setHeaders(res, result);
+    if (result.exceeded) throw new TooManyRequestsException(result.retryAfter);
+  }
+
+  private setHeaders(res: Response, result: Pick<RateLimitResult, 'limit' | 'remaining' | 'reset'>): void {
     res.setHeader('X-RateLimit-Limit', result.limit);
     res.setHeader('X-RateLimit-Remaining', result.remaining);
     res.setHeader('X-RateLimit-Reset', result.reset);
-    if (result.exceeded) throw new TooManyRequestsException(result.retryAfter);
   }
 
   private lockOut(address: string, untilMs: number): void {

@@ -24,12 +24,13 @@ export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: Node
   }
   const config = plainToInstance(cls, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new InvalidConfigError(describe(errors[0]));
+  if (errors.length > 0) throw new InvalidConfigError(describe(errors[0], raw[errors[0].property]));
   return config;
 }
 
-function describe(error: ValidationError): string {
+/** Names the value as it was set (not as converted: "abc", not NaN), with any URL password hidden. */
+function describe(error: ValidationError, given: string | undefined): string {
   const reasons = Object.values(error.constraints ?? {}).join(', ');
-  const value = error.value === undefined ? 'it is missing' : `got "${String(error.value)}"`;
+  const value = given === undefined ? 'it is missing' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
   return `Setting ${error.property} is invalid (${reasons}); ${value}.`;
 }

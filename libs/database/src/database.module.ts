@@ -23,6 +23,9 @@ export function dataSourceOptions(url: string, poolSize: number, options: Databa
     migrations: options.migrations,
     migrationsTableName: 'migrations',
     synchronize: false,
+    // gen_random_uuid() is built into PostgreSQL 13+: no extension to install.
+    uuidExtension: 'pgcrypto' as const,
+    installExtensions: false,
     migrationsRun: false,
     poolSize,
     extra: { application_name: options.schema },

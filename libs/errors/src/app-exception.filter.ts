@@ -27,7 +27,7 @@ export class AppExceptionFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const error = toAppException(exception);
     if (error.status >= 500) {
-      this.logger.error({ err: exception, reqId: req.id, code: error.code }, 'request failed');
+      this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
     res.status(error.status).set(error.headers).json(error.body());

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { BaseServiceConfig } from '@app/config';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
 import { Logger } from 'nestjs-pino';
+import { assignRequestId } from './request-id';
 
 export interface ApiDocsOptions {
   title: string;
@@ -19,6 +20,11 @@ export interface ApiDocsOptions {
 export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions): INestApplication {
   const config = app.get(BaseServiceConfig);
   app.useLogger(app.get(Logger));
+  // First middleware: every response, including /docs and body-parser errors, carries the request id.
+  app.use((req: Parameters<typeof assignRequestId>[0], res: Parameters<typeof assignRequestId>[1], next: () => void) => {
+    assignRequestId(req, res);
+    next();
+  });
   app.set('etag', false);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');

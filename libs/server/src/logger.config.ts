@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { BaseServiceConfig } from '@app/config';
 import type { Params } from 'nestjs-pino';
 import pino from 'pino';
-
-const REQUEST_ID = /^[\w.-]{1,128}$/;
+import { assignRequestId } from './request-id';
 
 /** Structured JSON logs: request id (taken from X-Request-Id when sane, echoed back), secrets redacted, async writes. */
 export function loggerParams(config: BaseServiceConfig, service: string, version: string): Params {
@@ -13,12 +11,7 @@ export function loggerParams(config: BaseServiceConfig, service: string, version
       {
         level: config.LOG_LEVEL,
         base: { service, version },
-        genReqId: (req: IncomingMessage, res: ServerResponse) => {
-          const incoming = req.headers['x-request-id'];
-          const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-          res.setHeader('X-Request-Id', id);
-          return id;
-        },
+        genReqId: assignRequestId,
         redact: {
           paths: [
             'req.headers.authorization',

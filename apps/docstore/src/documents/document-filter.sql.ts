@@ -1,7 +1,12 @@
 import type { DocumentFilter, DocumentSort } from './document-query';
 
-/** A JSON number literal as Postgres' numeric accepts it. */
-const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+/**
+ * A JSON number literal that Postgres' numeric holds: the exponent and length are
+ * bounded, because a literal like 1e999999 overflows numeric and would fail the query.
+ * Longer or larger literals are compared as strings.
+ */
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d{1,3})?$/;
+const isNumber = (value: string): boolean => value.length <= 100 && NUMBER.test(value);
 
 /**
  * Turns filters into SQL conditions on `data`. Field paths and values are always bound
@@ -11,11 +16,11 @@ const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 export function filterConditions(filters: DocumentFilter[], params: unknown[]): string[] {
   const bind = (value: unknown): string => `$${params.push(value)}`;
   return filters.map((filter) => {
+    // Equality binds only its containment documents: an unreferenced parameter has no type and fails the query.
+    if (filter.op === 'eq') return equals(filter, bind);
     const path = bind(filter.path);
     const field = `(data #> ${path}::text[])`;
     switch (filter.op) {
-      case 'eq':
-        return equals(filter, bind);
       case 'neq':
         return `(${field} IS NOT NULL AND NOT ${equals(filter, bind)})`;
       case 'like':
@@ -23,7 +28,7 @@ export function filterConditions(filters: DocumentFilter[], params: unknown[]): 
       default: {
         const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[filter.op];
         // CASE guards the cast: Postgres does not promise to evaluate AND left to right.
-        return NUMBER.test(filter.value)
+        return isNumber(filter.value)
           ? `(CASE WHEN jsonb_typeof(${field}) = 'number' THEN ${field}::numeric ${op} ${bind(filter.value)}::numeric END)`
           : `(CASE WHEN jsonb_typeof(${field}) = 'string' THEN (data #>> ${path}::text[]) COLLATE "C" ${op} ${bind(filter.value)} END)`;
       }
@@ -41,7 +46,7 @@ export function orderBy(sort: DocumentSort[], params: unknown[]): string {
 
 function equals(filter: DocumentFilter, bind: (value: unknown) => string): string {
   const candidates: unknown[] = [filter.value];
-  if (NUMBER.test(filter.value)) candidates.push(new RawJson(filter.value));
+  if (isNumber(filter.value)) candidates.push(new RawJson(filter.value));
   if (filter.value === 'true' || filter.value === 'false') candidates.push(filter.value === 'true');
   if (filter.value === 'null') candidates.push(null);
   const tests = candidates.map((value) => `data @> ${bind(nest(filter.path, value))}::jsonb`);

@@ -65,6 +65,11 @@ function parseFilter(name: string, raw: unknown, errors: FieldErrors): DocumentF
     errors[name] = ['A filter may be given only once.'];
     return null;
   }
+  // PostgreSQL text cannot hold NUL: refuse it here rather than fail the query.
+  if (name.includes('\u0000') || raw.includes('\u0000')) {
+    errors[name] = ['Filters may not contain NUL characters.'];
+    return null;
+  }
   let field = match[1];
   let op: string = 'eq';
   if (match[2] !== undefined) {
@@ -89,6 +94,10 @@ function parseSort(raw: unknown, errors: FieldErrors): DocumentSort[] {
   if (raw === undefined || raw === '') return [];
   if (typeof raw !== 'string') {
     errors.sort = ['sort may be given only once: sort=field,-other.'];
+    return [];
+  }
+  if (raw.includes('\u0000')) {
+    errors.sort = ['sort may not contain NUL characters.'];
     return [];
   }
   const parts = raw.split(',');

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** A JSON document at (client, environment, context, type, key); one row per key, soft-deleted in place. */
 @Entity({ name: 'documents' })
@@ -7,7 +7,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 // GIN index for containment filters (data @> ...); TypeORM cannot describe its operator class.
 @Index('documents_data_gin', { synchronize: false })
 export class DocumentEntity {
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  @PrimaryGeneratedColumn('uuid')
   id!: string;
 
   @Column({ name: 'client_id', type: 'uuid' })

@@ -19,9 +19,11 @@ const CACHE_LIMIT = 1000;
  */
 @Injectable()
 export class JsonSchemaValidator {
-  private readonly draft07 = withFormats(new Ajv({ allErrors: true, strict: false }));
-  private readonly draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false }));
-  private readonly compiled = new Map<string, ValidateFunction>();
+  // addUsedSchema: false keeps user schemas out of Ajv's registry, so a schema's $id never
+  // collides with the same $id compiled before (a replaced schema, another scope's schema).
+  private readonly draft07 = withFormats(new Ajv({ allErrors: true, strict: false, addUsedSchema: false }));
+  private readonly draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false, addUsedSchema: false }));
+  private readonly compiled = new Map<string, { validate: ValidateFunction; schema: Record<string, unknown>; ajv: Ajv }>();
 
   /** Why the schema itself is unusable, or null. */
   schemaProblems(schema: Record<string, unknown>): SchemaViolation[] | null {
@@ -33,17 +35,25 @@ export class JsonSchemaValidator {
       return null;
     } catch (error) {
       return [{ property: 'schema', message: (error as Error).message }];
+    } finally {
+      release(ajv, schema);
     }
   }
 
   /** Violations of `data` against the schema identified by `cacheKey`. */
   validate(cacheKey: string, schema: Record<string, unknown>, data: unknown): SchemaViolation[] {
-    let validate = this.compiled.get(cacheKey);
-    if (!validate) {
-      validate = this.engineFor(schema)!.compile(schema);
-      if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
-      this.compiled.set(cacheKey, validate);
+    let entry = this.compiled.get(cacheKey);
+    if (!entry) {
+      const ajv = this.engineFor(schema)!;
+      entry = { validate: ajv.compile(schema), schema, ajv };
+      if (this.compiled.size >= CACHE_LIMIT) {
+        const [oldestKey, oldest] = this.compiled.entries().next().value!;
+        this.compiled.delete(oldestKey);
+        release(oldest.ajv, oldest.schema);
+      }
+      this.compiled.set(cacheKey, entry);
     }
+    const { validate } = entry;
     return validate(data) ? [] : toViolations(validate.errors ?? []);
   }
 
@@ -53,6 +63,17 @@ export class JsonSchemaValidator {
     if (typeof declared === 'string' && DRAFT_07.test(declared)) return this.draft07;
     return null;
   }
+}
+
+/**
+ * Ajv keeps every schema object it compiled: forget this one. removeSchema also drops
+ * whatever is registered under the schema's $id, so skip it when that id names something
+ * Ajv holds (a meta-schema): user schemas are never registered (addUsedSchema: false).
+ */
+function release(ajv: Ajv, schema: Record<string, unknown>): void {
+  const id = typeof schema.$id === 'string' ? schema.$id.replace(/#\/?$/, '') : '';
+  if (id && (id in ajv.refs || id in ajv.schemas)) return;
+  ajv.removeSchema(schema);
 }
 
 function withFormats<T extends Ajv>(ajv: T): T {

@@ -20,6 +20,7 @@ export class TokenVerifier implements CredentialVerifier, OnModuleInit, OnApplic
   private readonly cache = new Map<string, CacheEntry>();
   private lastUsed = new Map<string, Date>();
   private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly tokens: TokensRepository,
@@ -51,8 +52,17 @@ export class TokenVerifier implements CredentialVerifier, OnModuleInit, OnApplic
     this.cache.delete(id.toLowerCase());
   }
 
-  /** Writes pending last-use times; called on a timer, before listing tokens and at shutdown. */
-  async flushLastUsed(): Promise<void> {
+  /**
+   * Writes pending last-use times; called on a timer, before listing tokens and at shutdown.
+   * Flushes run one after another, so a caller also waits for one already under way
+   * (a listing must not read the table before the timer's write has landed).
+   */
+  flushLastUsed(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writeLastUsed());
+    return this.flushing;
+  }
+
+  private async writeLastUsed(): Promise<void> {
     if (this.lastUsed.size === 0) return;
     const batch = this.lastUsed;
     this.lastUsed = new Map();

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { TokenScopes } from '@app/auth';
 
 export type TokenStatus = 'active' | 'inactive' | 'revoked';
@@ -7,7 +7,7 @@ export type TokenStatus = 'active' | 'inactive' | 'revoked';
 @Entity({ name: 'tokens' })
 @Index('tokens_client_created_idx', ['clientId', 'createdAt'])
 export class TokenEntity {
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  @PrimaryGeneratedColumn('uuid')
   id!: string;
 
   @Column({ name: 'client_id', type: 'uuid' })

@@ -1,0 +1,106 @@
+// As in main.ts: the config classes' design:type metadata (used to convert "8080" to 8080)
+// is only recorded when reflect-metadata is loaded before them.
+import 'reflect-metadata';
+import { InvalidConfigError, loadConfig } from '@app/config';
+import { createTestApp, type TestApp } from '@app/testkit';
+import request from 'supertest';
+import { AppModule } from '../src/app.module';
+import { GatewayConfig } from '../src/config/gateway.config';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('gateway: health, docs, errors', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp(AppModule);
+  });
+  afterAll(() => t.close());
+
+  it('GET /health answers 200 with database and redis up, without rate-limit headers', async () => {
+    const res = await request(t.http).get('/health').expect(200);
+    expect(res.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } });
+    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('answers 404 JSON {message} on any other route and method', async () => {
+    for (const [method, path] of [['get', '/'], ['get', '/nope'], ['post', '/health'], ['get', '/api/v1/anything'], ['delete', '/docs-json']] as const) {
+      const res = await request(t.http)[method](path);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ message: expect.any(String) });
+    }
+  });
+
+  it('serves the OpenAPI document at /docs-json and the UI at /docs', async () => {
+    const json = await request(t.http).get('/docs-json').expect(200);
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.body.openapi).toMatch(/^3\./);
+    expect(json.body.paths).toEqual(expect.any(Object));
+    expect(json.body.paths['/health']).toBeUndefined();
+    const html = await request(t.http).get('/docs').redirects(1).expect(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('returns an X-Request-Id, echoing a sane incoming one and replacing an unsafe one', async () => {
+    const generated = await request(t.http).get('/health');
+    expect(generated.headers['x-request-id']).toMatch(UUID);
+    const other = await request(t.http).get('/health');
+    expect(other.headers['x-request-id']).not.toBe(generated.headers['x-request-id']);
+
+    const echoed = await request(t.http).get('/nope').set('X-Request-Id', 'trace-abc.123_XYZ');
+    expect(echoed.headers['x-request-id']).toBe('trace-abc.123_XYZ');
+
+    for (const unsafe of ['has space', 'a'.repeat(129), 'semi;colon', '']) {
+      const res = await request(t.http).get('/health').set('X-Request-Id', unsafe);
+      expect(res.headers['x-request-id']).toMatch(UUID);
+    }
+  });
+});
+
+describe('gateway: health without Redis', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp(AppModule, { REDIS_URL: 'redis://127.0.0.1:6399' });
+  });
+  afterAll(() => t.close());
+
+  it('GET /health answers 503 with a message and the failing indicator', async () => {
+    const res = await request(t.http).get('/health').expect(503);
+    expect(res.body.message).toEqual(expect.any(String));
+    expect(res.body).toMatchObject({ status: 'error', error: { redis: { status: 'down' } }, info: { database: { status: 'up' } } });
+  });
+});
+
+describe('gateway: settings', () => {
+  const valid = { DATABASE_URL: 'postgres://u:p@db:5432/gateway' };
+
+  it('loads valid settings with defaults', () => {
+    const config = loadConfig(GatewayConfig, valid);
+    expect(config).toBeInstanceOf(GatewayConfig);
+    expect(config).toMatchObject({ DATABASE_URL: valid.DATABASE_URL, PORT: 3002, REDIS_PREFIX: 'gateway:', BODY_LIMIT_BYTES: 5 * 1024 * 1024 });
+    expect(loadConfig(GatewayConfig, { ...valid, PORT: '8080', DB_POOL_SIZE: '5' })).toMatchObject({ PORT: 8080, DB_POOL_SIZE: 5 });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'nope' }, 'DATABASE_URL'],
+    [{}, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
+    [{ ...valid, REDIS_URL: 'http://redis' }, 'REDIS_URL'],
+    [{ ...valid, PORT: 'eighty' }, 'PORT'],
+    [{ ...valid, PORT: '70000' }, 'PORT'],
+    [{ ...valid, LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ ...valid, BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+  ])('refuses %j naming %s', (env, setting) => {
+    let error: unknown;
+    try {
+      loadConfig(GatewayConfig, env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as Error).message).toContain(setting);
+    expect((error as Error).message).toMatch(new RegExp(`^Setting ${setting} is invalid`));
+  });
+});

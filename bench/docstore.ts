@@ -1,0 +1,916 @@
+/**
+ * Docstore benchmark: the real docstore (every feature on) against two floors running the
+ * same SQL — a bare NestJS 11 + Express app and a node:http + pg server — each in its own
+ * child process, loaded by autocannon from this process over loopback. See bench/README.md.
+ *
+ *   node bench/run.js            (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, ... below)
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Pool } from 'pg';
+import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
+import { captureSql, type BenchSql } from './lib/sql';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST_MAIN = path.join(ROOT, 'dist/docstore/apps/docstore/src/main.js');
+const DIST_APP = path.dirname(DIST_MAIN);
+const REGISTER = path.join(__dirname, 'register.js');
+const PROFILE_HOOK = path.join(__dirname, 'lib/profile-hook.js');
+const ABLATE_HOOK = path.join(__dirname, 'lib/ablate.js');
+
+const num = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+};
+const flag = (name: string, fallback: boolean): boolean => {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' ? fallback : !['0', 'false', 'no', 'off'].includes(raw.toLowerCase());
+};
+
+const CFG = {
+  databaseUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  duration: num('BENCH_DURATION', 10),
+  warmup: num('BENCH_WARMUP', 3),
+  connections: num('BENCH_CONNECTIONS', 64),
+  rounds: Math.max(1, num('BENCH_ROUNDS', 1)),
+  docs: Math.max(100, num('BENCH_DOCS', 1000)),
+  bulkItems: num('BENCH_BULK_ITEMS', 1000),
+  bulkRuns: num('BENCH_BULK_RUNS', 20),
+  poolSize: num('DB_POOL_SIZE', 20),
+  logLevel: process.env.BENCH_LOG_LEVEL || 'info',
+  /** Where the docstore's pino output goes: a temp file (default), or e.g. /dev/null. */
+  logFile: process.env.BENCH_LOG_FILE || '',
+  build: flag('BENCH_BUILD', true),
+  /** GET on diagnostic docstore variants: logging silent, and one cost switched off at a time. */
+  ablations: flag('BENCH_ABLATIONS', true),
+  profile: flag('BENCH_PROFILE', true),
+  profileDir: process.env.BENCH_PROFILE_DIR || '',
+  json: process.env.BENCH_JSON || '',
+  only: (process.env.BENCH_ONLY || 'get,list,put,bulk').split(',').map((s) => s.trim()),
+};
+
+const ENVIRONMENT = 'production';
+const CONTEXT = 'shop';
+const GOALS = { getThroughputRatio: 0.85, getP99Ratio: 1.3, bulkMs: 250 };
+
+const say = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+// ---------------------------------------------------------------------------------------
+// Servers
+
+type Kind = 'docstore' | 'bare-nest' | 'raw';
+
+interface Server {
+  name: string;
+  kind: Kind;
+  port: number;
+  child: ChildProcess;
+  auth: Record<string, string>;
+  stderr: string[];
+  /** The collection (document type) this server's PUT and bulk scenarios write to. */
+  slug: string;
+}
+
+const servers = new Set<Server>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface StartOptions {
+  name: string;
+  kind: Kind;
+  env?: Record<string, string>;
+  profile?: boolean;
+  /** Diagnostic switches for bench/lib/ablate.js (docstore only). */
+  ablate?: string;
+  stdout?: number | 'ignore';
+  auth?: Record<string, string>;
+}
+
+async function startServer(ctx: Context, opts: StartOptions): Promise<Server> {
+  const port = await freePort();
+  const entry =
+    opts.kind === 'docstore'
+      ? [DIST_MAIN]
+      : ['-r', REGISTER, path.join(__dirname, opts.kind === 'raw' ? 'raw/server.ts' : 'bare-nest/main.ts')];
+  const args = [...(opts.profile ? ['-r', PROFILE_HOOK] : []), ...(opts.ablate ? ['-r', ABLATE_HOOK] : []), ...entry];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL: ctx.dbUrl,
+    DB_POOL_SIZE: String(CFG.poolSize),
+    REDIS_URL: CFG.redisUrl,
+    REDIS_PREFIX: ctx.redisPrefix,
+    LOG_LEVEL: CFG.logLevel,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    BENCH_SQL: JSON.stringify(ctx.sql),
+    BENCH_ABLATE: opts.ablate ?? '',
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe', ...(opts.profile ? (['ipc'] as const) : [])],
+  });
+  const server: Server = {
+    name: opts.name,
+    kind: opts.kind,
+    port,
+    child,
+    auth: opts.auth ?? {},
+    stderr: [],
+    slug: opts.name.replace(/[^\w-]+/g, '-'),
+  };
+  servers.add(server);
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    server.stderr.push(chunk);
+    if (server.stderr.length > 50) server.stderr.shift();
+  });
+  child.once('exit', () => servers.delete(server));
+  await waitReady(server, opts.kind === 'docstore' ? '/health' : '/');
+  return server;
+}
+
+async function waitReady(server: Server, probe: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`${server.name} exited during start-up (code ${server.child.exitCode}):\n${server.stderr.join('')}`);
+    }
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}${probe}`);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${server.name} did not become ready within 90 s:\n${server.stderr.join('')}`);
+}
+
+function stopServer(server: Server): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (user + system) used so far, in ms, by the whole process and by its main
+ * (JavaScript) thread alone; null where /proc is missing.
+ */
+function cpuMs(pid: number | undefined, mainThread = false): number | null {
+  try {
+    const stat = fs.readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Data
+
+interface Context {
+  dbName: string;
+  dbUrl: string;
+  adminUrl: string;
+  redisPrefix: string;
+  tmp: string;
+  sql: BenchSql;
+  clientId: string;
+  token: string;
+  pool: Pool;
+}
+
+const docPath = (ctx: Context, type: string, key?: string) =>
+  `/api/v1/client/${ctx.clientId}/${ENVIRONMENT}/context/${CONTEXT}/type/${type}${key === undefined ? '' : `/${key}`}`;
+
+const keyOf = (i: number) => `sku-${String(i).padStart(5, '0')}`;
+
+function productData(i: number, stock = i % 50): Record<string, unknown> {
+  return {
+    name: `Product ${i}`,
+    price: i,
+    sku: `SKU-${i}`,
+    stock,
+    active: i % 3 !== 0,
+    tags: [`tag${i % 7}`, `tag${i % 11}`],
+    dimensions: { w: i % 30, h: i % 40, unit: 'cm' },
+  };
+}
+
+async function seedCollection(ctx: Context, type: string): Promise<void> {
+  await ctx.pool.query(
+    `WITH w AS (
+       INSERT INTO docstore.documents (client_id, environment, context, type, key, data)
+       SELECT $1, $2, $3, $4, 'sku-' || lpad(i::text, 5, '0'),
+         jsonb_build_object('name', 'Product ' || i, 'price', i, 'sku', 'SKU-' || i, 'stock', i % 50, 'active', i % 3 <> 0,
+           'tags', jsonb_build_array('tag' || (i % 7), 'tag' || (i % 11)),
+           'dimensions', jsonb_build_object('w', i % 30, 'h', i % 40, 'unit', 'cm'))
+       FROM generate_series(0, $5::int - 1) AS i
+       RETURNING *
+     )
+     INSERT INTO docstore.document_history (document_id, client_id, environment, context, type, key, data, version, created_at)
+     SELECT id, client_id, environment, context, type, key, data, version, updated_at FROM w`,
+    [ctx.clientId, ENVIRONMENT, CONTEXT, type, CFG.docs],
+  );
+}
+
+/** A token row as TokensRepository.insert writes it: secret_hash = sha256(secret). */
+async function mintToken(ctx: Context): Promise<string> {
+  const id = randomUUID();
+  const secret = randomBytes(30).toString('base64url').replace(/[-_]/g, 'x').slice(0, 40);
+  await ctx.pool.query(
+    `INSERT INTO docstore.tokens (id, client_id, name, secret_hash, scopes, status) VALUES ($1, $2, 'bench', $3, '["*"]', 'active')`,
+    [id, ctx.clientId, createHash('sha256').update(secret, 'utf8').digest()],
+  );
+  return `${id}|${secret}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Load
+
+interface LoadResult {
+  scenario: string;
+  server: string;
+  requests: number;
+  seconds: number;
+  rps: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  /** Server process CPU per request (all threads), µs. */
+  cpuUsPerReq: number | null;
+  /** Server main (JavaScript) thread CPU per request, µs: what caps a Node process's throughput. */
+  mainUsPerReq: number | null;
+  /** Server process CPU use over the run, in cores (1.0 = one core busy). */
+  cpuCores: number | null;
+}
+
+interface Scenario {
+  id: 'get' | 'list' | 'put';
+  title: string;
+  /** autocannon `requests` for this server. */
+  requests(ctx: Context, server: Server): object[];
+  check(ctx: Context, server: Server): Promise<void>;
+}
+
+function rotating(method: string, paths: string[], bodies?: string[]): object[] {
+  let i = 0;
+  return [
+    {
+      method,
+      setupRequest: (req: Record<string, unknown>) => {
+        const k = i++ % paths.length;
+        req.path = paths[k];
+        if (bodies) req.body = bodies[k];
+        return req;
+      },
+    },
+  ];
+}
+
+const LIST_QUERY = () => `?filter[price_gte]=${Math.floor(CFG.docs / 2)}&per_page=15`;
+
+function putBodies(server: Server, round: number): string[] {
+  return Array.from({ length: CFG.docs }, (_, i) =>
+    JSON.stringify({ environment: ENVIRONMENT, context: CONTEXT, type: `put-${server.slug}`, key: keyOf(i), data: productData(i, (i + round + 1) % 50) }),
+  );
+}
+
+async function expectOk(server: Server, pathname: string, init: RequestInit, test: (body: any) => boolean, what: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${server.port}${pathname}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...server.auth, ...(init.headers as Record<string, string>) },
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep text
+  }
+  if (res.status !== 200 || !test(body)) {
+    throw new Error(`${server.name}: ${what} check failed: ${res.status} ${text.slice(0, 300)}`);
+  }
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    id: 'get',
+    title: 'GET document by key',
+    requests: (ctx) => rotating('GET', Array.from({ length: CFG.docs }, (_, i) => docPath(ctx, 'product', keyOf(i)))),
+    check: (ctx, server) =>
+      expectOk(server, docPath(ctx, 'product', keyOf(7)), {}, (b) => b.key === keyOf(7) && b.data.price === 7 && b.version >= 1, 'GET'),
+  },
+  {
+    id: 'list',
+    title: `GET list filter[price_gte] (~${CFG.docs} docs, per_page 15)`,
+    requests: (ctx) => rotating('GET', [docPath(ctx, 'product') + LIST_QUERY()]),
+    check: (ctx, server) =>
+      expectOk(
+        server,
+        docPath(ctx, 'product') + LIST_QUERY(),
+        {},
+        (b) => b.data.length === 15 && b.total === CFG.docs - Math.floor(CFG.docs / 2) && b.data.every((d: any) => d.data.price >= CFG.docs / 2),
+        'list',
+      ),
+  },
+  {
+    id: 'put',
+    title: 'PUT document (rotating keys)',
+    requests: (ctx, server) =>
+      rotating('PUT', Array.from({ length: CFG.docs }, (_, i) => docPath(ctx, `put-${server.slug}`, keyOf(i))), putBodies(server, 0)),
+    check: (ctx, server) =>
+      expectOk(
+        server,
+        docPath(ctx, `put-${server.slug}`, keyOf(3)),
+        { method: 'PUT', body: putBodies(server, 1)[3] },
+        (b) => b.key === keyOf(3) && b.version >= 2,
+        'PUT',
+      ),
+  },
+];
+
+function percentile(sorted: Float64Array | number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+function cannon(server: Server, requests: object[], seconds: number, onStart?: () => void): Promise<{ latencies: Float64Array; codes: Map<number, number>; errors: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const codes = new Map<number, number>();
+    let started = 0;
+    const instance = autocannon(
+      {
+        url: `http://127.0.0.1:${server.port}`,
+        connections: CFG.connections,
+        duration: seconds,
+        headers: { 'content-type': 'application/json', ...server.auth },
+        requests,
+      },
+      (err: Error | null, result: any) => {
+        if (err) return reject(err);
+        const elapsed = (performance.now() - started) / 1000;
+        resolve({ latencies: Float64Array.from(latencies).sort(), codes, errors: result.errors + result.timeouts, seconds: elapsed });
+      },
+    );
+    instance.on('start', () => {
+      started = performance.now();
+      onStart?.();
+    });
+    instance.on('response', (_client: unknown, status: number | string, _bytes: number, ms: number) => {
+      latencies.push(ms);
+      const code = Number(status);
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    });
+  });
+}
+
+async function measure(ctx: Context, scenario: Scenario, server: Server, hooks: { beforeMeasure?: () => Promise<void> } = {}): Promise<LoadResult> {
+  const requests = scenario.requests(ctx, server);
+  if (CFG.warmup > 0) await cannon(server, requests, CFG.warmup);
+  await hooks.beforeMeasure?.();
+  let cpuBefore: number | null = null;
+  let mainBefore: number | null = null;
+  const run = await cannon(server, requests, CFG.duration, () => {
+    cpuBefore = cpuMs(server.child.pid);
+    mainBefore = cpuMs(server.child.pid, true);
+  });
+  const cpuAfter = cpuMs(server.child.pid);
+  const mainAfter = cpuMs(server.child.pid, true);
+  const n = run.latencies.length;
+  const ok = [...run.codes].filter(([code]) => code >= 200 && code < 300).reduce((s, [, c]) => s + c, 0);
+  let sum = 0;
+  for (const l of run.latencies) sum += l;
+  const cpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+  const mainCpu = mainBefore !== null && mainAfter !== null ? mainAfter - mainBefore : null;
+  return {
+    scenario: scenario.id,
+    server: server.name,
+    requests: n,
+    seconds: run.seconds,
+    rps: n / run.seconds,
+    mean: sum / n,
+    p50: percentile(run.latencies, 50),
+    p99: percentile(run.latencies, 99),
+    max: run.latencies[n - 1],
+    non2xx: n - ok,
+    errors: run.errors,
+    cpuUsPerReq: cpu === null || n === 0 ? null : (cpu * 1000) / n,
+    mainUsPerReq: mainCpu === null || n === 0 ? null : (mainCpu * 1000) / n,
+    cpuCores: cpu === null ? null : cpu / 1000 / run.seconds,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Bulk
+
+interface BulkResult {
+  scenario: 'bulk-create' | 'bulk-upsert';
+  server: string;
+  items: number;
+  runs: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  min: number;
+  max: number;
+}
+
+function bulkBody(type: string, round: number): string {
+  return JSON.stringify({
+    documents: Array.from({ length: CFG.bulkItems }, (_, i) => ({ key: `item-${String(i).padStart(5, '0')}`, data: productData(i, (i + round) % 50) })),
+  });
+}
+
+async function bulkOnce(ctx: Context, server: Server, type: string, body: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${server.port}${docPath(ctx, type, 'bulk')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...server.auth },
+    body,
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${server.name}: bulk ${type} answered ${res.status}: ${text.slice(0, 300)}`);
+  const rows = JSON.parse(text);
+  if (!Array.isArray(rows) || rows.length !== CFG.bulkItems) throw new Error(`${server.name}: bulk ${type} returned ${rows.length} rows`);
+  return ms;
+}
+
+async function measureBulk(ctx: Context, server: Server): Promise<BulkResult[]> {
+  const stats = (scenario: BulkResult['scenario'], samples: number[]): BulkResult => {
+    const sorted = [...samples].sort((a, b) => a - b);
+    return {
+      scenario,
+      server: server.name,
+      items: CFG.bulkItems,
+      runs: samples.length,
+      mean: samples.reduce((s, x) => s + x, 0) / samples.length,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      min: sorted[0],
+      max: sorted[sorted.length - 1],
+    };
+  };
+  // Warm-up: two requests of each kind, not counted.
+  const upsertType = `bulk-upd-${server.slug}`;
+  for (let w = 0; w < 2; w++) {
+    await bulkOnce(ctx, server, `bulk-warm-${server.slug}-${w}`, bulkBody('', w));
+    await bulkOnce(ctx, server, upsertType, bulkBody(upsertType, w));
+  }
+  const create: number[] = [];
+  const upsert: number[] = [];
+  for (let r = 0; r < CFG.bulkRuns; r++) {
+    // Bodies are built before the clock starts; create goes to a fresh collection each time.
+    const fresh = bulkBody('', r);
+    create.push(await bulkOnce(ctx, server, `bulk-new-${server.slug}-${r}`, fresh));
+    const again = bulkBody(upsertType, r + 2);
+    upsert.push(await bulkOnce(ctx, server, upsertType, again));
+  }
+  return [stats('bulk-create', create), stats('bulk-upsert', upsert)];
+}
+
+// ---------------------------------------------------------------------------------------
+// Profiling
+
+interface ProfiledRun {
+  server: string;
+  load: LoadResult;
+  summary: ProfileSummary;
+}
+
+function ipc(server: Server, message: object, expect: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${server.name}: no "${expect}" from the profile hook`)), 60_000);
+    const onMessage = (msg: any) => {
+      if (msg?.profile === expect) {
+        clearTimeout(timer);
+        server.child.off('message', onMessage);
+        resolve();
+      } else if (msg?.profile === 'error') {
+        clearTimeout(timer);
+        server.child.off('message', onMessage);
+        reject(new Error(`${server.name}: profiler: ${msg.message}`));
+      }
+    };
+    server.child.on('message', onMessage);
+    server.child.send(message);
+  });
+}
+
+const INCLUSIVE = [
+  { label: 'ValidationPipe.transform (class-transformer + class-validator on params/body)', test: (f: any) => f.url.includes('@nestjs/common/pipes/validation.pipe') && f.functionName === 'transform' },
+  { label: 'AuthGuard.canActivate (credential, token cache, rate limit, scopes)', test: (f: any) => f.url.includes('/auth.guard.js') && f.functionName === 'canActivate' },
+  { label: 'TokenVerifier.verify (cache lookup + sha256)', test: (f: any) => f.url.includes('token-verifier.service') && f.functionName === 'verify' },
+  { label: 'ioredis (rate-limit round trip, JS side)', test: (f: any) => f.url.includes('/node_modules/ioredis/') || f.url.includes('/node_modules/@ioredis/') || f.url.includes('/node_modules/redis-parser/') },
+  { label: 'pino + pino-http + nestjs-pino', test: (f: any) => /\/node_modules\/(pino|pino-http|nestjs-pino|pino-std-serializers|sonic-boom|fast-redact|@pinojs)\//.test(f.url) },
+  { label: 'pg + pg-protocol (query, parse rows)', test: (f: any) => /\/node_modules\/(pg|pg-protocol|pg-types|pg-pool|postgres-[a-z]+)\//.test(f.url) },
+  { label: 'class-validator (anywhere)', test: (f: any) => f.url.includes('/node_modules/class-validator/') },
+  { label: 'class-transformer (anywhere)', test: (f: any) => f.url.includes('/node_modules/class-transformer/') },
+  { label: 'JSON.stringify (response body)', test: (f: any) => f.functionName === 'stringify' && f.url === '' },
+  { label: 'express + router (routing, res.send/json)', test: (f: any) => /\/node_modules\/(express|router|finalhandler|send|on-finished|body-parser|raw-body|type-is|content-type)\//.test(f.url) },
+  { label: 'node core (http, net, streams)', test: (f: any) => f.url.startsWith('node:') },
+];
+
+async function profileGet(ctx: Context, kind: Kind, name: string, env: Record<string, string>, auth: Record<string, string>, out: number | 'ignore'): Promise<ProfiledRun> {
+  const server = await startServer(ctx, { name, kind, env, profile: true, auth, stdout: out });
+  try {
+    const scenario = SCENARIOS.find((s) => s.id === 'get')!;
+    await scenario.check(ctx, server);
+    const file = path.join(CFG.profileDir || ctx.tmp, `get-${server.slug}.cpuprofile`);
+    const load = await measure(ctx, scenario, server, { beforeMeasure: () => ipc(server, { profile: 'start', intervalUs: 500 }, 'started') });
+    await ipc(server, { profile: 'stop', file }, 'stopped');
+    return { server: name, load, summary: summarizeProfile(file, ROOT, INCLUSIVE) };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Report
+
+const f1 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(1));
+const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
+const f0 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : Math.round(x).toString());
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function median<T>(items: T[], by: (t: T) => number): T {
+  const sorted = [...items].sort((a, b) => by(a) - by(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+const ABLATIONS: Array<{ name: string; env?: Record<string, string>; ablate?: string }> = [
+  { name: 'docstore, LOG_LEVEL=silent', env: { LOG_LEVEL: 'silent' } },
+  { name: 'docstore, no AsyncLocalStorage (nestjs-pino)', ablate: 'als' },
+  { name: 'docstore, no @Param validation', ablate: 'param-validation' },
+  { name: 'docstore, no Redis rate limit', ablate: 'rate-limit' },
+  { name: 'docstore, silent + no ALS + no @Param validation', env: { LOG_LEVEL: 'silent' }, ablate: 'als,param-validation' },
+  { name: 'docstore, all four removed', env: { LOG_LEVEL: 'silent' }, ablate: 'als,param-validation,rate-limit' },
+];
+
+function report(loads: LoadResult[][], ladder: LoadResult[], bulks: BulkResult[], profiles: ProfiledRun[], logInfo: string): string {
+  const out: string[] = [];
+  const machine = `${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`;
+  out.push(`## Docstore benchmark — ${new Date().toISOString()}`);
+  out.push('');
+  out.push(
+    `${machine}. autocannon ${CFG.connections} connections, warm-up ${CFG.warmup} s, measured ${CFG.duration} s per run, ` +
+      `${CFG.rounds} round(s) (median round shown), ${CFG.docs} docs per collection, pg pool ${CFG.poolSize}. ${logInfo}`,
+  );
+  out.push('');
+
+  // One row per (scenario, server): the median round by req/s.
+  const grouped = new Map<string, LoadResult[]>();
+  for (const round of loads) for (const r of round) grouped.set(`${r.scenario}\u0000${r.server}`, [...(grouped.get(`${r.scenario}\u0000${r.server}`) ?? []), r]);
+  const picked = [...grouped.values()].map((rs) => median(rs, (r) => r.rps));
+  const find = (scenario: string, server: string) => picked.find((r) => r.scenario === scenario && r.server === server);
+
+  if (picked.length > 0) {
+    out.push('### Throughput and latency');
+    out.push('');
+    out.push(
+      table(
+        ['scenario', 'server', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'JS thread µs/req', 'process CPU µs/req', 'process cores'],
+        picked.map((r) => [r.scenario, r.server, f0(r.rps), f2(r.mean), f2(r.p50), f2(r.p99), f1(r.max), String(r.non2xx + r.errors), f0(r.mainUsPerReq), f0(r.cpuUsPerReq), f2(r.cpuCores)]),
+      ),
+    );
+    out.push('');
+    const ratioRows: string[][] = [];
+    for (const scenario of SCENARIOS.map((s) => s.id)) {
+      const ds = find(scenario, 'docstore');
+      const bare = find(scenario, 'bare-nest');
+      const raw = find(scenario, 'raw');
+      if (!ds || !bare) continue;
+      ratioRows.push([
+        scenario,
+        f2(ds.rps / bare.rps),
+        f2(ds.p99 / bare.p99),
+        ds.mainUsPerReq && bare.mainUsPerReq ? f2(ds.mainUsPerReq / bare.mainUsPerReq) : '-',
+        raw ? f2(raw.rps / bare.rps) : '-',
+        raw ? f2(raw.p99 / bare.p99) : '-',
+      ]);
+    }
+    if (ratioRows.length > 0) {
+      out.push('### Ratios');
+      out.push('');
+      out.push(table(['scenario', 'docstore/bare req/s', 'docstore/bare p99', 'docstore/bare JS-thread CPU per req', 'raw/bare req/s', 'raw/bare p99'], ratioRows));
+      out.push('');
+    }
+    const ds = find('get', 'docstore');
+    const bare = find('get', 'bare-nest');
+    if (ds && bare) {
+      const tr = ds.rps / bare.rps;
+      const pr = ds.p99 / bare.p99;
+      out.push(
+        `GET goal: throughput ≥ ${GOALS.getThroughputRatio}× bare → ${f2(tr)}× ${tr >= GOALS.getThroughputRatio ? 'MET' : 'MISSED'}; ` +
+          `p99 ≤ ${GOALS.getP99Ratio}× bare → ${f2(pr)}× ${pr <= GOALS.getP99Ratio ? 'MET' : 'MISSED'}.`,
+      );
+      out.push('');
+    }
+  }
+
+  if (ladder.length > 0) {
+    const ref = ladder[0];
+    const bareRef = ladder.find((r) => r.server.startsWith('bare-nest'));
+    out.push('### GET cost ladder (diagnostic docstore variants, one cost removed at a time)');
+    out.push('');
+    out.push(
+      table(
+        ['variant', 'req/s', 'p50 ms', 'p99 ms', 'JS thread µs/req', 'Δ µs/req vs docstore', 'req/s ÷ bare-nest'],
+        ladder.map((r) => [
+          r.server,
+          f0(r.rps),
+          f2(r.p50),
+          f2(r.p99),
+          f0(r.mainUsPerReq),
+          r === ref || r.mainUsPerReq === null || ref.mainUsPerReq === null ? '' : f0(r.mainUsPerReq - ref.mainUsPerReq),
+          bareRef ? f2(r.rps / bareRef.rps) : '-',
+        ]),
+      ),
+    );
+    out.push('');
+  }
+
+  if (bulks.length > 0) {
+    out.push(`### Bulk (${CFG.bulkItems} items, ${CFG.bulkRuns} sequential requests each, after 2 warm-ups)`);
+    out.push('');
+    out.push(
+      table(
+        ['scenario', 'server', 'mean ms', 'p50 ms', 'p99 ms', 'min ms', 'max ms'],
+        bulks.map((b) => [b.scenario, b.server, f1(b.mean), f1(b.p50), f1(b.p99), f1(b.min), f1(b.max)]),
+      ),
+    );
+    out.push('');
+    for (const b of bulks.filter((x) => x.server === 'docstore')) {
+      out.push(`${b.scenario} goal: < ${GOALS.bulkMs} ms → mean ${f1(b.mean)} ms, p99 ${f1(b.p99)} ms ${b.p99 < GOALS.bulkMs ? 'MET' : b.mean < GOALS.bulkMs ? 'MET on mean, MISSED on p99' : 'MISSED'}.`);
+    }
+    out.push('');
+  }
+
+  for (const p of profiles) {
+    // Sampled time includes stretches where the thread was runnable but descheduled (a busy
+    // machine), so absolute times come from /proc: share of profiled busy time × the JS
+    // thread's measured CPU per request.
+    const cpuPerReq = p.load.mainUsPerReq ?? (p.summary.busyMs * 1000) / p.load.requests;
+    const perReq = (share: number) => share * cpuPerReq;
+    out.push(`### CPU profile: ${p.server}, GET scenario (${f0(p.load.rps)} req/s while profiled, ${p.load.requests} requests)`);
+    out.push('');
+    out.push(
+      `JS thread CPU ${f0(p.load.mainUsPerReq)} µs/req (from /proc; whole process ${f0(p.load.cpuUsPerReq)} µs/req). ` +
+        `Profiler: thread busy ${f1((100 * p.summary.busyMs) / p.summary.wallMs)}% of the ${f1(p.summary.wallMs / 1000)} s window, ` +
+        `GC ${f1((100 * p.summary.gcMs) / p.summary.busyMs)}% of busy. µs/req below = share of busy samples × JS thread µs/req.`,
+    );
+    out.push('');
+    out.push(table(['self time by package/layer', '≈µs/req', '% busy'], p.summary.byCategory.slice(0, 18).map((c) => [c.category, f0(perReq(c.share)), f1(100 * c.share)])));
+    out.push('');
+    out.push(table(['inclusive (any frame on the stack)', '≈µs/req', '% busy'], p.summary.inclusive.filter((i) => i.ms > 0).map((i) => [i.label, f0(perReq(i.share)), f1(100 * i.share)])));
+    out.push('');
+    out.push(table(['top self-time functions', 'where', '≈µs/req', '% busy'], p.summary.topSelf.map((t) => [t.name, t.where, f0(perReq(t.share)), f1(100 * t.share)])));
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------
+// Main
+
+let cleanupStarted = false;
+let cleanupWork: (() => Promise<void>) | undefined;
+
+async function cleanup(): Promise<void> {
+  if (cleanupStarted) return;
+  cleanupStarted = true;
+  await Promise.all([...servers].map(stopServer));
+  await cleanupWork?.();
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    say(`${signal}: stopping servers and dropping the database`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main(): Promise<void> {
+  if (CFG.build) {
+    say('building docstore (npx nx build docstore; BENCH_BUILD=0 skips)');
+    const build = spawnSync('npx', ['nx', 'build', 'docstore', '--output-style=static'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    if (build.status !== 0) {
+      // tsconfig.app.json excludes only the app's own *.spec.ts, so a spec file under libs/
+      // breaks `nx build` (and leaves dist without tsc-alias's rewrites). Same compiler
+      // settings, every spec excluded:
+      say('npx nx build docstore failed; building with bench/tsconfig.docstore.json (same settings, all *.spec.ts excluded)');
+      const tsc = spawnSync('npx', ['tsc', '-p', 'bench/tsconfig.docstore.json'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+      const alias = tsc.status === 0 ? spawnSync('npx', ['tsc-alias', '-p', 'bench/tsconfig.docstore.json'], { cwd: ROOT, stdio: ['ignore', 2, 2] }) : tsc;
+      if (alias.status !== 0) throw new Error('the docstore does not build');
+    }
+  }
+  if (!fs.existsSync(DIST_MAIN)) throw new Error(`${DIST_MAIN} is missing: build the docstore first`);
+
+  const run = randomBytes(4).toString('hex');
+  const dbName = `bench_${run}`;
+  const adminUrl = CFG.databaseUrl;
+  const dbUrlObj = new URL(adminUrl);
+  dbUrlObj.pathname = `/${dbName}`;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docstore-bench-'));
+  const logFile = CFG.logFile || path.join(tmp, 'docstore.log');
+  const redisPrefix = `bench:${run}:`;
+
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+  await admin.end();
+  say(`database ${dbName} created; Redis prefix ${redisPrefix}; docstore log → ${logFile}`);
+
+  const pool = new Pool({ connectionString: dbUrlObj.toString(), max: 2 });
+  cleanupWork = async () => {
+    await pool.end().catch(() => undefined);
+    const c = new Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e) => say(`could not drop ${dbName}: ${e.message}`));
+    await c.end();
+    await clearRedis(redisPrefix).catch((e) => say(`could not clear Redis keys ${redisPrefix}*: ${e.message}`));
+    if (!CFG.profileDir && !CFG.logFile) fs.rmSync(tmp, { recursive: true, force: true });
+    else if (!CFG.profileDir) fs.rmSync(path.join(tmp, 'docstore.log'), { force: true });
+    say(`dropped ${dbName}, cleared ${redisPrefix}*`);
+  };
+
+  const sql = await captureSql(DIST_APP);
+  const ctx: Context = { dbName, dbUrl: dbUrlObj.toString(), adminUrl, redisPrefix, tmp, sql, clientId: randomUUID(), token: '', pool };
+
+  const logFd = fs.openSync(logFile, 'a');
+  // The docstore migrates its schema on start; the token and data go in after that.
+  say('starting docstore (LOG_LEVEL=' + CFG.logLevel + ')');
+  const docstore = await startServer(ctx, { name: 'docstore', kind: 'docstore', stdout: logFd });
+  ctx.token = await mintToken(ctx);
+  const auth = { authorization: `Bearer ${ctx.token}` };
+  docstore.auth = auth;
+  say('starting bare-nest and raw');
+  const bare = await startServer(ctx, { name: 'bare-nest', kind: 'bare-nest' });
+  const raw = await startServer(ctx, { name: 'raw', kind: 'raw' });
+  const trio = [docstore, bare, raw];
+
+  say(`seeding ${CFG.docs} docs per collection`);
+  await seedCollection(ctx, 'product');
+  for (const s of trio) await seedCollection(ctx, `put-${s.slug}`);
+  await pool.query('ANALYZE docstore.documents');
+  await pool.query('ANALYZE docstore.document_history');
+
+  const scenarios = SCENARIOS.filter((s) => CFG.only.includes(s.id));
+  for (const scenario of scenarios) for (const s of trio) await scenario.check(ctx, s);
+
+  const loads: LoadResult[][] = [];
+  for (let round = 0; round < CFG.rounds; round++) {
+    const results: LoadResult[] = [];
+    loads.push(results);
+    for (const [si, scenario] of scenarios.entries()) {
+      // Rotate the order so no server always runs first (or right after another's writes).
+      const order = trio.map((_, i) => trio[(i + si + round) % trio.length]);
+      for (const server of order) {
+        say(`round ${round + 1}/${CFG.rounds} ${scenario.id} → ${server.name}`);
+        const r = await measure(ctx, scenario, server);
+        say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
+        results.push(r);
+      }
+    }
+  }
+
+  // Diagnostics: the same GET against docstore variants, each with one cost removed, next to
+  // a fresh measurement of the unmodified docstore (the machine's load drifts).
+  const ladder: LoadResult[] = [];
+  if (CFG.ablations && CFG.only.includes('get')) {
+    const get = SCENARIOS.find((x) => x.id === 'get')!;
+    say('ablations: get → docstore (reference)');
+    ladder.push({ ...(await measure(ctx, get, docstore)), server: 'docstore (reference, all features)' });
+    for (const v of ABLATIONS) {
+      say(`ablations: get → ${v.name}`);
+      const server = await startServer(ctx, { name: v.name, kind: 'docstore', env: v.env, ablate: v.ablate, auth, stdout: logFd });
+      try {
+        await get.check(ctx, server);
+        const r = await measure(ctx, get, server);
+        say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
+        ladder.push(r);
+      } finally {
+        await stopServer(server);
+      }
+    }
+    say('ablations: get → bare-nest (reference)');
+    ladder.push({ ...(await measure(ctx, get, bare)), server: 'bare-nest (reference)' });
+  }
+
+  const bulks: BulkResult[] = [];
+  if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {
+    for (const server of trio) {
+      say(`bulk ${CFG.bulkItems} items × ${CFG.bulkRuns} → ${server.name}`);
+      const rs = await measureBulk(ctx, server);
+      for (const b of rs) say(`  ${b.scenario}: mean ${f1(b.mean)} ms, p50 ${f1(b.p50)} ms, p99 ${f1(b.p99)} ms`);
+      bulks.push(...rs);
+    }
+  }
+
+  const logBytes = fs.fstatSync(logFd).size;
+  const logLines = logFile === '/dev/null' ? 0 : fs.readFileSync(logFile, 'utf8').split('\n').length - 1;
+  const logInfo =
+    logFile === '/dev/null'
+      ? `Docstore pino output (LOG_LEVEL=${CFG.logLevel}) went to /dev/null.`
+      : `Docstore pino output (LOG_LEVEL=${CFG.logLevel}) went to a file: ${logLines} lines, ${(logBytes / 1e6).toFixed(1)} MB.`;
+
+  // The measured servers are done; profile runs get the machine to themselves.
+  await Promise.all(trio.map(stopServer));
+
+  const profiles: ProfiledRun[] = [];
+  if (CFG.profile && CFG.only.includes('get')) {
+    if (CFG.profileDir) fs.mkdirSync(CFG.profileDir, { recursive: true });
+    try {
+      say('profiling GET on a fresh docstore (logging on)');
+      profiles.push(await profileGet(ctx, 'docstore', 'docstore', {}, auth, logFd));
+      say('profiling GET on a fresh bare-nest');
+      profiles.push(await profileGet(ctx, 'bare-nest', 'bare-nest', {}, {}, 'ignore'));
+    } catch (error) {
+      say(`profiling failed (results above still stand): ${(error as Error).message}`);
+    }
+  }
+  fs.closeSync(logFd);
+
+  const text = report(loads, ladder, bulks, profiles, logInfo);
+  process.stdout.write(`\n${text}\n`);
+  if (CFG.json) fs.writeFileSync(CFG.json, JSON.stringify({ config: CFG, loads, ladder, bulks, profiles, report: text }, null, 2));
+  if (CFG.profileDir) say(`profiles kept in ${CFG.profileDir}`);
+}
+
+async function clearRedis(prefix: string): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Redis = require('ioredis');
+  const redis = new Redis(CFG.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());
