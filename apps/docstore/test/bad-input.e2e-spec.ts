@@ -261,7 +261,11 @@ describe('docstore: generated bad input', () => {
         else documents[at] = whole ? bad : { ...(documents[at] as object), ...(bad as object) };
         await refused({ method: 'post', path: `${c.doc()}/bulk`, body: { documents } }, [422]);
         // Nothing of the batch exists afterwards, not even the good items.
-        const keys = documents.flatMap((d) => (typeof (d as { key?: unknown })?.key === 'string' ? [(d as { key: string }).key] : []));
+        // (NUL cannot even be sent to PostgreSQL as a parameter, so such keys are left out of the check.)
+        const keys = documents.flatMap((d) => {
+          const key = (d as { key?: unknown })?.key;
+          return typeof key === 'string' && !key.includes('\u0000') ? [key] : [];
+        });
         const rows = await ds.get(Sql).rows('SELECT key FROM docstore.documents WHERE client_id = $1 AND key = ANY($2)', [c.id, keys]);
         expect(rows).toEqual([]);
       }),
@@ -415,7 +419,9 @@ describe('docstore: generated bad input', () => {
         const scope = c.doc('production', 'shop', type);
         const put = await safely({ method: 'post', path: `${scope}/schema`, body: { schema } });
         if (put.status >= 400) {
-          if (put.status === 422) expect(put.body.errors).toEqual(expect.arrayContaining([{ property: expect.any(String), message: expect.any(String) }]));
+          // Schema problems come as [{property, message}]; a request problem (e.g. NUL in a key) as {field: [messages]}.
+          if (put.status === 422 && Array.isArray(put.body.errors)) expect(put.body.errors).toEqual(expect.arrayContaining([{ property: expect.any(String), message: expect.any(String) }]));
+          else if (put.status === 422) expect(Object.values(put.body.errors).flat()).toEqual(expect.arrayContaining([expect.any(String)]));
           return;
         }
         for (const data of payloads) {

@@ -108,7 +108,7 @@ describe('bulk writes', () => {
       ['ttl and expires_at together', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, ttl: 5, expires_at: '2099-01-01T00:00:00Z' }], 'documents.1.ttl'],
       ['a bad ttl', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, ttl: -5 }], 'documents.1.ttl'],
       ['an expires_at PostgreSQL cannot read', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, expires_at: '2099-W05-3' }], 'documents.1.expires_at'],
-      ['a NUL character in data', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: { s: '\u0000' } }], 'documents.1.data'],
+      ['a NUL character in data', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: { s: '\u0000' } }], 'documents.1.data.s'],
     ])('%s → 422', async (_name, documents, field) => {
       const before = await snapshot();
       const res = await bulk(documents).expect(422);

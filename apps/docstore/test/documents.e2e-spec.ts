@@ -109,9 +109,9 @@ describe('documents', () => {
       ['both ttl and expires_at', { ttl: 60, expires_at: '2099-01-01T00:00:00Z' }, 'ttl'],
       ['an ISO week date PostgreSQL cannot read', { expires_at: '2099-W05-3' }, 'expires_at'],
       ['an ISO date-time with a comma fraction', { expires_at: '2099-01-01T00:00:00,5Z' }, 'expires_at'],
-      ['a NUL character in a data string', { data: { name: 'a\u0000b' } }, 'data'],
-      ['a NUL character in a data key', { data: { nested: { 'a\u0000': 1 } } }, 'data'],
-      ['an unpaired surrogate in data', { data: { list: ['\ud800'] } }, 'data'],
+      ['a NUL character in a data string', { data: { name: 'a\u0000b' } }, 'data.name'],
+      ['a NUL character in a data key', { data: { nested: { 'a\u0000': 1 } } }, 'data.nested'],
+      ['an unpaired surrogate in data', { data: { list: ['\ud800'] } }, 'data.list.0'],
     ])('answers 422 for %s, writing nothing', async (_name, override, field) => {
       const res = await request(ds.http).post(`${c.doc()}/bad`).set(c.auth).send({ ...docBody('bad', { a: 1 }), ...override }).expect(422);
       expect(res.body).toEqual({ message: expect.any(String), errors: expect.objectContaining({ [field]: expect.arrayContaining([expect.any(String)]) }) });

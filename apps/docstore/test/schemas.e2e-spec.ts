@@ -167,12 +167,13 @@ describe('schemas', () => {
     await other('i4', {}).expect(422);
   });
 
-  it('keeps working after a schema that reuses a meta-schema $id', async () => {
-    await putSchema({ $id: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] }).expect(201);
+  it('refuses a schema that claims a meta-schema $id, and keeps working afterwards', async () => {
+    const refused = await putSchema({ $id: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] }).expect(422);
+    expect(refused.body.errors).toEqual([{ property: 'schema', message: expect.stringContaining('already exists') }]);
+    await putSchema({ $id: 'http://json-schema.org/draft-07/schema#', $schema: DRAFT_07, type: 'object', required: ['b'] }).expect(422);
+    await putSchema({ type: 'object', required: ['b'] }).expect(201);
     await createDoc('m1', {}).expect(422);
     await putSchema({ type: 'strng' }).expect(422);
-    await putSchema({ $id: 'http://json-schema.org/draft-07/schema#', $schema: DRAFT_07, type: 'object', required: ['b'] }).expect(200);
-    await createDoc('m1', {}).expect(422);
     await putSchema({ $schema: DRAFT_07, type: 'strng' }).expect(422);
     await putSchema({ $schema: DRAFT_07, type: 'object' }).expect(200);
     await createDoc('m1', {}).expect(201);

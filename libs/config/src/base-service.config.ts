@@ -1,3 +1,5 @@
+// Settings are converted by their declared types, which needs decorator metadata.
+import 'reflect-metadata';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -2,3 +2,4 @@ export * from './database.module';
 export * from './migrate';
 export * from './sql';
 export * from './sql.service';
+export * from './timestamp';

@@ -1,4 +1,5 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { ValidationFailedException, type FieldErrors } from './common.exception';
 
 /** Flattens class-validator's tree into `{ "documents.0.key": ["..."] }`. */
@@ -12,9 +13,85 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
   return out;
 }
 
+// class-transformer keeps the @Type metadata of nested DTOs here; it publishes no typed entry point for it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
+
+const RAW_JSON_FIELDS = Symbol('rawJsonFields');
+
+/**
+ * Marks a free-form JSON field (document data, a JSON Schema) to be kept exactly as
+ * sent. class-transformer and Nest's pipe would otherwise rebuild it, dropping or
+ * choking on keys named like Object.prototype members (`constructor`, `toString`).
+ */
+export const KeepRaw = (): PropertyDecorator => (target, key) => {
+  const owner = target.constructor;
+  const fields: (string | symbol)[] = Reflect.getMetadata(RAW_JSON_FIELDS, owner) ?? [];
+  Reflect.defineMetadata(RAW_JSON_FIELDS, [...fields, key], owner);
+};
+
+type Path = (string | number)[];
+
+interface Walk {
+  /** @KeepRaw values taken out of the body, with their paths. */
+  detached: [Path, unknown][];
+  /** Unknown fields named like Object.prototype members, which class-transformer skips silently. */
+  inherited: FieldErrors;
+}
+
+/**
+ * Takes every @KeepRaw object out of the body (nested DTOs too), leaving an empty
+ * stand-in of the same kind for validation, and notes fields named like prototype members.
+ */
+function walk(cls: unknown, value: unknown, path: Path = [], found: Walk = { detached: [], inherited: {} }): Walk {
+  if (typeof cls !== 'function' || value === null || typeof value !== 'object' || Array.isArray(value)) return found;
+  const body = value as Record<string | symbol, unknown>;
+  for (const key of Object.keys(body)) {
+    if (key in Object.prototype) found.inherited[[...path, key].join('.')] = [`property ${key} should not exist`];
+  }
+  const raw: (string | symbol)[] = Reflect.getMetadata(RAW_JSON_FIELDS, cls) ?? [];
+  for (const field of raw) {
+    const inner = body[field];
+    if (inner !== null && typeof inner === 'object') {
+      found.detached.push([[...path, field as string], inner]);
+      body[field] = Array.isArray(inner) ? [] : {};
+    }
+  }
+  for (const [field, inner] of Object.entries(body)) {
+    const nested = defaultMetadataStorage.findTypeMetadata(cls, field)?.typeFunction();
+    if (!nested) continue;
+    if (Array.isArray(inner)) inner.forEach((item, i) => walk(nested, item, [...path, field, i], found));
+    else walk(nested, inner, [...path, field], found);
+  }
+  return found;
+}
+
+function attach(target: unknown, path: Path, raw: unknown): void {
+  let node = target as Record<string | number, unknown>;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  node[path[path.length - 1]] = raw;
+}
+
+/**
+ * Nest's validation pipe, with @KeepRaw fields passed through untouched: they are
+ * validated as empty stand-ins of the same kind (object or array) and put back after.
+ */
+class AppValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { detached, inherited } = walk(metadata.metatype, value);
+    if (Object.keys(inherited).length > 0) throw new ValidationFailedException(inherited);
+    const result = await super.transform(value, metadata);
+    for (const [path, raw] of detached) {
+      attach(result, path, raw);
+      if (result !== value) attach(value, path, raw);
+    }
+    return result;
+  }
+}
+
 /** The validation pipe every app registers: unknown fields refused, failures rendered as 422. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { BaseServiceConfig } from '@app/config';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
 import { Logger } from 'nestjs-pino';
+import { jsonBodyGuard } from './json-body.middleware';
 import { assignRequestId } from './request-id';
 
 export interface ApiDocsOptions {
@@ -31,6 +32,7 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
   app.set(PUBLIC_BASE_URL_SETTING, config.PUBLIC_BASE_URL);
   app.useBodyParser('json', { limit: config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+  app.use(jsonBodyGuard);
   app.enableShutdownHooks();
   if (docs) {
     const document = SwaggerModule.createDocument(

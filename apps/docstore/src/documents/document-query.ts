@@ -109,7 +109,7 @@ function parseSort(raw: unknown, errors: FieldErrors): DocumentSort[] {
   for (const part of parts) {
     const descending = part.startsWith('-');
     const name = descending ? part.slice(1) : part;
-    const column = COLUMNS[name];
+    const column = Object.hasOwn(COLUMNS, name) ? COLUMNS[name] : undefined;
     const path = column ? undefined : parsePath(name);
     if (!column && !path) {
       errors.sort = [`"${part}" is not a field: write field, -field, nested.field or one of ${Object.keys(COLUMNS).join(', ')}.`];

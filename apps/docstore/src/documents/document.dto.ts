@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
+import { KeepRaw } from '@app/errors';
 import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from './document-path.dto';
 
 /** Ten years: a longer ttl is a mistake, not a wish. */
@@ -35,7 +36,7 @@ export class DocumentBodyDto extends ExpiryDto {
   key!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
-  @IsObject()
+  @IsObject() @KeepRaw()
   data!: Record<string, unknown>;
 }
 
@@ -45,14 +46,14 @@ export class BulkItemDto extends ExpiryDto {
   key!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
-  @IsObject()
+  @IsObject() @KeepRaw()
   data!: Record<string, unknown>;
 }
 
 export class BulkBodyDto {
   @ApiProperty({ type: [BulkItemDto] })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(BULK_HARD_LIMIT)
-  @ValidateNested({ each: true }) @Type(() => BulkItemDto)
+  @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => BulkItemDto)
   documents!: BulkItemDto[];
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
 import { DocstoreConfig } from '../config/docstore.config';
@@ -88,47 +89,10 @@ function assertBodyMatchesPath(scope: DocumentScope, key: string, body: Document
 
 /** `ttl` sets expires_at to now + ttl; giving both is ambiguous, so refused. */
 function toWrite(body: { data: Record<string, unknown>; ttl?: number; expires_at?: string | null }, prefix = ''): DocumentWrite {
-  if (body.ttl !== undefined && body.expires_at != null) {
+  if (body.ttl != null && body.expires_at != null) {
     throw ValidationFailedException.of(`${prefix}ttl`, 'Give either ttl or expires_at, not both.');
   }
-  if (hasUnstorableText(body.data)) {
-    throw ValidationFailedException.of(`${prefix}data`, 'The data field may not contain NUL (\\u0000) characters or unpaired surrogates in keys or strings.');
-  }
   const expiresAt =
-    body.ttl !== undefined ? new Date(Date.now() + body.ttl * 1000).toISOString() : body.expires_at == null ? null : expiry(body.expires_at, `${prefix}expires_at`);
+    body.ttl != null ? new Date(Date.now() + body.ttl * 1000).toISOString() : body.expires_at == null ? null : storableTimestamp(body.expires_at, `${prefix}expires_at`);
   return { data: body.data, expiresAt };
-}
-
-/** Date-times PostgreSQL reads exactly as written (microseconds kept). */
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
-
-/**
- * ISO 8601 allows forms PostgreSQL does not read (2030-01, week dates, comma fractions):
- * anything but a plain RFC 3339 date-time is normalised through Date, or refused.
- */
-function expiry(value: string, field: string): string {
-  if (RFC3339.test(value)) return value;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw ValidationFailedException.of(field, 'The expires_at field must be a date-time such as 2030-01-31T12:00:00Z.');
-  return new Date(ms).toISOString();
-}
-
-/** PostgreSQL's jsonb cannot store \u0000 or an unpaired surrogate; finding one here makes a 422 instead of a failed insert. */
-function hasUnstorableText(data: unknown): boolean {
-  const bad = (text: string): boolean => text.includes('\u0000') || /\p{Cs}/u.test(text);
-  const pending: unknown[] = [data];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      if (bad(value)) return true;
-    } else if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) {
-        if (bad(key)) return true;
-        pending.push(inner);
-      }
-    }
-  }
-  return false;
 }

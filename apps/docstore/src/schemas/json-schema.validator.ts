@@ -14,66 +14,60 @@ const CACHE_LIMIT = 1000;
 
 /**
  * JSON Schema validation with Ajv. A schema declaring draft-07 in `$schema` is read as
- * draft-07; one declaring 2020-12, or nothing, as draft 2020-12. Compiled validators
- * are cached by schema id and update time.
+ * draft-07; one declaring 2020-12, or nothing, as draft 2020-12. Each schema compiles in
+ * an Ajv instance of its own, so `$id`s of different or replaced schemas never collide
+ * and a dropped validator frees everything it held. Compiling costs tens of
+ * milliseconds, so validators are cached by schema id and update time.
  */
 @Injectable()
 export class JsonSchemaValidator {
-  // addUsedSchema: false keeps user schemas out of Ajv's registry, so a schema's $id never
-  // collides with the same $id compiled before (a replaced schema, another scope's schema).
-  private readonly draft07 = withFormats(new Ajv({ allErrors: true, strict: false, addUsedSchema: false }));
-  private readonly draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false, addUsedSchema: false }));
-  private readonly compiled = new Map<string, { validate: ValidateFunction; schema: Record<string, unknown>; ajv: Ajv }>();
+  /** Only checks schemas against the meta-schemas; never compiles or registers user schemas. */
+  private readonly metaDraft07 = new Ajv({ strict: false, addUsedSchema: false });
+  private readonly metaDraft2020 = new Ajv2020({ strict: false, addUsedSchema: false });
+  private readonly compiled = new Map<string, ValidateFunction>();
 
   /** Why the schema itself is unusable, or null. */
   schemaProblems(schema: Record<string, unknown>): SchemaViolation[] | null {
-    const ajv = this.engineFor(schema);
-    if (!ajv) return [{ property: '$schema', message: 'Only draft-07 and draft 2020-12 schemas are supported.' }];
+    const draft = draftOf(schema);
+    if (!draft) return [{ property: '$schema', message: 'Only draft-07 and draft 2020-12 schemas are supported.' }];
+    const meta = draft === '07' ? this.metaDraft07 : this.metaDraft2020;
+    if (!meta.validateSchema(schema)) return toViolations(meta.errors ?? [], 'schema');
     try {
-      if (!ajv.validateSchema(schema)) return toViolations(ajv.errors ?? [], 'schema');
-      ajv.compile(schema);
+      compile(draft, schema);
       return null;
     } catch (error) {
       return [{ property: 'schema', message: (error as Error).message }];
-    } finally {
-      release(ajv, schema);
     }
   }
 
   /** Violations of `data` against the schema identified by `cacheKey`. */
   validate(cacheKey: string, schema: Record<string, unknown>, data: unknown): SchemaViolation[] {
-    let entry = this.compiled.get(cacheKey);
-    if (!entry) {
-      const ajv = this.engineFor(schema)!;
-      entry = { validate: ajv.compile(schema), schema, ajv };
-      if (this.compiled.size >= CACHE_LIMIT) {
-        const [oldestKey, oldest] = this.compiled.entries().next().value!;
-        this.compiled.delete(oldestKey);
-        release(oldest.ajv, oldest.schema);
-      }
-      this.compiled.set(cacheKey, entry);
+    let validate = this.compiled.get(cacheKey);
+    if (!validate) {
+      validate = compile(draftOf(schema)!, schema);
+      if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
+      this.compiled.set(cacheKey, validate);
     }
-    const { validate } = entry;
-    return validate(data) ? [] : toViolations(validate.errors ?? []);
-  }
-
-  private engineFor(schema: Record<string, unknown>): Ajv | null {
-    const declared = schema.$schema;
-    if (declared === undefined || (typeof declared === 'string' && DRAFT_2020.test(declared))) return this.draft2020;
-    if (typeof declared === 'string' && DRAFT_07.test(declared)) return this.draft07;
-    return null;
+    try {
+      return validate(data) ? [] : toViolations(validate.errors ?? []);
+    } catch {
+      // A schema that refers to itself without end ({"$ref": "#"}) overflows the stack.
+      return [{ property: '(root)', message: 'The schema could not be applied: it refers to itself without end.' }];
+    }
   }
 }
 
-/**
- * Ajv keeps every schema object it compiled: forget this one. removeSchema also drops
- * whatever is registered under the schema's $id, so skip it when that id names something
- * Ajv holds (a meta-schema): user schemas are never registered (addUsedSchema: false).
- */
-function release(ajv: Ajv, schema: Record<string, unknown>): void {
-  const id = typeof schema.$id === 'string' ? schema.$id.replace(/#\/?$/, '') : '';
-  if (id && (id in ajv.refs || id in ajv.schemas)) return;
-  ajv.removeSchema(schema);
+function draftOf(schema: Record<string, unknown>): '07' | '2020' | null {
+  const declared = schema.$schema;
+  if (declared === undefined || (typeof declared === 'string' && DRAFT_2020.test(declared))) return '2020';
+  if (typeof declared === 'string' && DRAFT_07.test(declared)) return '07';
+  return null;
+}
+
+function compile(draft: '07' | '2020', schema: Record<string, unknown>): ValidateFunction {
+  // Unknown formats are annotations (as the spec allows): ignored, not logged.
+  const options = { allErrors: true, strict: false, logger: false as const };
+  return withFormats(draft === '07' ? new Ajv(options) : new Ajv2020(options)).compile(schema);
 }
 
 function withFormats<T extends Ajv>(ajv: T): T {

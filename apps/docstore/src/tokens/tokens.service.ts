@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { generateSecret, hashSecret, isUuid, type TokenScopes } from '@app/auth';
+import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
 import { TokenVerifier } from './token-verifier.service';
@@ -52,11 +53,12 @@ export async function issueToken(
   scopes: TokenScopes,
   expiresAt: string | null,
 ): Promise<IssuedToken> {
-  if (expiresAt !== null && new Date(expiresAt).getTime() <= Date.now()) {
+  const expires = expiresAt === null ? null : storableTimestamp(expiresAt, 'expires_at');
+  if (expires !== null && Date.parse(expires) <= Date.now()) {
     throw ValidationFailedException.of('expires_at', 'The expires at field must be a date in the future.');
   }
   const id = randomUUID();
   const secret = generateSecret();
-  const token = await tokens.insert({ id, clientId, name, secretHash: hashSecret(secret), scopes, expiresAt });
+  const token = await tokens.insert({ id, clientId, name, secretHash: hashSecret(secret), scopes, expiresAt: expires });
   return { plainText: `${id}|${secret}`, token };
 }
