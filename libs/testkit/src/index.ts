@@ -1,2 +1,3 @@
 export * from './test-app';
 export * from './worker-database';
+export * from './service-basics';
