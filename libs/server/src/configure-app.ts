@@ -5,6 +5,7 @@ import { BaseServiceConfig } from '@app/config';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
 import { Logger } from 'nestjs-pino';
 import { jsonBodyGuard } from './json-body.middleware';
+import { requestLog, ROOT_LOGGER } from './logger.config';
 import { assignRequestId } from './request-id';
 
 export interface ApiDocsOptions {
@@ -26,6 +27,7 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
     assignRequestId(req, res);
     next();
   });
+  app.use(requestLog(app.get(ROOT_LOGGER)));
   app.set('etag', false);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');

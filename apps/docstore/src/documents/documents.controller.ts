@@ -6,7 +6,7 @@ import { paginate, PageRequest, type Paginated, type Paging } from '@app/paginat
 import type { Request, Response } from 'express';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { expectedVersion, notModified, setDocumentEtag } from './document-etag';
-import { DocumentPathDto, ScopePathDto, scopeOf } from './document-path.dto';
+import { DocumentPathPipe, type DocumentAddress } from './document-path.pipe';
 import { parseBoolean, parseListQuery } from './document-query';
 import { BulkBodyDto, DocumentBodyDto, type DocumentView } from './document.dto';
 import { DocumentsService } from './documents.service';
@@ -24,32 +24,32 @@ export class DocumentsController {
   @ApiQuery({ name: 'filter[field]', required: false, description: 'Also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots.' })
   @ApiQuery({ name: 'sort', required: false, description: 'field,-field (data fields, or _key, _version, _created_at, _updated_at).' })
   @ApiQuery({ name: 'deleted', required: false, type: Boolean })
-  async list(@Param() path: ScopePathDto, @Query() query: Record<string, unknown>, @PageRequest() paging: Paging): Promise<Paginated<DocumentView>> {
-    const { rows, total } = await this.documents.list(scopeOf(path), parseListQuery(query), paging);
+  async list(@Param(DocumentPathPipe) at: DocumentAddress, @Query() query: Record<string, unknown>, @PageRequest() paging: Paging): Promise<Paginated<DocumentView>> {
+    const { rows, total } = await this.documents.list(at.scope, parseListQuery(query), paging);
     return paginate(rows, total, paging);
   }
 
   @Post('bulk')
   @HttpCode(200)
   @RequireScopes(DocstoreScope.DocumentCreate, DocstoreScope.DocumentUpdate)
-  bulk(@Param() path: ScopePathDto, @Body() body: BulkBodyDto): Promise<DocumentView[]> {
-    return this.documents.bulk(scopeOf(path), body.documents);
+  bulk(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: BulkBodyDto): Promise<DocumentView[]> {
+    return this.documents.bulk(at.scope, body.documents);
   }
 
   @Post(':key')
   @RequireScopes(DocstoreScope.DocumentCreate)
-  async create(@Param() path: DocumentPathDto, @Body() body: DocumentBodyDto, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
-    return setDocumentEtag(res, await this.documents.create(scopeOf(path), path.key, body));
+  async create(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: DocumentBodyDto, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
+    return setDocumentEtag(res, await this.documents.create(at.scope, at.key, body));
   }
 
   @Get(':key')
   @RequireScopes(DocstoreScope.DocumentRead)
   @ApiQuery({ name: 'deleted', required: false, type: Boolean })
-  async get(@Param() path: DocumentPathDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView | void> {
+  async get(@Param(DocumentPathPipe) at: DocumentAddress, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView | void> {
     const errors: FieldErrors = {};
     const includeDeleted = parseBoolean(req.query.deleted, 'deleted', errors);
     if (errors.deleted) throw new ValidationFailedException(errors);
-    const document = setDocumentEtag(res, await this.documents.get(scopeOf(path), path.key, includeDeleted));
+    const document = setDocumentEtag(res, await this.documents.get(at.scope, at.key, includeDeleted));
     if (notModified(req, document)) {
       res.status(304);
       return;
@@ -60,15 +60,15 @@ export class DocumentsController {
   @Put(':key')
   @RequireScopes(DocstoreScope.DocumentUpdate)
   @ApiHeader(IF_MATCH)
-  async update(@Param() path: DocumentPathDto, @Body() body: DocumentBodyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
-    return setDocumentEtag(res, await this.documents.update(scopeOf(path), path.key, body, expectedVersion(req)));
+  async update(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: DocumentBodyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
+    return setDocumentEtag(res, await this.documents.update(at.scope, at.key, body, expectedVersion(req)));
   }
 
   @Delete(':key')
   @RequireScopes(DocstoreScope.DocumentDelete)
   @ApiHeader(IF_MATCH)
-  async delete(@Param() path: DocumentPathDto, @Req() req: Request): Promise<{ message: string }> {
-    await this.documents.delete(scopeOf(path), path.key, expectedVersion(req));
+  async delete(@Param(DocumentPathPipe) at: DocumentAddress, @Req() req: Request): Promise<{ message: string }> {
+    await this.documents.delete(at.scope, at.key, expectedVersion(req));
     return { message: 'Document deleted.' };
   }
 }

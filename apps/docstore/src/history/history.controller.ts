@@ -4,7 +4,7 @@ import { RequireScopes } from '@app/auth';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request, Response } from 'express';
 import { expectedVersion, setDocumentEtag } from '../documents/document-etag';
-import { DocumentPathDto, HistoryPathDto, scopeOf } from '../documents/document-path.dto';
+import { DocumentPathPipe, type DocumentAddress } from '../documents/document-path.pipe';
 import type { DocumentView } from '../documents/document.dto';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import type { HistoryEntryView } from './history.repository';
@@ -18,15 +18,15 @@ export class HistoryController {
 
   @Get()
   @RequireScopes(DocstoreScope.DocumentRead)
-  async list(@Param() path: DocumentPathDto, @PageRequest() paging: Paging): Promise<Paginated<HistoryEntryView>> {
-    const { rows, total } = await this.history.list(scopeOf(path), path.key, paging);
+  async list(@Param(DocumentPathPipe) at: DocumentAddress, @PageRequest() paging: Paging): Promise<Paginated<HistoryEntryView>> {
+    const { rows, total } = await this.history.list(at.scope, at.key, paging);
     return paginate(rows, total, paging);
   }
 
   @Post(':history_id/restore')
   @HttpCode(200)
   @RequireScopes(DocstoreScope.DocumentUpdate)
-  async restore(@Param() path: HistoryPathDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
-    return setDocumentEtag(res, await this.history.restore(scopeOf(path), path.key, path.history_id, expectedVersion(req)));
+  async restore(@Param(DocumentPathPipe) at: DocumentAddress, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
+    return setDocumentEtag(res, await this.history.restore(at.scope, at.key, at.historyId, expectedVersion(req)));
   }
 }

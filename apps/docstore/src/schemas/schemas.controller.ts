@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nest
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
 import type { Response } from 'express';
-import { ScopePathDto, scopeOf } from '../documents/document-path.dto';
+import { DocumentPathPipe, type DocumentAddress } from '../documents/document-path.pipe';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { PutSchemaDto } from './schema.dto';
 import { SchemasService } from './schemas.service';
@@ -17,20 +17,20 @@ export class SchemasController {
 
   /** 201 when created, 200 when it replaced the scope's schema. */
   @Post()
-  async put(@Param() path: ScopePathDto, @Body() body: PutSchemaDto, @Res({ passthrough: true }) res: Response): Promise<SchemaView> {
-    const { schema, created } = await this.schemas.put(scopeOf(path), body.schema);
+  async put(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: PutSchemaDto, @Res({ passthrough: true }) res: Response): Promise<SchemaView> {
+    const { schema, created } = await this.schemas.put(at.scope, body.schema);
     res.status(created ? 201 : 200);
     return schema;
   }
 
   @Get()
-  get(@Param() path: ScopePathDto): Promise<SchemaView> {
-    return this.schemas.get(scopeOf(path));
+  get(@Param(DocumentPathPipe) at: DocumentAddress): Promise<SchemaView> {
+    return this.schemas.get(at.scope);
   }
 
   @Delete()
   @HttpCode(204)
-  async delete(@Param() path: ScopePathDto): Promise<void> {
-    await this.schemas.delete(scopeOf(path));
+  async delete(@Param(DocumentPathPipe) at: DocumentAddress): Promise<void> {
+    await this.schemas.delete(at.scope);
   }
 }

@@ -1,0 +1,39 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { ValidationFailedException, type FieldErrors } from '@app/errors';
+import type { DocumentScope } from './document-scope';
+
+/** Path segments: 1 to 255 characters, no slash and no control characters. */
+export const PATH_SEGMENT = /^[^/\u0000-\u001f\u007f]{1,255}$/;
+export const PATH_SEGMENT_MESSAGE = '$property must be 1 to 255 characters without "/" or control characters.';
+const HISTORY_ID = /^[1-9]\d{0,17}$/;
+
+/** Where a request points: the collection (DOC), and the key and history entry when the route has them. */
+export interface DocumentAddress {
+  scope: DocumentScope;
+  key: string;
+  historyId: string;
+}
+
+/**
+ * Validates the path of every DOC route with plain checks (it runs on every request, so
+ * no class-transformer round trip). The client id itself is checked by the auth guard.
+ */
+@Injectable()
+export class DocumentPathPipe implements PipeTransform<Record<string, string>, DocumentAddress> {
+  transform(params: Record<string, string>): DocumentAddress {
+    const errors: FieldErrors = {};
+    for (const name of ['environment', 'context', 'type', 'key']) {
+      const value = params[name];
+      if (value !== undefined && !PATH_SEGMENT.test(value)) errors[name] = [PATH_SEGMENT_MESSAGE.replace('$property', name)];
+    }
+    if (params.history_id !== undefined && !HISTORY_ID.test(params.history_id)) {
+      errors.history_id = ['history_id must be a positive integer.'];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+    return {
+      scope: { clientId: params.client.toLowerCase(), environment: params.environment, context: params.context, type: params.type },
+      key: params.key,
+      historyId: params.history_id,
+    };
+  }
+}
