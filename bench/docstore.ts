@@ -54,7 +54,10 @@ const CFG = {
   logFile: process.env.BENCH_LOG_FILE || '',
   build: flag('BENCH_BUILD', true),
   /** GET on diagnostic docstore variants: logging silent, and one cost switched off at a time. */
-  ablations: flag('BENCH_ABLATIONS', true),
+  ablations: flag('BENCH_ABLATIONS', false),
+  ladderRounds: Math.max(1, num('BENCH_LADDER_ROUNDS', Math.max(2, num('BENCH_ROUNDS', 1)))),
+  /** The ladder also runs each variant at this fixed rate (req/s; 0 = skip) to compare CPU per request at equal load. */
+  ladderRate: num('BENCH_LADDER_RATE', 0),
   profile: flag('BENCH_PROFILE', true),
   profileDir: process.env.BENCH_PROFILE_DIR || '',
   json: process.env.BENCH_JSON || '',
@@ -291,6 +294,11 @@ interface LoadResult {
   cpuCores: number | null;
 }
 
+interface LadderResult extends LoadResult {
+  /** The same variant at the fixed ladder rate. */
+  fixed?: LoadResult;
+}
+
 interface Scenario {
   id: 'get' | 'list' | 'put';
   title: string;
@@ -382,7 +390,7 @@ function percentile(sorted: Float64Array | number[], p: number): number {
   return sorted[rank];
 }
 
-function cannon(server: Server, requests: object[], seconds: number, onStart?: () => void): Promise<{ latencies: Float64Array; codes: Map<number, number>; errors: number; seconds: number }> {
+function cannon(server: Server, requests: object[], seconds: number, onStart?: () => void, rate?: number): Promise<{ latencies: Float64Array; codes: Map<number, number>; errors: number; seconds: number }> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     const codes = new Map<number, number>();
@@ -394,6 +402,7 @@ function cannon(server: Server, requests: object[], seconds: number, onStart?: (
         duration: seconds,
         headers: { 'content-type': 'application/json', ...server.auth },
         requests,
+        ...(rate ? { overallRate: rate } : {}),
       },
       (err: Error | null, result: any) => {
         if (err) return reject(err);
@@ -413,16 +422,31 @@ function cannon(server: Server, requests: object[], seconds: number, onStart?: (
   });
 }
 
-async function measure(ctx: Context, scenario: Scenario, server: Server, hooks: { beforeMeasure?: () => Promise<void> } = {}): Promise<LoadResult> {
+interface MeasureOptions {
+  beforeMeasure?: () => Promise<void>;
+  /** Fixed request rate (req/s over all connections) instead of as fast as possible. */
+  rate?: number;
+  seconds?: number;
+  warmup?: number;
+}
+
+async function measure(ctx: Context, scenario: Scenario, server: Server, hooks: MeasureOptions = {}): Promise<LoadResult> {
   const requests = scenario.requests(ctx, server);
-  if (CFG.warmup > 0) await cannon(server, requests, CFG.warmup);
+  const warmup = hooks.warmup ?? CFG.warmup;
+  if (warmup > 0) await cannon(server, requests, warmup, undefined, hooks.rate);
   await hooks.beforeMeasure?.();
   let cpuBefore: number | null = null;
   let mainBefore: number | null = null;
-  const run = await cannon(server, requests, CFG.duration, () => {
-    cpuBefore = cpuMs(server.child.pid);
-    mainBefore = cpuMs(server.child.pid, true);
-  });
+  const run = await cannon(
+    server,
+    requests,
+    hooks.seconds ?? CFG.duration,
+    () => {
+      cpuBefore = cpuMs(server.child.pid);
+      mainBefore = cpuMs(server.child.pid, true);
+    },
+    hooks.rate,
+  );
   const cpuAfter = cpuMs(server.child.pid);
   const mainAfter = cpuMs(server.child.pid, true);
   const n = run.latencies.length;
@@ -523,6 +547,7 @@ async function measureBulk(ctx: Context, server: Server): Promise<BulkResult[]> 
 
 interface ProfiledRun {
   server: string;
+  scenario: string;
   load: LoadResult;
   summary: ProfileSummary;
 }
@@ -546,18 +571,34 @@ function ipc(server: Server, message: object, expect: string): Promise<void> {
   });
 }
 
+type Frame = { functionName: string; url: string };
+const pkg = (f: Frame, re: RegExp) => re.test(f.url);
+
+/** Time spent under these frames (anything they call included). */
 const INCLUSIVE = [
-  { label: 'ValidationPipe.transform (class-transformer + class-validator on params/body)', test: (f: any) => f.url.includes('@nestjs/common/pipes/validation.pipe') && f.functionName === 'transform' },
-  { label: 'AuthGuard.canActivate (credential, token cache, rate limit, scopes)', test: (f: any) => f.url.includes('/auth.guard.js') && f.functionName === 'canActivate' },
-  { label: 'TokenVerifier.verify (cache lookup + sha256)', test: (f: any) => f.url.includes('token-verifier.service') && f.functionName === 'verify' },
-  { label: 'ioredis (rate-limit round trip, JS side)', test: (f: any) => f.url.includes('/node_modules/ioredis/') || f.url.includes('/node_modules/@ioredis/') || f.url.includes('/node_modules/redis-parser/') },
-  { label: 'pino + pino-http + nestjs-pino', test: (f: any) => /\/node_modules\/(pino|pino-http|nestjs-pino|pino-std-serializers|sonic-boom|fast-redact|@pinojs)\//.test(f.url) },
-  { label: 'pg + pg-protocol (query, parse rows)', test: (f: any) => /\/node_modules\/(pg|pg-protocol|pg-types|pg-pool|postgres-[a-z]+)\//.test(f.url) },
-  { label: 'class-validator (anywhere)', test: (f: any) => f.url.includes('/node_modules/class-validator/') },
-  { label: 'class-transformer (anywhere)', test: (f: any) => f.url.includes('/node_modules/class-transformer/') },
-  { label: 'JSON.stringify (response body)', test: (f: any) => f.functionName === 'stringify' && f.url === '' },
-  { label: 'express + router (routing, res.send/json)', test: (f: any) => /\/node_modules\/(express|router|finalhandler|send|on-finished|body-parser|raw-body|type-is|content-type)\//.test(f.url) },
-  { label: 'node core (http, net, streams)', test: (f: any) => f.url.startsWith('node:') },
+  { label: 'ValidationPipe.transform (class-transformer + class-validator)', test: (f: Frame) => f.url.includes('@nestjs/common/pipes/validation.pipe') && f.functionName === 'transform' },
+  { label: 'AuthGuard.canActivate (credential, token cache, rate limit, scopes)', test: (f: Frame) => f.url.includes('/auth.guard.js') && f.functionName === 'canActivate' },
+  { label: 'TokenVerifier.verify (token cache + sha256)', test: (f: Frame) => f.url.includes('token-verifier.service') && f.functionName === 'verify' },
+  { label: 'RateLimiter.hit (JS side of the Redis call)', test: (f: Frame) => f.url.includes('rate-limiter.service') && f.functionName === 'hit' },
+  { label: 'SchemasService.assertValid (schema lookup + Ajv)', test: (f: Frame) => f.url.includes('schemas.service') && f.functionName === 'assertValid' },
+  { label: 'pg Client.query', test: (f: Frame) => f.url.includes('/node_modules/pg/lib/client.js') && f.functionName === 'query' },
+  { label: 'express res.json (stringify + send + socket write)', test: (f: Frame) => f.url.includes('/node_modules/express/lib/response.js') && f.functionName === 'json' },
+];
+
+/** Self time of frames in these groups (what the code itself costs, not what it calls). */
+const GROUPS = [
+  { label: 'logging: pino, pino-http, nestjs-pino, redact, sonic-boom', test: (f: Frame) => pkg(f, /\/node_modules\/(pino[\w-]*|nestjs-pino|sonic-boom|@pinojs\/[\w-]+|fast-redact|on-exit-leak-free|thread-stream)\//) || f.url.includes('/logger.config.js') },
+  { label: 'async hooks (AsyncLocalStorage, promise hooks)', test: (f: Frame) => /^node:(internal\/)?async_hooks$/.test(f.url) || f.functionName === 'executionAsyncResource' },
+  { label: 'validation: class-validator, class-transformer, ValidationPipe', test: (f: Frame) => pkg(f, /\/node_modules\/(class-validator|class-transformer|validator|libphonenumber-js)\//) || f.url.includes('/pipes/validation.pipe') },
+  { label: 'Redis client: ioredis + parser', test: (f: Frame) => pkg(f, /\/node_modules\/(ioredis|@ioredis\/[\w-]+|redis-parser|redis-errors|denque|standard-as-callback|cluster-key-slot)\//) },
+  { label: 'pg, pg-protocol, pg-pool, pg-types', test: (f: Frame) => pkg(f, /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-[\w-]+|pgpass)\//) },
+  { label: 'routing + body parsing: express, router, path-to-regexp, body-parser, ...', test: (f: Frame) => pkg(f, /\/node_modules\/(express|router|path-to-regexp|body-parser|raw-body|type-is|content-type|parseurl|finalhandler|on-finished|send|mime-types|mime-db|media-typer|qs|depd|encodeurl|escape-html|statuses|iconv-lite|vary|cookie|proxy-addr|forwarded|ipaddr\.js)\//) },
+  { label: 'NestJS: @nestjs/core, common, platform-express, rxjs, reflect-metadata', test: (f: Frame) => pkg(f, /\/node_modules\/(@nestjs\/[\w-]+|rxjs|reflect-metadata|tslib)\//) },
+  { label: 'app + libs code (dist/docstore)', test: (f: Frame) => f.url.includes('/dist/docstore/') && !f.url.includes('/node_modules/') },
+  { label: 'Ajv (JSON Schema)', test: (f: Frame) => pkg(f, /\/node_modules\/(ajv|ajv-formats|fast-deep-equal|fast-uri|json-schema-traverse)\//) },
+  { label: 'node core (http, net, streams, timers, ...)', test: (f: Frame) => f.url.startsWith('node:') && !/^node:(internal\/)?async_hooks$/.test(f.url) },
+  { label: 'V8 builtins / native (JSON, RegExp, syscalls such as writev)', test: (f: Frame) => f.url === '' && !['(garbage collector)', '(program)', '(idle)', '(root)'].includes(f.functionName) },
+  { label: 'garbage collector', test: (f: Frame) => f.functionName === '(garbage collector)' },
 ];
 
 async function profileGet(ctx: Context, kind: Kind, name: string, env: Record<string, string>, auth: Record<string, string>, out: number | 'ignore'): Promise<ProfiledRun> {
@@ -568,7 +609,49 @@ async function profileGet(ctx: Context, kind: Kind, name: string, env: Record<st
     const file = path.join(CFG.profileDir || ctx.tmp, `get-${server.slug}.cpuprofile`);
     const load = await measure(ctx, scenario, server, { beforeMeasure: () => ipc(server, { profile: 'start', intervalUs: 500 }, 'started') });
     await ipc(server, { profile: 'stop', file }, 'stopped');
-    return { server: name, load, summary: summarizeProfile(file, ROOT, INCLUSIVE) };
+    return { server: name, scenario: 'get', load, summary: summarizeProfile(file, ROOT, INCLUSIVE, GROUPS) };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+/** Profiles the docstore's bulk create (fresh collection per request), sequential requests. */
+async function profileBulk(ctx: Context, auth: Record<string, string>, out: number | 'ignore'): Promise<ProfiledRun> {
+  const server = await startServer(ctx, { name: 'docstore', kind: 'docstore', profile: true, auth, stdout: out });
+  server.slug = 'docstore-prof';
+  try {
+    for (let w = 0; w < 2; w++) await bulkOnce(ctx, server, `bulk-pwarm-${w}`, bulkBody('', w));
+    const file = path.join(CFG.profileDir || ctx.tmp, 'bulk-docstore.cpuprofile');
+    const runs = Math.max(5, CFG.bulkRuns);
+    const bodies = Array.from({ length: runs }, (_, r) => bulkBody('', r));
+    await ipc(server, { profile: 'start', intervalUs: 500 }, 'started');
+    const cpu0 = cpuMs(server.child.pid);
+    const main0 = cpuMs(server.child.pid, true);
+    const t0 = performance.now();
+    const times: number[] = [];
+    for (let r = 0; r < runs; r++) times.push(await bulkOnce(ctx, server, `bulk-prof-${r}`, bodies[r]));
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu1 = cpuMs(server.child.pid);
+    const main1 = cpuMs(server.child.pid, true);
+    await ipc(server, { profile: 'stop', file }, 'stopped');
+    const sorted = [...times].sort((a, b) => a - b);
+    const load: LoadResult = {
+      scenario: 'bulk-create',
+      server: 'docstore',
+      requests: runs,
+      seconds,
+      rps: runs / seconds,
+      mean: times.reduce((a, b) => a + b, 0) / runs,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted[runs - 1],
+      non2xx: 0,
+      errors: 0,
+      cpuUsPerReq: cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) * 1000) / runs : null,
+      mainUsPerReq: main0 !== null && main1 !== null ? ((main1 - main0) * 1000) / runs : null,
+      cpuCores: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / 1000 / seconds : null,
+    };
+    return { server: 'docstore', scenario: `bulk-create ${CFG.bulkItems} items`, load, summary: summarizeProfile(file, ROOT, INCLUSIVE, GROUPS) };
   } finally {
     await stopServer(server);
   }
@@ -592,16 +675,31 @@ function median<T>(items: T[], by: (t: T) => number): T {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-const ABLATIONS: Array<{ name: string; env?: Record<string, string>; ablate?: string }> = [
-  { name: 'docstore, LOG_LEVEL=silent', env: { LOG_LEVEL: 'silent' } },
-  { name: 'docstore, no AsyncLocalStorage (nestjs-pino)', ablate: 'als' },
-  { name: 'docstore, no @Param validation', ablate: 'param-validation' },
-  { name: 'docstore, no Redis rate limit', ablate: 'rate-limit' },
-  { name: 'docstore, silent + no ALS + no @Param validation', env: { LOG_LEVEL: 'silent' }, ablate: 'als,param-validation' },
-  { name: 'docstore, all four removed', env: { LOG_LEVEL: 'silent' }, ablate: 'als,param-validation,rate-limit' },
+type Variant = { name: string; env?: Record<string, string>; ablate?: string };
+
+/** BENCH_VARIANTS="als;fast-validation,redis-autopipeline" replaces the list (each entry: ablate.js switches, comma-joined). */
+function variantsFromEnv(): Variant[] | null {
+  const raw = process.env.BENCH_VARIANTS;
+  if (!raw) return null;
+  const entries = raw.split(';').map((e) => e.trim()).filter(Boolean);
+  return [{ name: 'docstore (all features)' }, ...entries.map((e) => (e === 'silent' ? { name: 'LOG_LEVEL=silent', env: { LOG_LEVEL: 'silent' } } : { name: e, ablate: e }))];
+}
+
+const ABLATIONS: Variant[] = variantsFromEnv() ?? [
+  { name: 'docstore (all features)' },
+  { name: '− request log (LOG_LEVEL=silent)', env: { LOG_LEVEL: 'silent' } },
+  { name: '− pino-http middleware entirely', ablate: 'no-request-log' },
+  { name: '− AsyncLocalStorage (nestjs-pino)', ablate: 'als' },
+  { name: '− Redis rate limit', ablate: 'rate-limit' },
+  { name: 'fix? validation fast path', ablate: 'fast-validation' },
+  { name: 'fix? ioredis enableAutoPipelining', ablate: 'redis-autopipeline' },
+  { name: 'fix? lean request log (no pino-http)', ablate: 'lean-request-log' },
+  { name: 'fix? fast path + auto-pipelining + no ALS', ablate: 'fast-validation,redis-autopipeline,als' },
+  { name: 'fix? all four: fast path, auto-pipelining, no ALS, lean log', ablate: 'fast-validation,redis-autopipeline,als,lean-request-log' },
+  { name: '− all of: pino-http, ALS, validation, rate limit', ablate: 'no-request-log,als,param-validation,rate-limit' },
 ];
 
-function report(loads: LoadResult[][], ladder: LoadResult[], bulks: BulkResult[], profiles: ProfiledRun[], logInfo: string): string {
+function report(loads: LoadResult[][], ladderRounds: LadderResult[][], bulks: BulkResult[], profiles: ProfiledRun[], logInfo: string): string {
   const out: string[] = [];
   const machine = `${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`;
   out.push(`## Docstore benchmark — ${new Date().toISOString()}`);
@@ -662,22 +760,44 @@ function report(loads: LoadResult[][], ladder: LoadResult[], bulks: BulkResult[]
     }
   }
 
-  if (ladder.length > 0) {
-    const ref = ladder[0];
-    const bareRef = ladder.find((r) => r.server.startsWith('bare-nest'));
-    out.push('### GET cost ladder (diagnostic docstore variants, one cost removed at a time)');
+  if (ladderRounds.length > 0) {
+    const byName = new Map<string, LadderResult[]>();
+    for (const round of ladderRounds) for (const r of round) byName.set(r.server, [...(byName.get(r.server) ?? []), r]);
+    const mid = (rs: LadderResult[], f: (r: LadderResult) => number | null | undefined) => {
+      const xs = rs.map(f).filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
+      return xs.length === 0 ? null : xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+    };
+    const rows = [...byName.entries()].map(([name, rs]) => ({
+      name,
+      rps: mid(rs, (r) => r.rps)!,
+      p99: mid(rs, (r) => r.p99),
+      us: mid(rs, (r) => r.mainUsPerReq),
+      fixedUs: mid(rs, (r) => r.fixed?.mainUsPerReq),
+      fixedP99: mid(rs, (r) => r.fixed?.p99),
+    }));
+    const ref = rows[0];
+    const bareRow = rows.find((r) => r.name === 'bare-nest');
+    const delta = (a: number | null, b: number | null) => (a === null || b === null ? '-' : f0(a - b));
+    out.push(`### GET cost ladder (diagnostic docstore variants; median of ${ladderRounds.length} interleaved round(s))`);
+    out.push('');
+    const fixedCols = CFG.ladderRate > 0;
+    out.push(
+      `Each variant is the docstore with one cost removed (−) or one candidate fix applied (fix?), via bench/lib/ablate.js; ` +
+        `"JS µs/req" is the server's JavaScript-thread CPU per request` +
+        (fixedCols ? `; the "at ${CFG.ladderRate}/s" columns come from a second run at that fixed rate.` : '.'),
+    );
     out.push('');
     out.push(
       table(
-        ['variant', 'req/s', 'p50 ms', 'p99 ms', 'JS thread µs/req', 'Δ µs/req vs docstore', 'req/s ÷ bare-nest'],
-        ladder.map((r) => [
-          r.server,
+        ['variant', 'req/s', '÷ bare-nest', 'p99 ms', 'JS µs/req', 'Δ µs/req vs docstore', ...(fixedCols ? [`JS µs/req at ${CFG.ladderRate}/s`, `p99 ms at ${CFG.ladderRate}/s`] : [])],
+        rows.map((r) => [
+          r.name,
           f0(r.rps),
-          f2(r.p50),
+          bareRow ? f2(r.rps / bareRow.rps) : '-',
           f2(r.p99),
-          f0(r.mainUsPerReq),
-          r === ref || r.mainUsPerReq === null || ref.mainUsPerReq === null ? '' : f0(r.mainUsPerReq - ref.mainUsPerReq),
-          bareRef ? f2(r.rps / bareRef.rps) : '-',
+          f0(r.us),
+          r === ref ? '' : delta(r.us, ref.us),
+          ...(fixedCols ? [f0(r.fixedUs), f2(r.fixedP99)] : []),
         ]),
       ),
     );
@@ -706,19 +826,20 @@ function report(loads: LoadResult[][], ladder: LoadResult[], bulks: BulkResult[]
     // thread's measured CPU per request.
     const cpuPerReq = p.load.mainUsPerReq ?? (p.summary.busyMs * 1000) / p.load.requests;
     const perReq = (share: number) => share * cpuPerReq;
-    out.push(`### CPU profile: ${p.server}, GET scenario (${f0(p.load.rps)} req/s while profiled, ${p.load.requests} requests)`);
+    const unit = p.scenario.startsWith('bulk') ? 'request' : 'req';
+    out.push(`### CPU profile: ${p.server}, ${p.scenario} (${p.load.requests} requests, ${f0(p.load.rps)} req/s while profiled, mean ${f1(p.load.mean)} ms)`);
     out.push('');
     out.push(
-      `JS thread CPU ${f0(p.load.mainUsPerReq)} µs/req (from /proc; whole process ${f0(p.load.cpuUsPerReq)} µs/req). ` +
-        `Profiler: thread busy ${f1((100 * p.summary.busyMs) / p.summary.wallMs)}% of the ${f1(p.summary.wallMs / 1000)} s window, ` +
-        `GC ${f1((100 * p.summary.gcMs) / p.summary.busyMs)}% of busy. µs/req below = share of busy samples × JS thread µs/req.`,
+      `JS thread CPU ${f0(p.load.mainUsPerReq)} µs/${unit} (from /proc; whole process ${f0(p.load.cpuUsPerReq)} µs/${unit}). ` +
+        `Profiler: thread busy ${f1((100 * p.summary.busyMs) / p.summary.wallMs)}% of the ${f1(p.summary.wallMs / 1000)} s window. ` +
+        `µs/${unit} below = share of busy samples × JS thread µs/${unit}.`,
     );
     out.push('');
-    out.push(table(['self time by package/layer', '≈µs/req', '% busy'], p.summary.byCategory.slice(0, 18).map((c) => [c.category, f0(perReq(c.share)), f1(100 * c.share)])));
+    out.push(table(['self time by group', `≈µs/${unit}`, '% busy'], p.summary.groups.filter((g) => g.ms > 0).sort((a, b) => b.ms - a.ms).map((g) => [g.label, f0(perReq(g.share)), f1(100 * g.share)])));
     out.push('');
-    out.push(table(['inclusive (any frame on the stack)', '≈µs/req', '% busy'], p.summary.inclusive.filter((i) => i.ms > 0).map((i) => [i.label, f0(perReq(i.share)), f1(100 * i.share)])));
+    out.push(table(['inclusive (frame and everything it calls)', `≈µs/${unit}`, '% busy'], p.summary.inclusive.filter((i) => i.ms > 0).map((i) => [i.label, f0(perReq(i.share)), f1(100 * i.share)])));
     out.push('');
-    out.push(table(['top self-time functions', 'where', '≈µs/req', '% busy'], p.summary.topSelf.map((t) => [t.name, t.where, f0(perReq(t.share)), f1(100 * t.share)])));
+    out.push(table(['top self-time functions', 'where', `≈µs/${unit}`, '% busy'], p.summary.topSelf.map((t) => [t.name, t.where, f0(perReq(t.share)), f1(100 * t.share)])));
     out.push('');
   }
   return out.join('\n');
@@ -748,15 +869,7 @@ async function main(): Promise<void> {
   if (CFG.build) {
     say('building docstore (npx nx build docstore; BENCH_BUILD=0 skips)');
     const build = spawnSync('npx', ['nx', 'build', 'docstore', '--output-style=static'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
-    if (build.status !== 0) {
-      // tsconfig.app.json excludes only the app's own *.spec.ts, so a spec file under libs/
-      // breaks `nx build` (and leaves dist without tsc-alias's rewrites). Same compiler
-      // settings, every spec excluded:
-      say('npx nx build docstore failed; building with bench/tsconfig.docstore.json (same settings, all *.spec.ts excluded)');
-      const tsc = spawnSync('npx', ['tsc', '-p', 'bench/tsconfig.docstore.json'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
-      const alias = tsc.status === 0 ? spawnSync('npx', ['tsc-alias', '-p', 'bench/tsconfig.docstore.json'], { cwd: ROOT, stdio: ['ignore', 2, 2] }) : tsc;
-      if (alias.status !== 0) throw new Error('the docstore does not build');
-    }
+    if (build.status !== 0) throw new Error('npx nx build docstore failed');
   }
   if (!fs.existsSync(DIST_MAIN)) throw new Error(`${DIST_MAIN} is missing: build the docstore first`);
 
@@ -783,8 +896,8 @@ async function main(): Promise<void> {
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e) => say(`could not drop ${dbName}: ${e.message}`));
     await c.end();
     await clearRedis(redisPrefix).catch((e) => say(`could not clear Redis keys ${redisPrefix}*: ${e.message}`));
-    if (!CFG.profileDir && !CFG.logFile) fs.rmSync(tmp, { recursive: true, force: true });
-    else if (!CFG.profileDir) fs.rmSync(path.join(tmp, 'docstore.log'), { force: true });
+    // tmp holds the default log file and, without BENCH_PROFILE_DIR, the profiles.
+    fs.rmSync(tmp, { recursive: true, force: true });
     say(`dropped ${dbName}, cleared ${redisPrefix}*`);
   };
 
@@ -828,27 +941,38 @@ async function main(): Promise<void> {
     }
   }
 
-  // Diagnostics: the same GET against docstore variants, each with one cost removed, next to
-  // a fresh measurement of the unmodified docstore (the machine's load drifts).
-  const ladder: LoadResult[] = [];
+  // Diagnostics: the same GET against docstore variants, each with one cost removed or one
+  // candidate fix applied, all started side by side and measured in interleaved rounds so
+  // the machine's drifting load hits them alike. The first variant is the unmodified docstore.
+  const ladder: LadderResult[][] = [];
   if (CFG.ablations && CFG.only.includes('get')) {
     const get = SCENARIOS.find((x) => x.id === 'get')!;
-    say('ablations: get → docstore (reference)');
-    ladder.push({ ...(await measure(ctx, get, docstore)), server: 'docstore (reference, all features)' });
-    for (const v of ABLATIONS) {
-      say(`ablations: get → ${v.name}`);
-      const server = await startServer(ctx, { name: v.name, kind: 'docstore', env: v.env, ablate: v.ablate, auth, stdout: logFd });
-      try {
-        await get.check(ctx, server);
-        const r = await measure(ctx, get, server);
-        say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
-        ladder.push(r);
-      } finally {
-        await stopServer(server);
+    const variants: Server[] = [];
+    try {
+      for (const v of ABLATIONS) {
+        variants.push(await startServer(ctx, { name: v.name, kind: 'docstore', env: v.env, ablate: v.ablate, auth, stdout: logFd }));
       }
+      for (const v of variants) await get.check(ctx, v);
+      const lineup = [...variants, bare, raw];
+      for (let round = 0; round < CFG.ladderRounds; round++) {
+        const results: LadderResult[] = [];
+        ladder.push(results);
+        for (let i = 0; i < lineup.length; i++) {
+          const server = lineup[(i + round) % lineup.length];
+          say(`ablations round ${round + 1}/${CFG.ladderRounds}: get → ${server.name}`);
+          const r: LadderResult = await measure(ctx, get, server);
+          say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
+          if (CFG.ladderRate > 0) {
+            const fixed = await measure(ctx, get, server, { rate: CFG.ladderRate, warmup: 1, seconds: Math.max(3, CFG.duration / 2) });
+            r.fixed = fixed;
+            say(`  at ${CFG.ladderRate} req/s: JS thread ${f0(fixed.mainUsPerReq)} µs/req, p50 ${f2(fixed.p50)} ms, p99 ${f2(fixed.p99)} ms`);
+          }
+          results.push(r);
+        }
+      }
+    } finally {
+      await Promise.all(variants.map(stopServer));
     }
-    say('ablations: get → bare-nest (reference)');
-    ladder.push({ ...(await measure(ctx, get, bare)), server: 'bare-nest (reference)' });
   }
 
   const bulks: BulkResult[] = [];
@@ -872,13 +996,19 @@ async function main(): Promise<void> {
   await Promise.all(trio.map(stopServer));
 
   const profiles: ProfiledRun[] = [];
-  if (CFG.profile && CFG.only.includes('get')) {
+  if (CFG.profile && (CFG.only.includes('get') || CFG.only.includes('bulk'))) {
     if (CFG.profileDir) fs.mkdirSync(CFG.profileDir, { recursive: true });
     try {
-      say('profiling GET on a fresh docstore (logging on)');
-      profiles.push(await profileGet(ctx, 'docstore', 'docstore', {}, auth, logFd));
-      say('profiling GET on a fresh bare-nest');
-      profiles.push(await profileGet(ctx, 'bare-nest', 'bare-nest', {}, {}, 'ignore'));
+      if (CFG.only.includes('get')) {
+        say('profiling GET on a fresh docstore (logging on)');
+        profiles.push(await profileGet(ctx, 'docstore', 'docstore', {}, auth, logFd));
+        say('profiling GET on a fresh bare-nest');
+        profiles.push(await profileGet(ctx, 'bare-nest', 'bare-nest', {}, {}, 'ignore'));
+      }
+      if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {
+        say('profiling bulk create on a fresh docstore');
+        profiles.push(await profileBulk(ctx, auth, logFd));
+      }
     } catch (error) {
       say(`profiling failed (results above still stand): ${(error as Error).message}`);
     }

@@ -34,7 +34,11 @@ export interface ProfileSummary {
   topSelf: Array<{ name: string; where: string; category: string; ms: number; share: number }>;
   byCategory: Array<{ category: string; ms: number; share: number }>;
   inclusive: Array<{ label: string; ms: number; share: number }>;
+  /** Self time summed over frames that pass each group's test. */
+  groups: Array<{ label: string; ms: number; share: number }>;
 }
+
+export type FrameTest = (f: CallFrame) => boolean;
 
 const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
@@ -72,7 +76,8 @@ function where(frame: CallFrame, root: string): string {
 export function summarizeProfile(
   file: string,
   root: string,
-  inclusiveOf: Array<{ label: string; test: (f: CallFrame) => boolean }> = [],
+  inclusiveOf: Array<{ label: string; test: FrameTest }> = [],
+  groupsOf: Array<{ label: string; test: FrameTest }> = [],
   top = 25,
 ): ProfileSummary {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
@@ -93,6 +98,7 @@ export function summarizeProfile(
   const fnSelf = new Map<string, { name: string; where: string; category: string; us: number }>();
   const catSelf = new Map<string, number>();
   const incl = new Map<string, number>(inclusiveOf.map((i) => [i.label, 0]));
+  const grp = new Map<string, number>(groupsOf.map((g) => [g.label, 0]));
   let idleUs = 0;
   let totalUs = 0;
   let gcUs = 0;
@@ -110,6 +116,7 @@ export function summarizeProfile(
     entry.us += us;
     fnSelf.set(key, entry);
     catSelf.set(category, (catSelf.get(category) ?? 0) + us);
+    for (const g of groupsOf) if (g.test(frame)) grp.set(g.label, grp.get(g.label)! + us);
     if (inclusiveOf.length > 0) {
       const hit = new Set<string>();
       for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
@@ -134,5 +141,6 @@ export function summarizeProfile(
       .sort((a, b) => b[1] - a[1])
       .map(([category, us]) => ({ category, ms: us / 1000, share: share(us) })),
     inclusive: [...incl.entries()].map(([label, us]) => ({ label, ms: us / 1000, share: share(us) })),
+    groups: [...grp.entries()].map(([label, us]) => ({ label, ms: us / 1000, share: share(us) })),
   };
 }

@@ -19,6 +19,7 @@ import { isUuid } from './uuid';
 export class AuthGuard implements CanActivate {
   /** Addresses over the failure limit, until their window resets (ms). Saves a Redis read per request. */
   private readonly lockedOut = new Map<string, number>();
+  private readonly rules = new WeakMap<object, RouteRules>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -28,13 +29,13 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const route = this.routeRules(context);
+    if (route.isPublic) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
 
     const principal = await this.authenticate(req, res);
-    const bucket = this.reflector.getAllAndOverride<string>(RATE_LIMIT_BUCKET, targets) ?? 'api';
+    const bucket = route.bucket;
     const limit = bucket === 'auth' ? this.options.authLimitPerMinute : this.options.limitPerMinute;
     this.enforce(res, await this.limiter.hit(bucket, principal.tokenId, limit));
 
@@ -44,17 +45,34 @@ export class AuthGuard implements CanActivate {
       if (client.toLowerCase() !== principal.clientId) throw new ForbiddenException('This token does not act for this client.');
     }
     const target = { environment: stringParam(req, 'environment'), context: stringParam(req, 'context') };
-    for (const scope of this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? []) {
+    for (const scope of route.scopes) {
       if (!hasScope(principal.scopes, scope, target)) throw new ForbiddenException(`This token lacks the required scope: ${scope}.`);
     }
     req.principal = principal;
     return true;
   }
 
+  /** What the decorators say about a handler; read once per handler, not per request. */
+  private routeRules(context: ExecutionContext): RouteRules {
+    const handler = context.getHandler();
+    let rules = this.rules.get(handler);
+    if (!rules) {
+      const targets = [handler, context.getClass()];
+      rules = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false,
+        bucket: this.reflector.getAllAndOverride<string>(RATE_LIMIT_BUCKET, targets) ?? 'api',
+        scopes: this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? [],
+      };
+      this.rules.set(handler, rules);
+    }
+    return rules;
+  }
+
   private async authenticate(req: Request, res: Response): Promise<Principal> {
-    const address = req.ip ?? 'unknown';
-    const lockedUntil = this.lockedOut.get(address);
+    // req.ip walks the proxy chain: only worth it while someone is locked out, or on failure.
+    const lockedUntil = this.lockedOut.size > 0 ? this.lockedOut.get(clientAddress(req)) : undefined;
     if (lockedUntil !== undefined) {
+      const address = clientAddress(req);
       const retryAfter = (lockedUntil - Date.now()) / 1000;
       if (retryAfter > 0) {
         this.setHeaders(res, { limit: this.options.authLimitPerMinute, remaining: 0, reset: Math.ceil(lockedUntil / 1000) });
@@ -66,6 +84,7 @@ export class AuthGuard implements CanActivate {
     const principal = credential && this.verifier ? await this.verifier.verify(credential) : null;
     if (principal) return principal;
 
+    const address = clientAddress(req);
     const result = await this.limiter.hit('auth-fail', address, this.options.authLimitPerMinute);
     if (result.exceeded) this.lockOut(address, result.reset * 1000);
     this.enforce(res, result);
@@ -90,6 +109,16 @@ export class AuthGuard implements CanActivate {
     }
     this.lockedOut.set(address, untilMs);
   }
+}
+
+interface RouteRules {
+  isPublic: boolean;
+  bucket: string;
+  scopes: string[];
+}
+
+function clientAddress(req: Request): string {
+  return req.ip ?? 'unknown';
 }
 
 function stringParam(req: Request, name: string): string | undefined {

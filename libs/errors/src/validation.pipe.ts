@@ -78,6 +78,7 @@ function attach(target: unknown, path: Path, raw: unknown): void {
  */
 class AppValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (!metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     const { detached, inherited } = walk(metadata.metatype, value);
     if (Object.keys(inherited).length > 0) throw new ValidationFailedException(inherited);
     const result = await super.transform(value, metadata);

@@ -34,15 +34,15 @@ export function loggerParams(logger: Logger): Params {
   return { pinoHttp: { logger, autoLogging: false }, forRoutes: [] };
 }
 
-/** One line per finished request: id, method, URL, status and time taken. /health is not logged. */
+/** One line per request: id, method, URL, status and time taken, or "request aborted" when the client left first. /health is not logged. */
 export function requestLog(logger: Logger) {
   return (req: IncomingMessage & { id?: unknown; originalUrl?: string }, res: ServerResponse, next: () => void): void => {
     if (req.url === '/health' || !logger.isLevelEnabled('info')) return next();
     const started = performance.now();
-    res.once('finish', () => {
+    res.once('close', () => {
       logger.info(
         { reqId: req.id, req: { method: req.method, url: req.originalUrl ?? req.url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) },
-        'request completed',
+        res.writableFinished ? 'request completed' : 'request aborted',
       );
     });
     next();
