@@ -1,5 +1,5 @@
 import { Sql } from '@app/database';
-import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
+import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
 
 interface Doc {
   key: string;
@@ -12,14 +12,7 @@ interface Doc {
 describe('bulk writes', () => {
   let ds: Docstore;
   let c: Client;
-
-  beforeAll(async () => {
-    ds = await startDocstore();
-  });
-  afterAll(() => ds.close());
-  beforeEach(async () => {
-    c = await ds.newClient();
-  });
+  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
 
   const bulk = (documents: unknown, client: Client = c, auth = client.auth) =>
     request(ds.http).post(`${client.doc()}/bulk`).set(auth).send({ documents });

@@ -1,5 +1,5 @@
 import { Sql } from '@app/database';
-import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
+import { docBody, request, type Client, type Docstore, useDocstore } from './support/docstore-test';
 
 interface Entry {
   id: string;
@@ -10,14 +10,7 @@ interface Entry {
 describe('document history', () => {
   let ds: Docstore;
   let c: Client;
-
-  beforeAll(async () => {
-    ds = await startDocstore();
-  });
-  afterAll(() => ds.close());
-  beforeEach(async () => {
-    c = await ds.newClient();
-  });
+  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
 
   const create = (key: string, data: Record<string, unknown>) =>
     request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(201);

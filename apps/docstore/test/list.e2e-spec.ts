@@ -1,5 +1,5 @@
 import { Sql } from '@app/database';
-import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
+import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
 
 interface Doc {
   key: string;
@@ -12,11 +12,7 @@ const NEXT = 'Next &raquo;';
 
 describe('document lists', () => {
   let ds: Docstore;
-
-  beforeAll(async () => {
-    ds = await startDocstore();
-  });
-  afterAll(() => ds.close());
+  useDocstore({ app: (d) => (ds = d) });
 
   const bulk = (c: Client, documents: Array<{ key: string; data: Record<string, unknown> }>) =>
     request(ds.http).post(`${c.doc()}/bulk`).set(c.auth).send({ documents }).expect(200);

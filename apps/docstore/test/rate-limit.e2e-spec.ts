@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { request, startDocstore, type Client, type Docstore } from './support/docstore-test';
+import { request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
 
 const limitOf = (res: Response) => ({
   limit: Number(res.headers['x-ratelimit-limit']),
@@ -31,14 +31,7 @@ function expect429(res: Response): void {
 describe('rate limits (defaults)', () => {
   let ds: Docstore;
   let c: Client;
-
-  beforeAll(async () => {
-    ds = await startDocstore();
-  });
-  afterAll(() => ds.close());
-  beforeEach(async () => {
-    c = await ds.newClient();
-  });
+  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
 
   it('puts the headers on every authenticated response, counting down within the window', async () => {
     const responses = await inOneWindow(async () => {

@@ -49,3 +49,20 @@ export function docBody(key: string, data: Record<string, unknown>, extra: Recor
 }
 
 export { request };
+
+/**
+ * Boots one docstore for the enclosing describe block (closed after it) and, when asked,
+ * a fresh client before each test: `useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) })`.
+ */
+export function useDocstore(on: { app(ds: Docstore): void; client?(c: Client): void }, env: Record<string, string> = {}): void {
+  let ds: Docstore;
+  beforeAll(async () => {
+    ds = await startDocstore(env);
+    on.app(ds);
+  });
+  afterAll(() => ds.close());
+  if (on.client) {
+    const setClient = on.client;
+    beforeEach(async () => setClient(await ds.newClient()));
+  }
+}
