@@ -92,7 +92,7 @@ function toWrite(body: { data: Record<string, unknown>; ttl?: number; expires_at
   if (body.ttl != null && body.expires_at != null) {
     throw ValidationFailedException.of(`${prefix}ttl`, 'Give either ttl or expires_at, not both.');
   }
-  const expiresAt =
-    body.ttl != null ? new Date(Date.now() + body.ttl * 1000).toISOString() : body.expires_at == null ? null : storableTimestamp(body.expires_at, `${prefix}expires_at`);
-  return { data: body.data, expiresAt };
+  if (body.ttl != null) return { data: body.data, expiresAt: new Date(Date.now() + body.ttl * 1000).toISOString() };
+  if (body.expires_at != null) return { data: body.data, expiresAt: storableTimestamp(body.expires_at, `${prefix}expires_at`) };
+  return { data: body.data, expiresAt: null };
 }
