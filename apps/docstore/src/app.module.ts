@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { authProviders, CredentialForm } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
+import { WebhooksModule } from '@app/webhooks';
 import { DocstoreConfig } from './config/docstore.config';
 import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
 import { docstoreMigrations } from './database/docstore.migrations';
@@ -9,6 +10,7 @@ import { DocumentsModule } from './documents/documents.module';
 import { HistoryModule } from './history/history.module';
 import { SchemasModule } from './schemas/schemas.module';
 import { TokensModule } from './tokens/tokens.module';
+import { DocstoreWebhooksModule } from './webhooks/webhooks.module';
 
 export const DOCSTORE_VERSION = '0.1.0';
 
@@ -17,7 +19,9 @@ export const DOCSTORE_VERSION = '0.1.0';
   imports: [
     CoreModule.forRoot({ service: 'docstore', version: DOCSTORE_VERSION, config: DocstoreConfig }),
     DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
+    WebhooksModule,
     TokensModule,
+    DocstoreWebhooksModule,
     SchemasModule,
     DocumentsModule,
     HistoryModule,

@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ServiceUnavailableException } from '@app/errors';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 
@@ -25,11 +24,17 @@ type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<
 
 /**
  * Fixed one-minute windows counted in Redis, so every replica shares one count.
- * Each hit costs exactly one Redis round trip.
+ * Each hit costs exactly one Redis round trip. While Redis is unreachable each process
+ * counts on its own (the same limit per replica) rather than refusing requests: writes
+ * and their webhook events must go on without Redis.
  */
 @Injectable()
 export class RateLimiter {
+  private readonly logger = new Logger('RateLimiter');
   private readonly redis: RedisWithHit;
+  private readonly local = new Map<string, number>();
+  private localWindow = -1;
+  private lastWarning = 0;
 
   constructor(@Inject(REDIS) redis: Redis) {
     if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
@@ -39,12 +44,8 @@ export class RateLimiter {
   async hit(bucket: string, subject: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
     const window = Math.floor(now / WINDOW_MS);
     const resetMs = (window + 1) * WINDOW_MS;
-    const count = await this.redis
-      .rateLimitHit(`rl:${bucket}:${subject}:${window}`, resetMs - now + 1000)
-      .catch(() => {
-        // Without the shared count we cannot enforce the limit: refuse rather than guess.
-        throw new ServiceUnavailableException();
-      });
+    const key = `rl:${bucket}:${subject}:${window}`;
+    const count = await this.redis.rateLimitHit(key, resetMs - now + 1000).catch((error: Error) => this.localHit(key, window, error));
     return {
       limit,
       remaining: Math.max(0, limit - count),
@@ -52,5 +53,19 @@ export class RateLimiter {
       exceeded: count > limit,
       retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
+  }
+
+  private localHit(key: string, window: number, error: Error): number {
+    if (window !== this.localWindow) {
+      this.local.clear();
+      this.localWindow = window;
+    }
+    if (Date.now() - this.lastWarning > 10_000) {
+      this.lastWarning = Date.now();
+      this.logger.warn(`Redis unreachable (${error.message}): rate limits are counted per process`);
+    }
+    const count = (this.local.get(key) ?? 0) + 1;
+    this.local.set(key, count);
+    return count;
   }
 }

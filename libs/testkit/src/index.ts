@@ -1,3 +1,4 @@
 export * from './test-app';
 export * from './worker-database';
 export * from './service-basics';
+export * from './webhook-receiver';

@@ -2,6 +2,7 @@ import { InvalidConfigError, loadConfig } from '@app/config';
 import type { Type } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createTestApp, type TestApp } from './test-app';
 
 export interface ServiceUnderTest {
@@ -12,7 +13,8 @@ export interface ServiceUnderTest {
 }
 
 /**
- * What every service must do before its features: /health (200, and 503 without Redis),
+ * What every service must do before its features: /health (200 while PostgreSQL answers,
+ * Redis reported but not required), /health/live,
  * JSON 404s, OpenAPI, request ids, and settings validated with one sentence naming the bad one.
  */
 export function describeServiceBasics(service: ServiceUnderTest): void {
@@ -75,10 +77,26 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
     });
     afterAll(() => t.close());
 
-    it('GET /health answers 503 with a message and the failing indicator', async () => {
+    it('GET /health still answers 200, reporting Redis down; /health/live answers 200', async () => {
+      const res = await request(t.http).get('/health').expect(200);
+      expect(res.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, redis: { status: 'down', message: expect.any(String) } } });
+      await request(t.http).get('/health/live').expect(200, { status: 'ok' });
+    });
+  });
+
+  describe(`${service.name}: health without PostgreSQL`, () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await createTestApp(service.appModule);
+    });
+    afterAll(() => t.close());
+
+    it('GET /health answers 503 with the failing indicator once the database is gone, /health/live still 200', async () => {
+      await t.get(DataSource).destroy();
       const res = await request(t.http).get('/health').expect(503);
-      expect(res.body.message).toEqual(expect.any(String));
-      expect(res.body).toMatchObject({ status: 'error', error: { redis: { status: 'down' } }, info: { database: { status: 'up' } } });
+      expect(res.body).toMatchObject({ status: 'error', error: { database: { status: 'down' } } });
+      await request(t.http).get('/health/live').expect(200);
     });
   });
 

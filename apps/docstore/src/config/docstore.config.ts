@@ -1,7 +1,7 @@
-import { BaseServiceConfig } from '@app/config';
+import { WebhookServiceConfig } from '@app/webhooks';
 import { IsInt, Max, Min } from 'class-validator';
 
-export class DocstoreConfig extends BaseServiceConfig {
+export class DocstoreConfig extends WebhookServiceConfig {
   override PORT: number = 3001;
 
   override REDIS_PREFIX: string = 'docstore:';

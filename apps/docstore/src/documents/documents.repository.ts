@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+import { DELIVERIES_RECORDED, recordEventsCte } from '@app/webhooks';
 import { filterConditions, orderBy } from './document-filter.sql';
 import type { DocumentListQuery } from './document-query';
 import type { DocumentScope } from './document-scope';
@@ -20,6 +21,16 @@ const WITH_HISTORY = (written: string) => `
     SELECT id, client_id, environment, context, type, key, data, version, updated_at FROM ${written}
   )`;
 
+/**
+ * Ends a write statement whose changed rows are in `w`: the rows as the API shows them
+ * (`v`), the webhook event of each in the same statement (so it commits or rolls back
+ * with the change), and how many deliveries that recorded.
+ */
+const RETURNING_VIEW_AND_EVENTS = (eventType: string) => `
+  , v AS (SELECT ${DOCUMENT_VIEW} FROM w)
+  ${recordEventsCte('docstore', 'v', eventType)}
+  SELECT v.*, ${DELIVERIES_RECORDED} AS webhook_deliveries FROM v`;
+
 /** Reviving a soft-deleted or expired document continues its version count. */
 const UPSERT = `
   ON CONFLICT (client_id, environment, context, type, key) DO UPDATE
@@ -28,6 +39,20 @@ const UPSERT = `
 export interface DocumentWrite {
   data: Record<string, unknown>;
   expiresAt: string | null;
+}
+
+/** What a write returns: the rows, and how many webhook deliveries it recorded (the relay is woken after commit). */
+export interface Written<T> {
+  value: T;
+  deliveries: number;
+}
+
+type WrittenRow = DocumentView & { webhook_deliveries: number };
+
+function written(row: WrittenRow | null): Written<DocumentView | null> {
+  if (!row) return { value: null, deliveries: 0 };
+  const { webhook_deliveries: deliveries, ...view } = row;
+  return { value: view, deliveries };
 }
 
 export interface DocumentState {
@@ -62,69 +87,74 @@ export class DocumentsRepository {
   }
 
   /** Creates the document, or revives a deleted or expired one; null when a live one exists. */
-  create(scope: DocumentScope, key: string, write: DocumentWrite): Promise<DocumentView | null> {
-    return this.db.one<DocumentView>(
+  async create(scope: DocumentScope, key: string, write: DocumentWrite): Promise<Written<DocumentView | null>> {
+    return written(await this.db.one<WrittenRow>(
       `WITH w AS (
          INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
          WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
          RETURNING d.*
-       ) ${WITH_HISTORY('w')}
-       SELECT ${DOCUMENT_VIEW} FROM w`,
+       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS("'document.created'")}`,
       [...scopeParams(scope), key, write.data, write.expiresAt],
-    );
+    ));
   }
 
   /** Replaces a live document's data; `expectedVersion` makes it conditional. Null when nothing matched. */
-  update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number, db: SqlRunner = this.db): Promise<DocumentView | null> {
-    return db.one<DocumentView>(
+  async update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number): Promise<Written<DocumentView | null>> {
+    return written(await this.db.one<WrittenRow>(
       `WITH w AS (
          UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
          RETURNING *
-       ) ${WITH_HISTORY('w')}
-       SELECT ${DOCUMENT_VIEW} FROM w`,
+       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS("'document.updated'")}`,
       [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null],
-    );
+    ));
   }
 
   /** Brings back an earlier version's data (also for a deleted or expired document, which becomes live again). */
-  restore(id: string, data: Record<string, unknown>, db: SqlRunner): Promise<DocumentView | null> {
-    return db.one<DocumentView>(
+  async restore(id: string, data: Record<string, unknown>, db: SqlRunner): Promise<Written<DocumentView | null>> {
+    return written(await db.one<WrittenRow>(
       `WITH w AS (
          UPDATE docstore.documents SET data = $2, version = version + 1, updated_at = now(), deleted_at = NULL,
            expires_at = CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END
          WHERE id = $1 RETURNING *
-       ) ${WITH_HISTORY('w')}
-       SELECT ${DOCUMENT_VIEW} FROM w`,
+       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS("'document.updated'")}`,
       [id, data],
-    );
+    ));
   }
 
-  async softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<boolean> {
-    const rows = await this.db.rows(
-      `UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
-       WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING id`,
+  /** The event carries the document as it was deleted (deleted_at set). */
+  async softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<Written<DocumentView | null>> {
+    return written(await this.db.one<WrittenRow>(
+      `WITH w AS (
+         UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
+         WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
+       ) ${RETURNING_VIEW_AND_EVENTS("'document.deleted'")}`,
       [...scopeParams(scope), key, expectedVersion ?? null],
-    );
-    return rows.length > 0;
+    ));
   }
 
-  /** Creates or updates every item in one statement; rows come back in input order. */
-  async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<DocumentView[]> {
-    const rows = await db.rows<DocumentView>(
+  /**
+   * Creates or updates every item in one statement; rows come back in input order. A key
+   * that was not live before is `document.created`, one that was is `document.updated`.
+   */
+  async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<Written<DocumentView[]>> {
+    const rows = await db.rows<WrittenRow>(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($5::jsonb) AS i(key text, data jsonb, expires_at timestamptz)
+       ), was_live AS (
+         SELECT key FROM docstore.documents WHERE ${SCOPE} AND key IN (SELECT key FROM input) AND ${LIVE}
        ), w AS (
          INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
          SELECT $1, $2, $3, $4, key, data, expires_at FROM input ${UPSERT}
          RETURNING d.*
        ) ${WITH_HISTORY('w')}
-       SELECT ${DOCUMENT_VIEW} FROM w`,
+       ${RETURNING_VIEW_AND_EVENTS("CASE WHEN s.key IN (SELECT key FROM was_live) THEN 'document.updated' ELSE 'document.created' END")}`,
       [...scopeParams(scope), JSON.stringify(items.map((i) => ({ key: i.key, data: i.data, expires_at: i.expiresAt })))],
     );
     const position = new Map(items.map((item, i) => [item.key, i]));
-    return rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!);
+    const documents = rows.map((row) => written(row).value!).sort((a, b) => position.get(a.key)! - position.get(b.key)!);
+    return { value: documents, deliveries: rows[0]?.webhook_deliveries ?? 0 };
   }
 
   async list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentView[]; total: number }> {

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
+import { WebhookEvents } from '@app/webhooks';
 import { DocstoreConfig } from '../config/docstore.config';
 import { SchemasService } from '../schemas/schemas.service';
 import type { DocumentListQuery } from './document-query';
+import { DocumentEvent } from './document-events';
 import type { DocumentScope } from './document-scope';
 import type { BulkItemDto, DocumentBodyDto, DocumentView } from './document.dto';
 import {
@@ -21,6 +23,7 @@ export class DocumentsService {
     private readonly documents: DocumentsRepository,
     private readonly schemas: SchemasService,
     private readonly config: DocstoreConfig,
+    private readonly events: WebhookEvents,
   ) {}
 
   async create(scope: DocumentScope, key: string, body: DocumentBodyDto): Promise<DocumentView> {
@@ -29,13 +32,15 @@ export class DocumentsService {
     const write = toWrite(body);
     await this.schemas.assertValid(scope, [body.data]);
     const created = await this.documents.create(scope, key, write);
-    if (!created) throw new DocumentAlreadyExistsException();
-    return created;
+    this.events.recorded(created.deliveries);
+    if (!created.value) throw new DocumentAlreadyExistsException();
+    return created.value;
   }
 
   async get(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView> {
     const document = await this.documents.find(scope, key, includeDeleted);
     if (!document) throw new DocumentNotFoundException();
+    await this.events.emit(scope.clientId, DocumentEvent.Read, [document]);
     return document;
   }
 
@@ -44,16 +49,22 @@ export class DocumentsService {
     const write = toWrite(body);
     await this.schemas.assertValid(scope, [body.data]);
     const updated = await this.documents.update(scope, key, write, expectedVersion);
-    if (updated) return updated;
+    this.events.recorded(updated.deliveries);
+    if (updated.value) return updated.value;
     throw await this.whyNothingMatched(scope, key);
   }
 
   async delete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<void> {
-    if (!(await this.documents.softDelete(scope, key, expectedVersion))) throw await this.whyNothingMatched(scope, key);
+    const deleted = await this.documents.softDelete(scope, key, expectedVersion);
+    this.events.recorded(deleted.deliveries);
+    if (!deleted.value) throw await this.whyNothingMatched(scope, key);
   }
 
-  list(scope: DocumentScope, query: DocumentListQuery, page: PageQuery): Promise<{ rows: DocumentView[]; total: number }> {
-    return this.documents.list(scope, query, page.perPage, page.offset);
+  /** Each listed document is a `document.read` event. */
+  async list(scope: DocumentScope, query: DocumentListQuery, page: PageQuery): Promise<{ rows: DocumentView[]; total: number }> {
+    const found = await this.documents.list(scope, query, page.perPage, page.offset);
+    await this.events.emit(scope.clientId, DocumentEvent.Read, found.rows);
+    return found;
   }
 
   /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one transaction. */
@@ -68,10 +79,12 @@ export class DocumentsService {
       seen.set(item.key, i);
     });
     const writes = items.map((item, i) => ({ key: item.key, ...toWrite(item, `documents.${i}.`) }));
-    return this.documents.transaction(async (tx) => {
+    const written = await this.documents.transaction(async (tx) => {
       await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`, tx);
       return this.documents.bulkUpsert(scope, writes, tx);
     });
+    this.events.recorded(written.deliveries);
+    return written.value;
   }
 
   private async whyNothingMatched(scope: DocumentScope, key: string): Promise<Error> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PageQuery } from '@app/pagination';
+import { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../documents/document-scope';
 import type { DocumentView } from '../documents/document.dto';
 import { DocumentNotFoundException, DocumentVersionMismatchException, HistoryEntryNotFoundException } from '../documents/documents.exception';
@@ -13,6 +14,7 @@ export class HistoryService {
     private readonly history: HistoryRepository,
     private readonly documents: DocumentsRepository,
     private readonly schemas: SchemasService,
+    private readonly events: WebhookEvents,
   ) {}
 
   /** The history of the document at this key, also while it is soft-deleted (so it can be restored). */
@@ -27,14 +29,16 @@ export class HistoryService {
    * document comes back to life. The data must still satisfy the scope's current schema.
    */
   async restore(scope: DocumentScope, key: string, entryId: string, expectedVersion?: number): Promise<DocumentView> {
-    return this.documents.transaction(async (tx) => {
+    const restored = await this.documents.transaction(async (tx) => {
       const document = await this.documents.state(scope, key, tx, true);
       if (!document) throw new DocumentNotFoundException();
       const entry = await this.history.entryData(document.id, entryId, tx);
       if (!entry) throw new HistoryEntryNotFoundException();
       if (expectedVersion !== undefined && expectedVersion !== document.version) throw new DocumentVersionMismatchException(document.version);
       await this.schemas.assertValid(scope, [entry.data], undefined, tx);
-      return (await this.documents.restore(document.id, entry.data, tx))!;
+      return this.documents.restore(document.id, entry.data, tx);
     });
+    this.events.recorded(restored.deliveries);
+    return restored.value!;
   }
 }

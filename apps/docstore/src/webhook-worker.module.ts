@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { DatabaseModule } from '@app/database';
+import { CoreModule } from '@app/server';
+import { WebhooksModule } from '@app/webhooks';
+import { DOCSTORE_VERSION } from './app.module';
+import { DocstoreConfig } from './config/docstore.config';
+import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
+import { docstoreMigrations } from './database/docstore.migrations';
+
+/**
+ * What runs with WEBHOOK_WORKERS=only: the delivery workers and the outbox relay, with
+ * /health and no API, so Kubernetes can scale delivery apart from the API.
+ */
+@Module({
+  imports: [
+    CoreModule.forRoot({ service: 'docstore-webhooks', version: DOCSTORE_VERSION, config: DocstoreConfig }),
+    DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
+    WebhooksModule,
+  ],
+})
+export class DocstoreWebhookWorkerModule {}

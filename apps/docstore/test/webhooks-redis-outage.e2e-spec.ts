@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { OutboxRelay } from '@app/webhooks';
+import Redis from 'ioredis';
+import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
+import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
+
+/** A redis-server of this test's own, so stopping it disturbs no other test. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  for (;;) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return server;
+    } catch {
+      probe.disconnect();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function stopRedis(server: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGKILL');
+  await exited;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('webhooks while Redis is down', () => {
+  let redis: ChildProcess;
+  let port: number;
+  let ds: Docstore;
+  let c: Client;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    receiver = await startWebhookReceiver();
+    ds = await startDocstore({
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+      WEBHOOK_RELAY_INTERVAL_MS: '100',
+      WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2',
+    });
+    c = await ds.newClient();
+  });
+  afterAll(async () => {
+    await ds.close();
+    await receiver.close();
+    if (redis.exitCode === null) await stopRedis(redis);
+  });
+
+  it('accepts every write, keeps its event in the outbox, and delivers each once Redis is back', async () => {
+    await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
+    await request(ds.http).post(`${c.doc()}/before`).set(c.auth).send(docBody('before', {})).expect(201);
+    await receiver.waitFor(1);
+
+    await stopRedis(redis);
+    const keys = Array.from({ length: 20 }, (_, i) => `during-${i}`);
+    for (const key of keys) await request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, { key })).expect(201);
+    expect((await request(ds.http).get('/health').expect(200)).body.info.redis.status).toBe('down');
+    expect(receiver.calls).toHaveLength(1);
+
+    redis = await startRedis(port);
+    const calls = await receiver.waitFor(21);
+    expect(new Set(calls.map((call) => call.json.data.key))).toEqual(new Set(['before', ...keys]));
+  });
+});
+
+describe('webhook jobs lost with Redis data', () => {
+  it('queues again, after WEBHOOK_REQUEUE_AFTER_SECONDS, a delivery whose job an empty restarted Redis no longer has', async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const receiver = await startWebhookReceiver();
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_REQUEUE_AFTER_SECONDS: '1' };
+    const api = await startDocstore({ ...env, WEBHOOK_WORKERS: 'off' });
+    let worker: TestApp | undefined;
+    try {
+      const c = await api.newClient();
+      await request(api.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
+      await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
+      await api.get(OutboxRelay).drain(); // the job is now in Redis, and only there
+      await stopRedis(redis);
+      redis = await startRedis(port); // empty: no persistence
+      worker = await createTestApp(DocstoreWebhookWorkerModule, { ...env, WEBHOOK_WORKERS: 'only' });
+      const [call] = await receiver.waitFor(1);
+      expect(call.json).toMatchObject({ type: 'document.created', data: { key: 'k' } });
+    } finally {
+      await worker?.close();
+      await api.close();
+      await receiver.close();
+      await stopRedis(redis);
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { WebhookServiceConfig } from './webhook.config';
+import { WebhookQueue } from './webhook-queue.provider';
+import { WebhooksRepository, type QueuedDelivery } from './webhooks.repository';
+
+const BATCH = 500;
+
+/**
+ * Moves due deliveries from the outbox table into the `webhook-delivery` queue. It runs
+ * when a write recorded events (kick), when a worker finished one, and every
+ * WEBHOOK_RELAY_INTERVAL_MS (retries falling due, other replicas' writes, Redis coming
+ * back). Runs never overlap in a process; replicas skip each other's rows (SKIP LOCKED).
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private timers: NodeJS.Timeout[] = [];
+  private lastError = 0;
+  private readonly perWebhook: number;
+
+  constructor(
+    private readonly repository: WebhooksRepository,
+    private readonly queue: WebhookQueue,
+    private readonly config: WebhookServiceConfig,
+  ) {
+    // Enough queued per webhook to keep every worker busy with one receiver, few enough that others are never stuck behind it.
+    this.perWebhook = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK * 4;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timers.push(setInterval(() => this.kick(), this.config.WEBHOOK_RELAY_INTERVAL_MS).unref());
+    const sweep = Math.min(this.config.WEBHOOK_REQUEUE_AFTER_SECONDS * 1000, 60_000);
+    this.timers.push(setInterval(() => void this.requeueLost(), sweep).unref());
+    this.kick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.timers.forEach(clearInterval);
+    await this.running;
+  }
+
+  /** Asks for a run; runs requested while one is going coalesce into one more. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => (this.running = null));
+  }
+
+  /** Resolves when everything due now has been handed to the queue (for tests and shutdown). */
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+    this.kick();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        const moved = await this.repository.relay(this.perWebhook, BATCH, (rows) => this.queue.add(rows.map(toJob)));
+        if (moved === BATCH) this.again = true;
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      this.warn(error as Error);
+    }
+  }
+
+  private async requeueLost(): Promise<void> {
+    try {
+      const count = await this.repository.requeueStale(this.config.WEBHOOK_REQUEUE_AFTER_SECONDS);
+      if (count > 0) {
+        this.logger.warn(`queued ${count} deliveries again whose jobs were lost`);
+        this.kick();
+      }
+    } catch (error) {
+      this.warn(error as Error);
+    }
+  }
+
+  private warn(error: Error): void {
+    if (Date.now() - this.lastError < 10_000) return;
+    this.lastError = Date.now();
+    this.logger.warn(`outbox relay: ${error.message}; deliveries wait in the outbox`);
+  }
+}
+
+/** The payload is built once per attempt from the stored event; its bytes are what gets signed. */
+function toJob(row: QueuedDelivery) {
+  return {
+    deliveryId: row.id,
+    webhookId: row.webhook_id,
+    attempt: row.attempts + 1,
+    eventId: row.event_id,
+    body: JSON.stringify({ id: row.event_id, type: row.event_type, created_at: row.occurred_at, client_id: row.client_id, data: row.data }),
+  };
+}

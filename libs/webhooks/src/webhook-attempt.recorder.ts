@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
+
+interface Waiting {
+  record: AttemptRecord;
+  resolve(recorded: boolean): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Writes attempt outcomes in groups: the attempts that finish while one UPDATE runs go
+ * together in the next, so a busy worker pays one statement per group, not per
+ * delivery. Each caller still waits for its own row to be written.
+ */
+@Injectable()
+export class AttemptRecorder {
+  private waiting: Waiting[] = [];
+  private flushing = false;
+
+  constructor(private readonly repository: WebhooksRepository) {}
+
+  /** Resolves true once written, false when the attempt was a duplicate (nothing changed). */
+  record(record: AttemptRecord): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ record, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.waiting.length > 0) {
+      const group = this.waiting;
+      this.waiting = [];
+      try {
+        const written = await this.repository.recordAttempts(group.map((w) => w.record));
+        for (const w of group) w.resolve(written.has(w.record.id));
+      } catch (error) {
+        for (const w of group) w.reject(error);
+      }
+    }
+    this.flushing = false;
+  }
+}

@@ -1,0 +1,99 @@
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import { parseRetryAfter } from './webhook-retry';
+import { BlockedTargetError, hostOf, type TargetPolicy } from './webhook-target';
+
+export interface AttemptOutcome {
+  /** 2xx. */
+  ok: boolean;
+  /** Worth another attempt: network errors, timeouts, 408, 429 and 5xx. */
+  retryable: boolean;
+  /** 410 Gone: the receiver asks never to be called again. */
+  gone: boolean;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  retryAfterSeconds: number | null;
+}
+
+const ERROR_BODY_BYTES = 512;
+
+/**
+ * POSTs signed payloads over pooled keep-alive connections (undici). Every connection
+ * goes through the target policy after DNS resolution; one attempt never takes longer
+ * than the timeout, whatever the receiver does; redirects are not followed.
+ */
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly policy: TargetPolicy,
+    private readonly timeoutMs: number,
+  ) {
+    this.agent = new Agent({
+      connect: { lookup: policy.lookup, timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const host = hostOf(new URL(url));
+      if (isIP(host) && !this.policy.isReachable(host, host)) throw new BlockedTargetError(host);
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', 'user-agent': 'webhook-delivery/1', ...headers },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const status = response.statusCode;
+      const ok = status >= 200 && status < 300;
+      const detail = ok ? (await response.body.dump(), '') : await readSome(response.body);
+      return {
+        ok,
+        retryable: status === 408 || status === 429 || status >= 500,
+        gone: status === 410,
+        status,
+        durationMs: elapsed(),
+        error: ok ? null : `HTTP ${status}${detail ? `: ${detail}` : ''}`,
+        retryAfterSeconds: status === 429 || status >= 500 ? parseRetryAfter(response.headers['retry-after']) : null,
+      };
+    } catch (error) {
+      const blocked = error instanceof BlockedTargetError || (error as { cause?: unknown }).cause instanceof BlockedTargetError;
+      return { ok: false, retryable: !blocked, gone: false, status: null, durationMs: elapsed(), error: describe(error), retryAfterSeconds: null };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+async function readSome(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= ERROR_BODY_BYTES) break;
+    }
+  } catch {
+    // The body is only a hint for the delivery log.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8').replace(/\s+/g, ' ').trim();
+}
+
+function describe(error: unknown): string {
+  const e = error as Error & { code?: string; cause?: Error & { code?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'Timed out.';
+  const cause = e.cause?.message && e.cause.message !== e.message ? ` (${e.cause.message})` : '';
+  return `${e.message}${cause}`.slice(0, 1000);
+}

@@ -1,0 +1,47 @@
+import { TargetPolicy } from './webhook-target';
+
+describe('TargetPolicy', () => {
+  const closed = new TargetPolicy('');
+
+  it.each([
+    'http://127.0.0.1/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/', 'https://172.16.0.1/', 'https://192.168.1.1/',
+    'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/', 'https://0.0.0.0/', 'https://[::1]/', 'https://[fd00:ec2::254]/',
+    'https://[fe80::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/', 'https://0x7f000001/', 'https://2130706433/',
+    'https://224.0.0.1/', 'https://localhost/', 'https://192.0.2.10/',
+  ])('refuses %s', async (url) => {
+    expect(await closed.refusal(url)).toEqual(expect.any(String));
+  });
+
+  it.each(['ftp://93.184.216.34/', 'not a url', 'https://user:pw@93.184.216.34/', 'http://93.184.216.34/'])('refuses %s (scheme, form or credentials)', async (url) => {
+    expect(await closed.refusal(url)).toEqual(expect.any(String));
+  });
+
+  it('accepts public https addresses, and names that do not resolve yet (checked again at delivery)', async () => {
+    expect(await closed.refusal('https://93.184.216.34/hook')).toBeNull();
+    expect(await closed.refusal('https://[2606:2800:220:1:248:1893:25c8:1946]/hook')).toBeNull();
+    expect(await closed.refusal('https://no-such-host.invalid/hook')).toBeNull();
+  });
+
+  it('lets the allow list open hosts and CIDRs, also for plain http', async () => {
+    const open = new TargetPolicy('127.0.0.0/8, receiver.internal, ::1');
+    expect(await open.refusal('http://127.0.0.1:8080/hook')).toBeNull();
+    expect(await open.refusal('http://[::1]:8080/hook')).toBeNull();
+    expect(await open.refusal('http://receiver.internal/hook')).toBeNull();
+    expect(await open.refusal('http://10.0.0.1/hook')).toEqual(expect.any(String));
+    expect(open.isReachable('x', '127.0.0.5')).toBe(true);
+    expect(open.isReachable('x', '::ffff:127.0.0.5')).toBe(true);
+    expect(open.isReachable('x', '10.0.0.1')).toBe(false);
+  });
+
+  it('refuses private answers at connect time', (done) => {
+    closed.lookup('localhost', {}, (error) => {
+      expect(error).toMatchObject({ code: 'EBLOCKEDTARGET' });
+      done();
+    });
+  });
+
+  it('validates allow-list syntax', () => {
+    expect(TargetPolicy.isValidAllowList('10.0.0.0/8,example.com')).toBe(true);
+    expect(TargetPolicy.isValidAllowList('10.0.0.0/99')).toBe(false);
+  });
+});

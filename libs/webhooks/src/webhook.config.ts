@@ -1,0 +1,69 @@
+import { BaseServiceConfig } from '@app/config';
+import { IsIn, IsInt, IsString, Matches, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
+import { parseRetrySchedule } from './webhook-retry';
+import { TargetPolicy } from './webhook-target';
+
+@ValidatorConstraint({ name: 'allowList' })
+class AllowListConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && TargetPolicy.isValidAllowList(value);
+  }
+  defaultMessage(): string {
+    return 'must be comma-separated host names, IP addresses or CIDRs';
+  }
+}
+
+/** Where delivery workers run: in this process (default), nowhere (API only), or only workers (no API). */
+export const WEBHOOK_WORKER_MODES = ['inline', 'off', 'only'] as const;
+export type WebhookWorkerMode = (typeof WEBHOOK_WORKER_MODES)[number];
+
+/** Settings of a service that delivers webhooks; the service's config class extends this one. */
+export class WebhookServiceConfig extends BaseServiceConfig {
+  /** `inline`: the API process also delivers; `off`: API only; `only`: delivery workers and /health, no API. */
+  @IsIn(WEBHOOK_WORKER_MODES)
+  WEBHOOK_WORKERS: WebhookWorkerMode = 'inline';
+
+  /** Hosts or CIDRs that webhooks may target although they are not public (and may use http). */
+  @IsString() @Validate(AllowListConstraint)
+  WEBHOOK_ALLOWED_TARGETS: string = '';
+
+  /** How long one delivery attempt may take, in seconds. */
+  @IsInt() @Min(1) @Max(60)
+  WEBHOOK_TIMEOUT_SECONDS: number = 10;
+
+  /** Seconds between attempts, comma-separated; its length is the number of retries. */
+  @IsString() @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be seconds separated by commas' })
+  WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,86400';
+
+  /** A webhook whose deliveries failed without a success for this long is set inactive. */
+  @IsInt() @Min(60)
+  WEBHOOK_DISABLE_AFTER_SECONDS: number = 5 * 24 * 3600;
+
+  /** After a secret rotation, how long the previous secret still signs, in seconds. */
+  @IsInt() @Min(0) @Max(30 * 24 * 3600)
+  WEBHOOK_SECRET_GRACE_SECONDS: number = 24 * 3600;
+
+  /** Deliveries in flight per worker process. */
+  @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_CONCURRENCY: number = 64;
+
+  /** Deliveries in flight to one webhook per worker process, so a slow receiver never holds the whole pool. */
+  @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 16;
+
+  /** How often the outbox relay looks for due deliveries when no write nudged it, in milliseconds. */
+  @IsInt() @Min(10) @Max(60_000)
+  WEBHOOK_RELAY_INTERVAL_MS: number = 1000;
+
+  /** A queued delivery not attempted for this long (its job lost with Redis data) is queued again, in seconds. */
+  @IsInt() @Min(1)
+  WEBHOOK_REQUEUE_AFTER_SECONDS: number = 600;
+
+  /** How long a process trusts what it read about a client's webhooks, in seconds. */
+  @IsInt() @Min(0) @Max(300)
+  WEBHOOK_CACHE_SECONDS: number = 5;
+
+  get retrySchedule(): number[] {
+    return parseRetrySchedule(this.WEBHOOK_RETRY_SCHEDULE);
+  }
+}

@@ -1,0 +1,39 @@
+import { AppException } from '@app/errors';
+
+export enum WebhookErrorCode {
+  NotFound = 'WEBHOOK_NOT_FOUND',
+  UrlTaken = 'WEBHOOK_URL_TAKEN',
+  Inactive = 'WEBHOOK_INACTIVE',
+  DeliveryNotFound = 'WEBHOOK_DELIVERY_NOT_FOUND',
+  DeliveryQueued = 'WEBHOOK_DELIVERY_QUEUED',
+}
+
+export class WebhookNotFoundException extends AppException {
+  constructor() {
+    super(WebhookErrorCode.NotFound, 404, 'Webhook not found.');
+  }
+}
+
+export class WebhookUrlTakenException extends AppException {
+  constructor() {
+    super(WebhookErrorCode.UrlTaken, 409, 'A webhook with this url already exists.', { errors: { url: ['The url has already been taken.'] } });
+  }
+}
+
+export class WebhookInactiveException extends AppException {
+  constructor() {
+    super(WebhookErrorCode.Inactive, 409, 'The webhook is inactive: activate it before redelivering.');
+  }
+}
+
+export class DeliveryNotFoundException extends AppException {
+  constructor() {
+    super(WebhookErrorCode.DeliveryNotFound, 404, 'Delivery not found.');
+  }
+}
+
+export class DeliveryQueuedException extends AppException {
+  constructor() {
+    super(WebhookErrorCode.DeliveryQueued, 409, 'The delivery is already queued.');
+  }
+}

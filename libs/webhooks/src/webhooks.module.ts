@@ -1,0 +1,40 @@
+import { Global, Module } from '@nestjs/common';
+import { BaseServiceConfig } from '@app/config';
+import { OutboxRelay } from './outbox-relay.service';
+import { AttemptRecorder } from './webhook-attempt.recorder';
+import { WebhookServiceConfig } from './webhook.config';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WebhookEvents } from './webhook-events.service';
+import { WebhookQueue } from './webhook-queue.provider';
+import { WebhookSubscriptions } from './webhook-subscriptions.service';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * The webhook engine: registration, the outbox relay, the `webhook-delivery` queue and
+ * its processor (which starts unless WEBHOOK_WORKERS=off). The app's config class must
+ * extend WebhookServiceConfig, and its migrations include `webhookMigrations`.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: WebhookServiceConfig,
+      inject: [BaseServiceConfig],
+      useFactory: (config: BaseServiceConfig) => {
+        if (!(config instanceof WebhookServiceConfig)) throw new Error('The app config class must extend WebhookServiceConfig.');
+        return config;
+      },
+    },
+    WebhooksRepository,
+    WebhookSubscriptions,
+    WebhookQueue,
+    OutboxRelay,
+    AttemptRecorder,
+    WebhookDeliveryProcessor,
+    WebhooksService,
+    WebhookEvents,
+  ],
+  exports: [WebhookServiceConfig, WebhooksService, WebhookEvents, OutboxRelay],
+})
+export class WebhooksModule {}
