@@ -110,10 +110,13 @@ describe('docstore: generated bad input', () => {
   let spareTokenId: string;
   /** History entries of seed-1. */
   let seedHistory: string[];
+  /** A webhook of c (on a public address nobody answers at: its deliveries stay in the log). */
+  let seedWebhookId: string;
   let counter = 0;
   const fresh = (prefix: string): string => `${prefix}-${++counter}`;
 
   const tokens = () => `/api/v1/client/${c.id}/tokens`;
+  const webhooks = () => `/api/v1/client/${c.id}/webhooks`;
 
   /** Fingerprints of everything c and `other` own (documents, history, schemas, tokens), compared by refused requests. */
   async function snapshot(): Promise<unknown> {
@@ -125,7 +128,11 @@ describe('docstore: generated bad input', () => {
          (SELECT md5(coalesce(string_agg(row(client_id, environment, context, type, schema, updated_at)::text, '|'
                  ORDER BY client_id, environment, context, type), '')) FROM docstore.schemas WHERE client_id = ANY($1)) AS schemas,
          (SELECT md5(coalesce(string_agg(row(id, name, scopes, status, expires_at, updated_at)::text, '|' ORDER BY id), ''))
-            FROM docstore.tokens WHERE client_id = ANY($1)) AS tokens`,
+            FROM docstore.tokens WHERE client_id = ANY($1)) AS tokens,
+         (SELECT md5(coalesce(string_agg(row(id, url, events, status, secret, previous_secret, updated_at)::text, '|' ORDER BY id), ''))
+            FROM docstore.webhooks WHERE client_id = ANY($1)) AS webhooks,
+         (SELECT md5(coalesce(string_agg(row(id, status, attempts, next_attempt_at)::text, '|' ORDER BY id), ''))
+            FROM docstore.webhook_deliveries WHERE client_id = ANY($1)) AS deliveries`,
       [[c.id, other.id]],
     );
   }
@@ -191,6 +198,8 @@ describe('docstore: generated bad input', () => {
     await request(ds.http).post(`${other.doc()}/theirs`).set(other.auth).send(docBody('theirs', { secret: true })).expect(201);
     const history = await request(ds.http).get(`${c.doc()}/seed-1/history`).set(c.auth).expect(200);
     seedHistory = history.body.data.map((e: { id: string }) => e.id);
+    const hook = await request(ds.http).post(webhooks()).set(c.auth).send({ url: 'https://192.0.0.170.nip.invalid/seed', events: ['document.deleted'], status: 'inactive' }).expect(201);
+    seedWebhookId = hook.body.id;
   });
   afterAll(() => ds.close());
 
@@ -327,6 +336,59 @@ describe('docstore: generated bad input', () => {
       schemaBody.map((body) => ({ method: 'post' as const, path: `${c.doc('production', 'shop', fresh('st'))}/schema`, body })),
     );
     await fc.assert(fc.asyncProperty(target, (r) => refused(r, [422]).then(() => undefined)), { numRuns: RUNS * 2 });
+  }, TIMEOUT);
+
+  it('refuses webhook bodies with a wrong-typed, missing, unknown or unsafe field with 422, changing nothing', async () => {
+    const badUrl = fc.oneof(
+      nonString,
+      nastyString(),
+      fc.constantFrom(
+        'x'.repeat(3000), 'https://127.0.0.1/h', 'http://[::1]/h', 'https://169.254.169.254/', 'https://10.0.0.1/h', 'https://localhost/h',
+        'http://93.184.216.34/h', 'ftp://93.184.216.34/h', 'https://u:p@93.184.216.34/h', 'javascript:alert(1)', '//93.184.216.34/h', 'https://',
+      ),
+    );
+    const badEvents = fc.oneof(
+      nonObject.filter((v) => !Array.isArray(v)),
+      fc.constant([]),
+      fc.array(fc.oneof(nonString, nastyString()), { minLength: 1, maxLength: 3 }).map((bad) => ['document.read', ...bad]),
+    );
+    const corruption = fc.oneof(
+      badUrl.map((url) => ({ url })),
+      badEvents.map((events) => ({ events })),
+      fc.oneof(nonString, nastyString().filter((x) => x !== 'active' && x !== 'inactive')).map((status) => ({ status })),
+      fc.tuple(unknownField(['url', 'events', 'status']), json).map(([k, v]) => ({ [k]: v })),
+    );
+    const target = fc.oneof(
+      // A null status on create means the default.
+      corruption
+        .filter((bad) => !('status' in bad && bad.status === null))
+        .map((bad) => ({ method: 'post' as const, path: webhooks(), body: { url: 'https://93.184.216.34/fuzz', events: ['document.read'], ...bad } })),
+      // On update, null means "leave unchanged".
+      corruption.filter((bad) => Object.values(bad).every((v) => v !== null)).map((bad) => ({ method: 'put' as const, path: `${webhooks()}/${seedWebhookId}`, body: bad })),
+    );
+    await fc.assert(fc.asyncProperty(target, (r) => refused(r, [422]).then(() => undefined)), { numRuns: RUNS * 2 });
+  }, TIMEOUT);
+
+  it('never fails on random webhook and delivery ids; refused calls change nothing', async () => {
+    const route = fc.constantFrom('get', 'put', 'delete', 'rotate', 'deliveries', 'redeliver-webhook', 'redeliver-delivery');
+    await fc.assert(
+      fc.asyncProperty(route, segment, async (where, seg) => {
+        const r: Req = (() => {
+          switch (where) {
+            case 'get': return { method: 'get', path: `${webhooks()}/${seg}` };
+            case 'put': return { method: 'put', path: `${webhooks()}/${seg}`, body: { status: 'active' } };
+            case 'delete': return { method: 'delete', path: `${webhooks()}/${seg}` };
+            case 'rotate': return { method: 'post', path: `${webhooks()}/${seg}/rotate-secret` };
+            case 'deliveries': return { method: 'get', path: `${webhooks()}/${seg}/deliveries` };
+            case 'redeliver-webhook': return { method: 'post', path: `${webhooks()}/${seg}/deliveries/${seedWebhookId}/redeliver` };
+            default: return { method: 'post', path: `${webhooks()}/${seedWebhookId}/deliveries/${seg}/redeliver` };
+          }
+        })();
+        const res = await safely(r);
+        expect([400, 404]).toContain(res.status);
+      }),
+      { numRuns: RUNS * 2 },
+    );
   }, TIMEOUT);
 
   it('stores nasty but well-formed document data exactly, or refuses it cleanly', async () => {

@@ -217,6 +217,11 @@ describe('webhook delivery', () => {
     expect(calls[4].headers['webhook-id']).toBe(calls[0].headers['webhook-id']);
     const [done] = await webhooksOf(ds, c).settled(hook.id, 1);
     expect(done).toMatchObject({ status: 'succeeded', attempts: 5 });
+    // A redelivery starts the retry schedule again: 5xx, then success on its second retry.
+    receiver.answer((_, n) => (n < 7 ? { status: 500 } : { status: 200 }));
+    await request(ds.http).post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${failed.id}/redeliver`).set(c.auth).expect(202);
+    await receiver.waitFor(8);
+    expect((await webhooksOf(ds, c).settled(hook.id, 1))[0]).toMatchObject({ status: 'succeeded', attempts: 8 });
     await request(ds.http).post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${hook.id}/redeliver`).set(c.auth).expect(404);
   });
 

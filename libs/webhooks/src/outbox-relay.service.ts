@@ -97,6 +97,7 @@ function toJob(row: QueuedDelivery) {
     deliveryId: row.id,
     webhookId: row.webhook_id,
     attempt: row.attempts + 1,
+    scheduleAttempt: row.attempts + 1 - row.retry_from,
     eventId: row.event_id,
     body: JSON.stringify({ id: row.event_id, type: row.event_type, created_at: row.occurred_at, client_id: row.client_id, data: row.data }),
   };

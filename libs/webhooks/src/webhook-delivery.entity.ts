@@ -51,6 +51,10 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
+  /** Attempts made before the current retry schedule began (a redelivery starts a new one). */
+  @Column({ name: 'retry_from', type: 'integer', default: 0 })
+  retryFrom!: number;
+
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true, default: () => 'now()' })
   nextAttemptAt!: Date | null;
 

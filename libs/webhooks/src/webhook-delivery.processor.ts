@@ -62,7 +62,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
   }
 
   async process(job: Job<DeliverJobData>, token?: string): Promise<void> {
-    const { deliveryId, webhookId, attempt, eventId, body } = job.data;
+    const { deliveryId, webhookId, attempt, scheduleAttempt, eventId, body } = job.data;
     const target = await this.subscriptions.target(webhookId);
     if (!target || target.status !== 'active') {
       // Deleted: its deliveries went with it. Inactive: it gets nothing.
@@ -84,16 +84,16 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
       if (left === 0) this.inFlight.delete(webhookId);
       else this.inFlight.set(webhookId, left);
     }
-    const record = this.decide(deliveryId, attempt, outcome);
+    const record = this.decide(deliveryId, attempt, scheduleAttempt, outcome);
     const recorded = await this.recorder.record(record);
     if (recorded) await this.afterAttempt(target, outcome);
     this.relay.kick();
   }
 
-  private decide(id: string, attempt: number, outcome: AttemptOutcome): AttemptRecord {
+  private decide(id: string, attempt: number, scheduleAttempt: number, outcome: AttemptOutcome): AttemptRecord {
     const base = { id, attempt, response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error };
     if (outcome.ok) return { ...base, status: 'succeeded', retry_in_ms: null };
-    const delay = outcome.retryable ? nextRetryDelay(this.schedule, attempt, outcome.retryAfterSeconds) : null;
+    const delay = outcome.retryable ? nextRetryDelay(this.schedule, scheduleAttempt, outcome.retryAfterSeconds) : null;
     return delay === null ? { ...base, status: 'failed', retry_in_ms: null } : { ...base, status: 'retrying', retry_in_ms: delay };
   }
 

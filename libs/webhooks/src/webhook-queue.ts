@@ -10,6 +10,8 @@ export interface DeliverJobData {
   webhookId: string;
   /** 1-based number of this attempt. */
   attempt: number;
+  /** Its place in the retry schedule (1-based; a redelivery starts the schedule again). */
+  scheduleAttempt: number;
   /** The `webhook-id` header: the event's id, the same on every attempt. */
   eventId: string;
   /** The exact bytes that are signed and sent. */

@@ -52,6 +52,7 @@ export interface QueuedDelivery {
   occurred_at: string;
   data: unknown;
   attempts: number;
+  retry_from: number;
 }
 
 /** The outcome of one attempt, as recorded. */
@@ -225,7 +226,7 @@ export class WebhooksRepository {
   /** Makes a delivery due now, unless a job for it is in the queue. */
   redeliver(webhookId: string, id: string): Promise<DeliveryView | null> {
     return this.db.one<DeliveryView>(
-      `UPDATE ${this.schema}.webhook_deliveries SET status = 'pending', next_attempt_at = now()
+      `UPDATE ${this.schema}.webhook_deliveries SET status = 'pending', next_attempt_at = now(), retry_from = attempts
        WHERE webhook_id = $1 AND id = $2 AND queued_at IS NULL RETURNING ${DELIVERY_VIEW}`,
       [webhookId, id],
     );
@@ -264,7 +265,7 @@ export class WebhooksRepository {
            LIMIT $2
          )
          UPDATE ${this.schema}.webhook_deliveries d SET queued_at = now() FROM picked WHERE d.id = picked.id
-         RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.client_id, ${isoTimestamp('d.occurred_at')}, d.data, d.attempts`,
+         RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.client_id, ${isoTimestamp('d.occurred_at')}, d.data, d.attempts, d.retry_from`,
         [perWebhook, batch],
       );
       if (rows.length > 0) await enqueue(rows);
