@@ -6,6 +6,9 @@ import Redis from 'ioredis';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
+// Deliveries are asynchronous: tests wait for them (never for a fixed time), bounded by this.
+jest.setTimeout(30_000);
+
 /** A redis-server of this test's own, so stopping it disturbs no other test. */
 async function startRedis(port: number): Promise<ChildProcess> {
   const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });

@@ -5,6 +5,9 @@ import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
 
+// Deliveries are asynchronous: tests wait for them (never for a fixed time), bounded by this.
+jest.setTimeout(30_000);
+
 const ALL_EVENTS = ['document.created', 'document.updated', 'document.deleted', 'document.read'];
 const FAST = { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' };
 
