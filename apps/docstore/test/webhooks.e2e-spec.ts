@@ -1,4 +1,6 @@
 import { Sql } from '@app/database';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
 import { OutboxRelay, verifyWebhook } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
@@ -320,6 +322,27 @@ describe('webhook delivery isolation', () => {
     } finally {
       await dead.close();
       await alive.close();
+    }
+  });
+});
+
+describe('webhook worker shutdown', () => {
+  it('finishes the delivery in flight and records it before the process lets go of PostgreSQL', async () => {
+    const receiver = await startWebhookReceiver();
+    receiver.answer(() => ({ status: 200, delayMs: 500 }));
+    const ds = await startDocstore(FAST);
+    try {
+      const c = await ds.newClient();
+      const hook = (await webhooksOf(ds, c).create({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
+      await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
+      await receiver.waitFor(1); // the answer is still 500 ms away
+      const pool = new Pool({ connectionString: (ds.get(DataSource).options as { url: string }).url });
+      await ds.close();
+      const { rows } = await pool.query(`SELECT status, attempts FROM docstore.webhook_deliveries WHERE webhook_id = $1`, [hook.id]);
+      await pool.end();
+      expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    } finally {
+      await receiver.close();
     }
   });
 });

@@ -9,8 +9,8 @@ export interface ReceivedCall {
   json: any;
 }
 
-/** How to answer the n-th call (0-based): a status (with headers), or 'hang' to never answer. */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+/** How to answer the n-th call (0-based): a status (with headers, after a delay), or 'hang' to never answer. */
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface WebhookReceiver {
   url: string;
@@ -57,7 +57,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         });
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.status >= 300 ? `status ${answer.status}` : 'ok');
+      const reply = () => res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.status >= 300 ? `status ${answer.status}` : 'ok');
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

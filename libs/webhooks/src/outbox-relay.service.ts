@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { WebhookServiceConfig } from './webhook.config';
 import { WebhookQueue } from './webhook-queue.provider';
 import { WebhooksRepository, type QueuedDelivery } from './webhooks.repository';
@@ -12,7 +12,7 @@ const BATCH = 500;
  * back). Runs never overlap in a process; replicas skip each other's rows (SKIP LOCKED).
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private running: Promise<void> | null = null;
   private again = false;
@@ -37,7 +37,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.kick();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearInterval);
     await this.running;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { OutboxRelay } from './outbox-relay.service';
@@ -19,7 +19,7 @@ import { WebhooksRepository, type AttemptRecord, type DeliveryTarget } from './w
  * WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS.
  */
 @Injectable()
-export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private worker?: Worker<DeliverJobData>;
   private connection?: Redis;
@@ -54,8 +54,11 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
     });
   }
 
-  /** Stops taking jobs and waits for the ones in flight (each ends within the timeout). */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the ones in flight (each ends within the timeout), while
+   * PostgreSQL is still connected so their outcomes are recorded.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close();
     this.connection?.disconnect();
     await this.sender.close();
