@@ -2,7 +2,7 @@ import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { OutboxRelay, verifyWebhook } from '@app/webhooks';
+import { OutboxRelay, verifyWebhook, WebhooksRepository } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
@@ -323,6 +323,34 @@ describe('webhook delivery isolation', () => {
       await dead.close();
       await alive.close();
     }
+  });
+});
+
+describe('webhook outbox relay and attempt recording', () => {
+  let ds: Docstore;
+  useDocstore({ app: (d) => (ds = d) }, { ...FAST, WEBHOOK_WORKERS: 'off', WEBHOOK_RELAY_INTERVAL_MS: '60000' });
+
+  it('records an attempt that finished before the relay transaction which queued it committed', async () => {
+    const c = await ds.newClient();
+    const hook = (await webhooksOf(ds, c).create({ url: 'https://93.184.216.34/h', events: ['document.created'] }).expect(201)).body;
+    // An event recorded behind the relay's back (nothing wakes it; its interval is a minute).
+    await ds.get(Sql).rows(
+      `INSERT INTO docstore.webhook_deliveries (webhook_id, client_id, event_id, event_type, occurred_at, data)
+       VALUES ($1, $2, gen_random_uuid(), 'document.created', now(), '{}')`,
+      [hook.id, c.id],
+    );
+    const repository = ds.get(WebhooksRepository);
+    let recording: Promise<Set<string>> | undefined;
+    // A worker as fast as can be: it records while the relay has not committed yet.
+    const moved = await repository.relay(64, 500, async ([job]) => {
+      recording = repository.recordAttempts([{ id: job.id, attempt: 1, status: 'succeeded', response_status: 200, duration_ms: 1, error: null, retry_in_ms: null }]);
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    expect(moved).toBe(1);
+    expect((await recording!).size).toBe(1);
+    expect((await webhooksOf(ds, c).deliveries(hook.id)).data).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
+    const [row] = await ds.get(Sql).rows(`SELECT queued_at FROM docstore.webhook_deliveries WHERE webhook_id = $1`, [hook.id]);
+    expect(row).toEqual({ queued_at: null });
   });
 });
 

@@ -12,7 +12,7 @@ export * from './webhook.config';
 export * from './webhook.entity';
 export * from './webhooks.exception';
 export * from './webhooks.module';
-export { DELIVERIES_RECORDED, recordEventsCte, type DeliveryView, type WebhookView } from './webhooks.repository';
+export { DELIVERIES_RECORDED, recordEventsCte, WebhooksRepository, type DeliveryView, type WebhookView } from './webhooks.repository';
 export * from './webhooks.service';
 
 /** Add to the app's entities. */

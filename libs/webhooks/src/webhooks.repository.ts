@@ -286,6 +286,12 @@ export class WebhooksRepository {
   /**
    * Records many attempts in one statement. An attempt whose number no longer matches
    * (a duplicate job) changes nothing. Returns the ids that were recorded.
+   *
+   * A worker can finish before the relay's transaction that queued the job commits. The
+   * condition must therefore hold on the row as it was before that transaction
+   * (`queued_at` still null): PostgreSQL then waits for the relay's row lock and applies
+   * the update to the committed row. A condition on `queued_at` would skip the row, and
+   * the delivery would wait for WEBHOOK_REQUEUE_AFTER_SECONDS.
    */
   async recordAttempts(records: AttemptRecord[], db: SqlRunner = this.db): Promise<Set<string>> {
     const rows = await db.rows<{ id: string }>(
@@ -297,7 +303,7 @@ export class WebhooksRepository {
          last_attempt_at = CASE WHEN r.status = 'cancelled' THEN d.last_attempt_at ELSE now() END,
          next_attempt_at = CASE WHEN r.status = 'retrying' THEN now() + make_interval(secs => r.retry_in_ms / 1000.0) END
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, attempt int, status text, response_status int, duration_ms int, error text, retry_in_ms bigint)
-       WHERE d.id = r.id AND d.attempts = r.attempt - 1 AND d.queued_at IS NOT NULL
+       WHERE d.id = r.id AND d.attempts = r.attempt - 1
        RETURNING d.id`,
       [JSON.stringify(records)],
     );
