@@ -26,8 +26,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly queue: WebhookQueue,
     private readonly config: WebhookServiceConfig,
   ) {
-    // Enough queued per webhook to keep every worker busy with one receiver, few enough that others are never stuck behind it.
-    this.perWebhook = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK * 4;
+    // Jobs in the queue (waiting or running) per webhook, across all workers: a receiver never has more requests
+    // in flight than this, and no other webhook's job ever waits behind more than this many of its jobs.
+    this.perWebhook = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
   }
 
   onApplicationBootstrap(): void {

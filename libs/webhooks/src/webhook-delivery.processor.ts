@@ -13,10 +13,11 @@ import { TargetPolicy } from './webhook-target';
 import { WebhooksRepository, type AttemptRecord, type DeliveryTarget } from './webhooks.repository';
 
 /**
- * The one processor of `webhook-delivery`: one attempt per job. A webhook already at
- * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK in this process has its job put back for a moment
- * (not counted as an attempt), so a slow receiver holds at most that many of the
- * WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS.
+ * The one processor of `webhook-delivery`: one attempt per job. The relay queues at most
+ * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK jobs per webhook, so a slow receiver holds at most that
+ * many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS. Should
+ * more run here anyway (a lost job queued again while the original still runs), the extra
+ * job goes back to the queue for a moment, not counted as an attempt.
  */
 @Injectable()
 export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -43,13 +43,16 @@ export class WebhookServiceConfig extends BaseServiceConfig {
   @IsInt() @Min(0) @Max(30 * 24 * 3600)
   WEBHOOK_SECRET_GRACE_SECONDS: number = 24 * 3600;
 
-  /** Deliveries in flight per worker process. */
-  @IsInt() @Min(1) @Max(1000)
-  WEBHOOK_CONCURRENCY: number = 64;
+  /** Deliveries in flight per worker process (sockets waiting on receivers are cheap). */
+  @IsInt() @Min(1) @Max(2000)
+  WEBHOOK_CONCURRENCY: number = 256;
 
-  /** Deliveries in flight to one webhook per worker process, so a slow receiver never holds the whole pool. */
+  /**
+   * Deliveries queued or in flight to one webhook, across all workers: the relay never
+   * queues more, so a slow receiver holds at most this many worker slots.
+   */
   @IsInt() @Min(1) @Max(1000)
-  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 16;
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 32;
 
   /** How often the outbox relay looks for due deliveries when no write nudged it, in milliseconds. */
   @IsInt() @Min(10) @Max(60_000)
