@@ -1,9 +1,11 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { WebhookServiceConfig } from './webhook.config';
+import { DELIVERIES_PER_JOB, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
 import { WebhookQueue } from './webhook-queue.provider';
 import { WebhooksRepository, type QueuedDelivery } from './webhooks.repository';
 
 const BATCH = 500;
+const RERUN_PAUSE_MS = 5;
 
 /**
  * Moves due deliveries from the outbox table into the `webhook-delivery` queue. It runs
@@ -63,11 +65,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async run(): Promise<void> {
     try {
-      do {
+      for (;;) {
         this.again = false;
-        const moved = await this.repository.relay(this.perWebhook, BATCH, (rows) => this.queue.add(rows.map(toJob)));
+        const moved = await this.repository.relay(this.perWebhook, BATCH, (rows) => this.queue.add(toJobs(rows)));
         if (moved === BATCH) this.again = true;
-      } while (this.again && !this.stopped);
+        if (!this.again || this.stopped) break;
+        // Under load every write and every finished job asks for a run: a short pause lets
+        // those requests gather, so each run (one transaction) moves many rows, not a few.
+        await new Promise((resolve) => setTimeout(resolve, RERUN_PAUSE_MS));
+      }
     } catch (error) {
       this.warn(error as Error);
     }
@@ -92,11 +98,25 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   }
 }
 
+/** Deliveries grouped by webhook, DELIVERIES_PER_JOB to a job. */
+function toJobs(rows: QueuedDelivery[]): DeliverJobData[] {
+  const byWebhook = new Map<string, DeliveryAttempt[]>();
+  for (const row of rows) {
+    const list = byWebhook.get(row.webhook_id) ?? [];
+    list.push(toAttempt(row));
+    byWebhook.set(row.webhook_id, list);
+  }
+  const jobs: DeliverJobData[] = [];
+  for (const [webhookId, deliveries] of byWebhook) {
+    for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_JOB) jobs.push({ webhookId, deliveries: deliveries.slice(i, i + DELIVERIES_PER_JOB) });
+  }
+  return jobs;
+}
+
 /** The payload is built once per attempt from the stored event; its bytes are what gets signed. */
-function toJob(row: QueuedDelivery) {
+function toAttempt(row: QueuedDelivery): DeliveryAttempt {
   return {
     deliveryId: row.id,
-    webhookId: row.webhook_id,
     attempt: row.attempts + 1,
     scheduleAttempt: row.attempts + 1 - row.retry_from,
     eventId: row.event_id,

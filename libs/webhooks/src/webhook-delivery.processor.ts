@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { OutboxRelay } from './outbox-relay.service';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
-import { queuePrefix, WEBHOOK_DELIVERY_QUEUE, type DeliverJobData } from './webhook-queue';
+import { queuePrefix, WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
 import { nextRetryDelay } from './webhook-retry';
 import { WebhookSender, type AttemptOutcome } from './webhook-sender';
 import { signedHeaders } from './webhook-signature';
@@ -13,7 +13,8 @@ import { TargetPolicy } from './webhook-target';
 import { WebhooksRepository, type AttemptRecord, type DeliveryTarget } from './webhooks.repository';
 
 /**
- * The one processor of `webhook-delivery`: one attempt per job. The relay queues at most
+ * The one processor of `webhook-delivery`: one attempt of each delivery in the job (up to
+ * DELIVERIES_PER_JOB to one webhook, sent concurrently). The relay queues at most
  * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK jobs per webhook, so a slow receiver holds at most that
  * many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS. Should
  * more run here anyway (a lost job queued again while the original still runs), the extra
@@ -51,7 +52,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     });
     this.worker.on('error', (error) => this.warn(error));
     this.worker.on('failed', (job, error) => {
-      if (!(error instanceof DelayedError)) this.logger.warn(`delivery ${job?.data.deliveryId} not recorded: ${error.message}`);
+      if (!(error instanceof DelayedError)) this.logger.warn(`deliveries of job ${job?.id} not recorded: ${error.message}`);
     });
   }
 
@@ -66,32 +67,37 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
   }
 
   async process(job: Job<DeliverJobData>, token?: string): Promise<void> {
-    const { deliveryId, webhookId, attempt, scheduleAttempt, eventId, body } = job.data;
+    const { webhookId, deliveries } = job.data;
     const target = await this.subscriptions.target(webhookId);
     if (!target || target.status !== 'active') {
       // Deleted: its deliveries went with it. Inactive: it gets nothing.
-      if (target) await this.recorder.record(cancelled(deliveryId, attempt));
+      if (target) await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d.deliveryId, d.attempt))));
       return;
     }
     const running = this.inFlight.get(webhookId) ?? 0;
-    if (running >= this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
+    if (running > 0 && running + deliveries.length > this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
       await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 800), token);
       throw new DelayedError();
     }
-    this.inFlight.set(webhookId, running + 1);
-    let outcome: AttemptOutcome;
+    this.inFlight.set(webhookId, running + deliveries.length);
     try {
-      const headers = { ...target.headers, ...signedHeaders(target.secrets, eventId, Math.floor(Date.now() / 1000), body) };
-      outcome = await this.sender.send(target.url, headers, body);
+      await Promise.all(deliveries.map((delivery) => this.attempt(target, delivery)));
     } finally {
-      const left = this.inFlight.get(webhookId)! - 1;
+      const left = this.inFlight.get(webhookId)! - deliveries.length;
       if (left === 0) this.inFlight.delete(webhookId);
       else this.inFlight.set(webhookId, left);
     }
-    const record = this.decide(deliveryId, attempt, scheduleAttempt, outcome);
-    const recorded = await this.recorder.record(record);
-    if (recorded) await this.afterAttempt(target, outcome);
+    // The webhook has room in the queue again: one relay run for the whole job.
     this.relay.kick();
+  }
+
+  /** One request, its outcome recorded as soon as it is known. */
+  private async attempt(target: DeliveryTarget, delivery: DeliveryAttempt): Promise<void> {
+    const { deliveryId, attempt, scheduleAttempt, eventId, body } = delivery;
+    const headers = { ...target.headers, ...signedHeaders(target.secrets, eventId, Math.floor(Date.now() / 1000), body) };
+    const outcome = await this.sender.send(target.url, headers, body);
+    const recorded = await this.recorder.record(this.decide(deliveryId, attempt, scheduleAttempt, outcome));
+    if (recorded) await this.afterAttempt(target, outcome);
   }
 
   private decide(id: string, attempt: number, scheduleAttempt: number, outcome: AttemptOutcome): AttemptRecord {

@@ -37,7 +37,7 @@ export class WebhookQueue implements OnApplicationShutdown {
         name: DELIVER_JOB,
         data,
         opts: {
-          jobId: deliverJobId(data.deliveryId, data.attempt),
+          jobId: deliverJobId(data),
           // The delivery log in PostgreSQL is the record; Redis keeps only work to do.
           removeOnComplete: true,
           removeOnFail: { count: 1000 },

@@ -52,7 +52,7 @@ export class WebhookServiceConfig extends BaseServiceConfig {
    * queues more, so a slow receiver holds at most this many worker slots.
    */
   @IsInt() @Min(1) @Max(1000)
-  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 64;
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 128;
 
   /** How often the outbox relay looks for due deliveries when no write nudged it, in milliseconds. */
   @IsInt() @Min(10) @Max(60_000)
