@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
 import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
+import { flag, freePort, num } from './lib/harness';
 import { captureSql, type BenchSql } from './lib/sql';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -25,18 +26,6 @@ const DIST_APP = path.dirname(DIST_MAIN);
 const REGISTER = path.join(__dirname, 'register.js');
 const PROFILE_HOOK = path.join(__dirname, 'lib/profile-hook.js');
 const ABLATE_HOOK = path.join(__dirname, 'lib/ablate.js');
-
-const num = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return value;
-};
-const flag = (name: string, fallback: boolean): boolean => {
-  const raw = process.env[name];
-  return raw === undefined || raw === '' ? fallback : !['0', 'false', 'no', 'off'].includes(raw.toLowerCase());
-};
 
 const CFG = {
   databaseUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -88,17 +77,6 @@ interface Server {
 
 const servers = new Set<Server>();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface StartOptions {
   name: string;
