@@ -236,27 +236,15 @@ let rpcSeq = 0;
  * Sends `message` with a fresh `rpc` id over IPC and resolves with the child's reply that
  * carries the same id (`{ rpc, ...answer }`); `{ rpc, error }` rejects.
  */
-export function rpc<T = Record<string, unknown>>(child: Child, message: Record<string, unknown>, timeoutMs = 60_000): Promise<T> {
+export async function rpc<T = Record<string, unknown>>(child: Child, message: Record<string, unknown>, timeoutMs = 60_000): Promise<T> {
   const id = ++rpcSeq;
-  return new Promise<T>((resolve, reject) => {
-    const onExit = () => finish(new Error(`${child.name} exited while answering ${JSON.stringify(message)}:\n${child.stderr.join('')}`));
-    const timer = setTimeout(() => finish(new Error(`${child.name}: no answer to ${JSON.stringify(message)} within ${timeoutMs / 1000} s`)), timeoutMs);
-    const onMessage = (msg: { rpc?: number; error?: string }) => {
-      if (msg?.rpc !== id) return;
-      if (msg.error) finish(new Error(`${child.name}: ${msg.error}`));
-      else finish(null, msg as T);
-    };
-    function finish(error: Error | null, value?: T) {
-      clearTimeout(timer);
-      child.process.off('message', onMessage);
-      child.process.off('exit', onExit);
-      if (error) reject(error);
-      else resolve(value!);
-    }
-    child.process.on('message', onMessage);
-    child.process.once('exit', onExit);
-    child.process.send({ ...message, rpc: id });
+  const answer = nextMessage<{ rpc?: number; error?: string }>(child, (msg) => msg?.rpc === id, timeoutMs);
+  child.process.send({ ...message, rpc: id });
+  const reply = await answer.catch((error: Error) => {
+    throw new Error(`${error.message}\n(while answering ${JSON.stringify(message)})`);
   });
+  if (reply.error) throw new Error(`${child.name}: ${reply.error}`);
+  return reply as T;
 }
 
 /** The child side of `rpc`: answers each message with `handler`'s result (or its error). */

@@ -15,6 +15,25 @@ export class SqlRunner {
   async one<T>(text: string, values: unknown[] = []): Promise<T | null> {
     return ((await this.runner.query(text, values)).rows[0] as T | undefined) ?? null;
   }
+
+  /**
+   * One page of a list and the list's total, queried side by side:
+   * `SELECT columns FROM source ORDER BY orderBy LIMIT … OFFSET …` and `SELECT count(*) FROM source`.
+   * `source` ("table WHERE …") uses the first `sourceParams` of `params`; `orderBy` may use the rest.
+   */
+  async page<T>(
+    query: { columns: string; source: string; orderBy: string; params: unknown[]; sourceParams?: number },
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: T[]; total: number }> {
+    const { columns, source, orderBy, params } = query;
+    const n = params.length;
+    const [rows, count] = await Promise.all([
+      this.rows<T>(`SELECT ${columns} FROM ${source} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, limit, offset]),
+      this.one<{ total: number }>(`SELECT count(*)::int AS total FROM ${source}`, params.slice(0, query.sourceParams ?? n)),
+    ]);
+    return { rows, total: count!.total };
+  }
 }
 
 @Injectable()

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { ThrottledWarning } from './throttled-warning';
 import { WebhookServiceConfig } from './webhook.config';
 import { DELIVERIES_PER_JOB, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
 import { WebhookQueue } from './webhook-queue.provider';
@@ -16,11 +17,11 @@ const RERUN_PAUSE_MS = 5;
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
+  private readonly failure = new ThrottledWarning('OutboxRelay');
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
   private timers: NodeJS.Timeout[] = [];
-  private lastError = 0;
   private readonly perWebhook: number;
 
   constructor(
@@ -92,9 +93,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private warn(error: Error): void {
-    if (Date.now() - this.lastError < 10_000) return;
-    this.lastError = Date.now();
-    this.logger.warn(`outbox relay: ${error.message}; deliveries wait in the outbox`);
+    this.failure.warn(`outbox relay: ${error.message}; deliveries wait in the outbox`);
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { DelayedError, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { OutboxRelay } from './outbox-relay.service';
+import { ThrottledWarning } from './throttled-warning';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
 import { queuePrefix, WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
@@ -23,12 +24,12 @@ import { WebhooksRepository, type AttemptRecord, type DeliveryTarget } from './w
 @Injectable()
 export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
+  private readonly failure = new ThrottledWarning('WebhookDelivery');
   private worker?: Worker<DeliverJobData>;
   private connection?: Redis;
   private readonly sender: WebhookSender;
   private readonly inFlight = new Map<string, number>();
   private readonly schedule: number[];
-  private lastError = 0;
 
   constructor(
     private readonly config: WebhookServiceConfig,
@@ -36,21 +37,22 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     private readonly subscriptions: WebhookSubscriptions,
     private readonly recorder: AttemptRecorder,
     private readonly relay: OutboxRelay,
+    policy: TargetPolicy,
   ) {
-    this.sender = new WebhookSender(new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS), config.WEBHOOK_TIMEOUT_SECONDS * 1000);
+    this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000);
     this.schedule = config.retrySchedule;
   }
 
   onApplicationBootstrap(): void {
     if (this.config.WEBHOOK_WORKERS === 'off') return;
     const connection = (this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 200, 2000) }));
-    connection.on('error', (error) => this.warn(error));
+    connection.on('error', (error) => this.failure.warn(`webhook worker: ${error.message}`));
     this.worker = new Worker<DeliverJobData>(WEBHOOK_DELIVERY_QUEUE, (job, token) => this.process(job, token), {
       connection,
       prefix: queuePrefix(this.config),
       concurrency: this.config.WEBHOOK_CONCURRENCY,
     });
-    this.worker.on('error', (error) => this.warn(error));
+    this.worker.on('error', (error) => this.failure.warn(`webhook worker: ${error.message}`));
     this.worker.on('failed', (job, error) => {
       if (!(error instanceof DelayedError)) this.logger.warn(`deliveries of job ${job?.id} not recorded: ${error.message}`);
     });
@@ -127,12 +129,6 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
       this.subscriptions.changed(target.client_id, target.id);
       this.logger.warn(`webhook ${target.id} set inactive: ${reason}`);
     }
-  }
-
-  private warn(error: Error): void {
-    if (Date.now() - this.lastError < 10_000) return;
-    this.lastError = Date.now();
-    this.logger.warn(`webhook worker: ${error.message}`);
   }
 }
 

@@ -17,11 +17,6 @@ export class WebhookEvents {
     private readonly relay: OutboxRelay,
   ) {}
 
-  /** The quoted schema for `recordEventsCte`. */
-  get schema(): string {
-    return this.repository.schema;
-  }
-
   /** Call after the write committed: wakes the relay when it recorded deliveries. */
   recorded(deliveries: number): void {
     if (deliveries > 0) this.relay.kick();

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ThrottledWarning } from './throttled-warning';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { WebhookServiceConfig } from './webhook.config';
@@ -13,10 +14,9 @@ export const WEBHOOK_QUEUE = Symbol('WEBHOOK_QUEUE');
  */
 @Injectable()
 export class WebhookQueue implements OnApplicationShutdown {
-  private readonly logger = new Logger('WebhookQueue');
+  private readonly failure = new ThrottledWarning('WebhookQueue');
   private readonly queue: Queue<DeliverJobData>;
   private readonly connection: Redis;
-  private lastError = 0;
 
   constructor(@Inject(WebhookServiceConfig) config: WebhookServiceConfig) {
     const connection = (this.connection = new Redis(config.REDIS_URL, {
@@ -27,8 +27,8 @@ export class WebhookQueue implements OnApplicationShutdown {
       retryStrategy: (times) => Math.min(times * 200, 2000),
     }));
     this.queue = new Queue<DeliverJobData>(WEBHOOK_DELIVERY_QUEUE, { connection, prefix: queuePrefix(config) });
-    this.queue.on('error', (error) => this.warn(error));
-    connection.on('error', (error) => this.warn(error));
+    this.queue.on('error', (error) => this.failure.warn(`webhook queue: ${error.message}`));
+    connection.on('error', (error) => this.failure.warn(`webhook queue: ${error.message}`));
   }
 
   async add(jobs: DeliverJobData[]): Promise<void> {
@@ -53,11 +53,5 @@ export class WebhookQueue implements OnApplicationShutdown {
     await this.queue.close().catch(() => undefined);
     // BullMQ leaves a connection it was given open.
     this.connection.disconnect();
-  }
-
-  private warn(error: Error): void {
-    if (Date.now() - this.lastError < 10_000) return;
-    this.lastError = Date.now();
-    this.logger.warn(`webhook queue: ${error.message}`);
   }
 }

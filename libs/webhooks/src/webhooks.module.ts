@@ -7,6 +7,7 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookEvents } from './webhook-events.service';
 import { WebhookQueue } from './webhook-queue.provider';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
+import { TargetPolicy } from './webhook-target';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
@@ -25,6 +26,11 @@ import { WebhooksService } from './webhooks.service';
         if (!(config instanceof WebhookServiceConfig)) throw new Error('The app config class must extend WebhookServiceConfig.');
         return config;
       },
+    },
+    {
+      provide: TargetPolicy,
+      inject: [WebhookServiceConfig],
+      useFactory: (config: WebhookServiceConfig) => new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS),
     },
     WebhooksRepository,
     WebhookSubscriptions,

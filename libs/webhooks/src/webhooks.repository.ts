@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+import { isoTimestamp, Sql } from '@app/database';
 import { DataSource } from 'typeorm';
 import type { DeliveryStatus } from './webhook-delivery.entity';
 import type { WebhookStatus } from './webhook.entity';
@@ -130,21 +130,12 @@ export class WebhooksRepository {
     return this.db.one<WebhookView>(`SELECT ${VIEW} FROM ${this.schema}.webhooks WHERE client_id = $1 AND id = $2`, [clientId, id]);
   }
 
-  async list(clientId: string, limit: number, offset: number): Promise<{ rows: WebhookView[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.db.rows<WebhookView>(
-        `SELECT ${VIEW} FROM ${this.schema}.webhooks WHERE client_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-        [clientId, limit, offset],
-      ),
-      this.db.one<{ total: number }>(`SELECT count(*)::int AS total FROM ${this.schema}.webhooks WHERE client_id = $1`, [clientId]),
-    ]);
-    return { rows, total: count!.total };
-  }
-
-  urlTaken(clientId: string, url: string, exceptId: string): Promise<boolean> {
-    return this.db
-      .one(`SELECT 1 FROM ${this.schema}.webhooks WHERE client_id = $1 AND url = $2 AND id <> $3`, [clientId, url, exceptId])
-      .then((row) => row !== null);
+  list(clientId: string, limit: number, offset: number): Promise<{ rows: WebhookView[]; total: number }> {
+    return this.db.page<WebhookView>(
+      { columns: VIEW, source: `${this.schema}.webhooks WHERE client_id = $1`, orderBy: 'created_at, id', params: [clientId] },
+      limit,
+      offset,
+    );
   }
 
   /**
@@ -204,23 +195,16 @@ export class WebhooksRepository {
   // --- delivery log -------------------------------------------------------------------
 
   /** Newest first. */
-  async deliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryView[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.db.rows<DeliveryView>(
-        `SELECT ${DELIVERY_VIEW} FROM ${this.schema}.webhook_deliveries WHERE webhook_id = $1
-         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-        [webhookId, limit, offset],
-      ),
-      this.db.one<{ total: number }>(`SELECT count(*)::int AS total FROM ${this.schema}.webhook_deliveries WHERE webhook_id = $1`, [webhookId]),
-    ]);
-    return { rows, total: count!.total };
+  deliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryView[]; total: number }> {
+    return this.db.page<DeliveryView>(
+      { columns: DELIVERY_VIEW, source: `${this.schema}.webhook_deliveries WHERE webhook_id = $1`, orderBy: 'created_at DESC, id DESC', params: [webhookId] },
+      limit,
+      offset,
+    );
   }
 
-  findDelivery(webhookId: string, id: string): Promise<(DeliveryView & { queued: boolean }) | null> {
-    return this.db.one(
-      `SELECT ${DELIVERY_VIEW}, queued_at IS NOT NULL AS queued FROM ${this.schema}.webhook_deliveries WHERE webhook_id = $1 AND id = $2`,
-      [webhookId, id],
-    );
+  async deliveryExists(webhookId: string, id: string): Promise<boolean> {
+    return (await this.db.one(`SELECT 1 FROM ${this.schema}.webhook_deliveries WHERE webhook_id = $1 AND id = $2`, [webhookId, id])) !== null;
   }
 
   /** Makes a delivery due now, unless a job for it is in the queue. */
@@ -293,8 +277,8 @@ export class WebhooksRepository {
    * the update to the committed row. A condition on `queued_at` would skip the row, and
    * the delivery would wait for WEBHOOK_REQUEUE_AFTER_SECONDS.
    */
-  async recordAttempts(records: AttemptRecord[], db: SqlRunner = this.db): Promise<Set<string>> {
-    const rows = await db.rows<{ id: string }>(
+  async recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
+    const rows = await this.db.rows<{ id: string }>(
       `UPDATE ${this.schema}.webhook_deliveries d SET
          status = r.status, error = r.error, queued_at = NULL,
          attempts = CASE WHEN r.status = 'cancelled' THEN d.attempts ELSE r.attempt END,

@@ -22,16 +22,13 @@ export interface NewWebhook {
 /** Registration, secret rotation and the delivery log, for one client at a time. */
 @Injectable()
 export class WebhooksService {
-  private readonly policy: TargetPolicy;
-
   constructor(
     private readonly repository: WebhooksRepository,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly relay: OutboxRelay,
+    private readonly policy: TargetPolicy,
     private readonly config: WebhookServiceConfig,
-  ) {
-    this.policy = new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS);
-  }
+  ) {}
 
   /** Returns the webhook with its signing secret: the only time the secret is shown. */
   async create(clientId: string, input: NewWebhook): Promise<WebhookView & { secret: string }> {
@@ -55,10 +52,7 @@ export class WebhooksService {
 
   async update(clientId: string, id: string, changes: WebhookChanges): Promise<WebhookView> {
     await this.get(clientId, id);
-    if (changes.url !== undefined) {
-      await this.assertTarget(changes.url);
-      if (await this.repository.urlTaken(clientId, changes.url, id)) throw new WebhookUrlTakenException();
-    }
+    if (changes.url !== undefined) await this.assertTarget(changes.url);
     const webhook = await this.repository
       .update(clientId, id, { ...changes, events: changes.events && unique(changes.events) })
       .catch((error: { code?: string }) => {
@@ -91,10 +85,10 @@ export class WebhooksService {
   /** Sends a delivery again, whatever became of it, as a new attempt with the same event id. */
   async redeliver(clientId: string, id: string, deliveryId: string): Promise<DeliveryView> {
     const webhook = await this.get(clientId, id);
-    const delivery = isUuid(deliveryId) ? await this.repository.findDelivery(id, deliveryId) : null;
-    if (!delivery) throw new DeliveryNotFoundException();
+    if (!isUuid(deliveryId) || !(await this.repository.deliveryExists(id, deliveryId))) throw new DeliveryNotFoundException();
     if (webhook.status !== 'active') throw new WebhookInactiveException();
-    const again = delivery.queued ? null : await this.repository.redeliver(id, deliveryId);
+    // Matches nothing while a job for it is in the queue.
+    const again = await this.repository.redeliver(id, deliveryId);
     if (!again) throw new DeliveryQueuedException();
     this.relay.kick();
     return again;

@@ -157,19 +157,15 @@ export class DocumentsRepository {
     return { value: documents, deliveries: rows[0]?.webhook_deliveries ?? 0 };
   }
 
-  async list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentView[]; total: number }> {
+  list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentView[]; total: number }> {
     const params = scopeParams(scope);
     const where = [SCOPE, ...(query.deleted ? [] : [LIVE]), ...filterConditions(query.filters, params)].join(' AND ');
-    const countParams = [...params];
+    const sourceParams = params.length;
     const order = orderBy(query.sort, params);
-    const [rows, count] = await Promise.all([
-      this.db.rows<DocumentView>(
-        `SELECT ${DOCUMENT_VIEW} FROM docstore.documents WHERE ${where} ORDER BY ${order}
-         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, limit, offset],
-      ),
-      this.db.one<{ total: number }>(`SELECT count(*)::int AS total FROM docstore.documents WHERE ${where}`, countParams),
-    ]);
-    return { rows, total: count!.total };
+    return this.db.page<DocumentView>(
+      { columns: DOCUMENT_VIEW, source: `docstore.documents WHERE ${where}`, orderBy: order, params, sourceParams },
+      limit,
+      offset,
+    );
   }
 }

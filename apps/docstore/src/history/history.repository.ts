@@ -21,15 +21,12 @@ export class HistoryRepository {
   constructor(private readonly db: Sql) {}
 
   /** Newest version first. */
-  async list(documentId: string, limit: number, offset: number): Promise<{ rows: HistoryEntryView[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.db.rows<HistoryEntryView>(
-        `SELECT ${VIEW} FROM docstore.document_history WHERE document_id = $1 ORDER BY version DESC LIMIT $2 OFFSET $3`,
-        [documentId, limit, offset],
-      ),
-      this.db.one<{ total: number }>(`SELECT count(*)::int AS total FROM docstore.document_history WHERE document_id = $1`, [documentId]),
-    ]);
-    return { rows, total: count!.total };
+  list(documentId: string, limit: number, offset: number): Promise<{ rows: HistoryEntryView[]; total: number }> {
+    return this.db.page<HistoryEntryView>(
+      { columns: VIEW, source: 'docstore.document_history WHERE document_id = $1', orderBy: 'version DESC', params: [documentId] },
+      limit,
+      offset,
+    );
   }
 
   /** The entry's data, only when it belongs to this document. */

@@ -52,16 +52,12 @@ export class TokensRepository {
   }
 
   /** Revoked tokens are gone from the API. */
-  async list(clientId: string, limit: number, offset: number): Promise<{ rows: TokenView[]; total: number }> {
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.rows<TokenView>(
-        `SELECT ${VIEW} FROM docstore.tokens WHERE client_id = $1 AND status <> 'revoked'
-         ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-        [clientId, limit, offset],
-      ),
-      this.db.rows<{ total: number }>(`SELECT count(*)::int AS total FROM docstore.tokens WHERE client_id = $1 AND status <> 'revoked'`, [clientId]),
-    ]);
-    return { rows, total };
+  list(clientId: string, limit: number, offset: number): Promise<{ rows: TokenView[]; total: number }> {
+    return this.db.page<TokenView>(
+      { columns: VIEW, source: `docstore.tokens WHERE client_id = $1 AND status <> 'revoked'`, orderBy: 'created_at, id', params: [clientId] },
+      limit,
+      offset,
+    );
   }
 
   async update(clientId: string, id: string, changes: TokenChanges): Promise<TokenView | null> {
