@@ -26,6 +26,8 @@ export default [
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util'] },
             { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            // Deployment checks (apps/deploy-e2e) boot built apps as processes; they use only the test kit and utilities.
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:util'] },
           ],
         },
       ],

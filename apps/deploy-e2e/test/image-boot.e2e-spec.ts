@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { generateEncryptionKeys } from '@app/secrets';
 import { workerDatabaseUrl } from '@app/testkit';
 import { deployableApps, ROOT } from '../src/workspace';
 
@@ -59,7 +60,8 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
         DATABASE_URL: await workerDatabaseUrl(),
         REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
         REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:image-${app}:`,
-        ...bootSettings(app),
+        // A real deployment gets it from its Secret; apps that store no secrets ignore it.
+        ENCRYPTION_KEYS: generateEncryptionKeys('boot'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -73,18 +75,6 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     expect([{ code: 0, signal: null }, { code: null, signal: 'SIGTERM' }]).toContainEqual(exit);
   }, 60_000);
 });
-
-/** Settings an app requires beyond the shared ones (secrets a real deployment gets from its Secret). */
-function bootSettings(app: string): Record<string, string> {
-  const example = join(ROOT, 'k8s/base', app, 'boot-test.env');
-  if (!existsSync(example)) return {};
-  return Object.fromEntries(
-    readFileSync(example, 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('=') && !line.startsWith('#'))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
-}
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<number | string> {
   for (let i = 0; i < 200; i++) {
