@@ -1,0 +1,126 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { Queue, Worker } from 'bullmq';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds; from a cached read (≈ 1 ms) to a 1 GB upload. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120, 600];
+const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'] as const;
+/** A scrape never waits longer than this for Redis; the queue's gauges are left out of that scrape instead. */
+const QUEUE_COUNT_TIMEOUT_MS = 1000;
+
+export type WebhookDeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'cancelled';
+export type IngestRowsOutcome = 'accepted' | 'rejected';
+export type PushOutcome = 'sent' | 'failed' | 'invalid_token';
+
+interface HttpChild {
+  observe(seconds: number): void;
+}
+
+/**
+ * The process's Prometheus metrics, in a registry of its own (so several apps booted in one
+ * test process never mix). Request latency by route and status is recorded by
+ * `httpMetrics`; queues and workers are watched once registered; the other services report
+ * through the small methods below. `GET /metrics` renders it (libs/server).
+ */
+@Injectable()
+export class Metrics implements OnModuleDestroy {
+  readonly registry = new Registry();
+  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly httpChildren = new Map<string, HttpChild>();
+  private readonly jobs: Counter<'queue' | 'outcome'>;
+  private readonly webhookDeliveries: Counter<'outcome'>;
+  private readonly ingestRows: Counter<'outcome'>;
+  private readonly pushResults: Counter<'provider' | 'outcome'>;
+  private readonly queues = new Set<Queue>();
+
+  constructor(service = 'service') {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry });
+    this.http = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request to response finished, by route pattern and status; its _count is the request count.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers: [this.registry],
+    });
+    this.jobs = new Counter({ name: 'queue_jobs_processed_total', help: 'Jobs this process finished, by queue and outcome (completed, failed).', labelNames: ['queue', 'outcome'], registers: [this.registry] });
+    this.webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', labelNames: ['outcome'], registers: [this.registry] });
+    this.ingestRows = new Counter({ name: 'ingest_rows_total', help: 'Sales rows ingested (accepted) or refused (rejected).', labelNames: ['outcome'], registers: [this.registry] });
+    this.pushResults = new Counter({ name: 'push_results_total', help: 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', labelNames: ['provider', 'outcome'], registers: [this.registry] });
+    const queues = this.queues;
+    new Gauge({
+      name: 'queue_jobs',
+      help: 'Jobs in each queue by state, read from Redis at scrape time (waiting is the backlog workers scale on).',
+      labelNames: ['queue', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        await Promise.all(
+          [...queues].map(async (queue) => {
+            const counts = await withTimeout(queue.getJobCounts(...JOB_STATES), QUEUE_COUNT_TIMEOUT_MS);
+            if (!counts) return; // Redis did not answer in time: no stale number
+            for (const state of JOB_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+          }),
+        );
+      },
+    });
+  }
+
+  /** Records one finished request. `route` is the route pattern (never the raw URL, which would explode the label set). */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = this.http.labels(method, route, String(status));
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  /** Reports the queue's job counts by state on every scrape. */
+  watchQueue(queue: Queue): void {
+    this.queues.add(queue);
+  }
+
+  /** Counts the worker's completed and failed jobs. */
+  watchWorker(worker: Worker): void {
+    worker.on('completed', () => this.jobs.inc({ queue: worker.name, outcome: 'completed' }));
+    worker.on('failed', () => this.jobs.inc({ queue: worker.name, outcome: 'failed' }));
+  }
+
+  webhookDelivery(outcome: WebhookDeliveryOutcome, count = 1): void {
+    this.webhookDeliveries.inc({ outcome }, count);
+  }
+
+  ingestedRows(outcome: IngestRowsOutcome, count: number): void {
+    if (count > 0) this.ingestRows.inc({ outcome }, count);
+  }
+
+  pushResult(provider: string, outcome: PushOutcome, count = 1): void {
+    if (count > 0) this.pushResults.inc({ provider, outcome }, count);
+  }
+
+  /** The Prometheus text exposition. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  onModuleDestroy(): void {
+    this.queues.clear();
+    this.registry.clear();
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    return await Promise.race([promise.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
