@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_OPTIONS, type AuthOptions } from '@app/auth';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
+import { httpMetrics, Metrics } from '@app/observability';
 import { Logger } from 'nestjs-pino';
 import { requestLog, ROOT_LOGGER } from './logger.config';
 import { assignRequestId } from './request-id';
@@ -28,6 +29,7 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
     assignRequestId(req, res);
     next();
   });
+  app.use(httpMetrics(app.get(Metrics)));
   app.use(requestLog(app.get(ROOT_LOGGER)));
   app.set('etag', false);
   app.disable('x-powered-by');

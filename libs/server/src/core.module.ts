@@ -9,8 +9,10 @@ import { RedisConfig, RedisModule } from '@app/redis';
 import type { ClassConstructor } from 'class-transformer';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { ObservabilityModule } from '@app/observability';
 import { HealthController } from './health.controller';
 import { createRootLogger, loggerParams, ROOT_LOGGER } from './logger.config';
+import { MetricsController } from './metrics.controller';
 import { ServerConfig } from './server.config';
 
 export interface CoreOptions {
@@ -53,7 +55,7 @@ class RootLoggerModule implements OnApplicationShutdown {
 
 /**
  * What every service has: validated settings, structured logs, Redis, the shared rate
- * limiter, /health, the one exception filter and the validation pipe, registered as
+ * limiter, /health, /metrics, the one exception filter and the validation pipe, registered as
  * providers so tests boot exactly the production pipeline.
  */
 @Module({})
@@ -82,8 +84,9 @@ export class CoreModule {
         RedisModule,
         RateLimitModule,
         TerminusModule.forRoot({ logger: false }),
+        ObservabilityModule.forRoot(options.service),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: APP_FILTER, useClass: AppExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },

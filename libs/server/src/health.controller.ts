@@ -2,12 +2,14 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import { Public } from '@app/auth';
+import { Metrics, ReadinessInfo, type ReadinessReport } from '@app/observability';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 
 /**
- * `/health` (readiness): 200 while PostgreSQL answers, 503 otherwise. Redis is reported
- * but does not fail it: without Redis, services keep answering (rate limits count per
+ * `/health` (readiness): 200 while PostgreSQL answers, 503 otherwise. Redis, each queue's
+ * backlog and what features register with ReadinessInfo (outside providers) are reported
+ * as information but never fail it: without Redis, services keep answering (rate limits count per
  * process, webhook events wait in the outbox). `/health/live` (liveness) only says the
  * process serves HTTP, so a database outage never restarts pods.
  */
@@ -19,18 +21,35 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly metrics: Metrics,
+    private readonly readiness: ReadinessInfo,
   ) {}
 
   @Get()
   @HealthCheck()
   async check(): Promise<HealthCheckResult> {
-    const [result, redis] = await Promise.all([this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]), this.redisStatus()]);
-    return { ...result, info: { ...result.info, redis }, details: { ...result.details, redis } };
+    const [result, redis, queues, others] = await Promise.all([
+      this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]),
+      this.redisStatus(),
+      this.queueBacklog(),
+      this.readiness.report(),
+    ]);
+    const info = { redis, ...queues, ...others };
+    return { ...result, info: { ...result.info, ...info }, details: { ...result.details, ...info } };
   }
 
   @Get('live')
   live(): { status: 'ok' } {
     return { status: 'ok' };
+  }
+
+  /** Each queue this process uses, with its backlog: `queue:webhook-delivery: {status, waiting, active, delayed, failed}`. */
+  private async queueBacklog(): Promise<Record<string, ReadinessReport>> {
+    const out: Record<string, ReadinessReport> = {};
+    for (const [name, counts] of await this.metrics.queueCounts()) {
+      out[`queue:${name}`] = counts ? { status: 'up', waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed } : { status: 'down', message: 'Redis did not answer in time' };
+    }
+    return out;
   }
 
   private async redisStatus(): Promise<{ status: 'up' | 'down'; message?: string }> {

@@ -34,10 +34,10 @@ export function loggerParams(logger: Logger): Params {
   return { pinoHttp: { logger, autoLogging: false }, forRoutes: [] };
 }
 
-/** One line per request: id, method, URL, status and time taken, or "request aborted" when the client left first. /health is not logged. */
+/** One line per request: id, method, URL, status and time taken, or "request aborted" when the client left first. /health and /metrics (probes and scrapes) are not logged. */
 export function requestLog(logger: Logger) {
   return (req: IncomingMessage & { id?: unknown; originalUrl?: string }, res: ServerResponse, next: () => void): void => {
-    if (req.url === '/health' || !logger.isLevelEnabled('info')) return next();
+    if (req.url === '/health' || req.url === '/health/live' || req.url === '/metrics' || !logger.isLevelEnabled('info')) return next();
     const started = performance.now();
     res.once('close', () => {
       logger.info(

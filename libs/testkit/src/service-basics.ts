@@ -55,6 +55,20 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
       expect(html.headers['content-type']).toMatch(/^text\/html/);
     });
 
+    it('GET /metrics answers Prometheus text: requests by route pattern and status, labelled with the service, unlogged and unlimited', async () => {
+      await request(t.http).get('/docs-json').expect(200);
+      await request(t.http).get('/nope/123').expect(404);
+      const res = await request(t.http).get('/metrics').expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      const line = (route: string, status: number) => res.text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
+      expect(line('unmatched', 404)).toMatch(new RegExp(`service="${service.name}"`));
+      expect(res.text).not.toContain('/nope/123');
+      expect(res.text).toMatch(/^process_resident_memory_bytes\{/m);
+      const json = await request(t.http).get('/docs-json');
+      expect(json.body.paths['/metrics']).toBeUndefined();
+    });
+
     it('returns an X-Request-Id, echoing a sane incoming one and replacing an unsafe one', async () => {
       const generated = await request(t.http).get('/health');
       expect(generated.headers['x-request-id']).toMatch(UUID);

@@ -1,6 +1,6 @@
 module.exports = {
   ...require('../../jest.preset.js'),
-  displayName: 'metrics',
+  displayName: 'observability',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
 };

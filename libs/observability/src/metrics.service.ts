@@ -4,7 +4,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 /** Seconds; from a cached read (≈ 1 ms) to a 1 GB upload. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120, 600];
-const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'] as const;
+const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
 /** A scrape never waits longer than this for Redis; the queue's gauges are left out of that scrape instead. */
 const QUEUE_COUNT_TIMEOUT_MS = 1000;
 
@@ -47,7 +48,7 @@ export class Metrics implements OnModuleDestroy {
     this.webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', labelNames: ['outcome'], registers: [this.registry] });
     this.ingestRows = new Counter({ name: 'ingest_rows_total', help: 'Sales rows ingested (accepted) or refused (rejected).', labelNames: ['outcome'], registers: [this.registry] });
     this.pushResults = new Counter({ name: 'push_results_total', help: 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', labelNames: ['provider', 'outcome'], registers: [this.registry] });
-    const queues = this.queues;
+    const counts = () => this.queueCounts();
     new Gauge({
       name: 'queue_jobs',
       help: 'Jobs in each queue by state, read from Redis at scrape time (waiting is the backlog workers scale on).',
@@ -55,13 +56,10 @@ export class Metrics implements OnModuleDestroy {
       registers: [this.registry],
       async collect() {
         this.reset();
-        await Promise.all(
-          [...queues].map(async (queue) => {
-            const counts = await withTimeout(queue.getJobCounts(...JOB_STATES), QUEUE_COUNT_TIMEOUT_MS);
-            if (!counts) return; // Redis did not answer in time: no stale number
-            for (const state of JOB_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
-          }),
-        );
+        for (const [queue, byState] of await counts()) {
+          if (!byState) continue; // Redis did not answer in time: no stale number
+          for (const state of JOB_STATES) this.set({ queue, state }, byState[state]);
+        }
       },
     });
   }
@@ -80,6 +78,18 @@ export class Metrics implements OnModuleDestroy {
   /** Reports the queue's job counts by state on every scrape. */
   watchQueue(queue: Queue): void {
     this.queues.add(queue);
+  }
+
+  /** Each watched queue's jobs by state; undefined for a queue whose Redis did not answer within a second. */
+  async queueCounts(): Promise<Map<string, Record<JobState, number> | undefined>> {
+    const entries = await Promise.all(
+      [...this.queues].map(async (queue) => {
+        const counts = await withTimeout(queue.getJobCounts(...JOB_STATES), QUEUE_COUNT_TIMEOUT_MS);
+        const byState = counts && (Object.fromEntries(JOB_STATES.map((state) => [state, counts[state] ?? 0])) as Record<JobState, number>);
+        return [queue.name, byState] as const;
+      }),
+    );
+    return new Map(entries);
   }
 
   /** Counts the worker's completed and failed jobs. */
@@ -117,7 +127,7 @@ export class Metrics implements OnModuleDestroy {
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms)));
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
   try {
     return await Promise.race([promise.catch(() => undefined), timeout]);
   } finally {

@@ -1,3 +1,4 @@
 export * from './http-metrics.middleware';
-export * from './metrics.module';
 export * from './metrics.service';
+export * from './observability.module';
+export * from './readiness-info';
