@@ -92,10 +92,10 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
   it('probes /health (readiness) and /health/live (liveness) on the named port the app listens on', () => {
     for (const { d, c } of containers) {
       const app = appOf(c);
-      const port = Number(containerSettings(manifests, c).get('PORT') ?? appSettings(app).get('PORT')!.initializer);
+      const port = Number(containerSettings(manifests, c).get('PORT') ?? appSettings(app).get('PORT')!.initial);
       expect({ deployment: d.metadata.name, port, ready: c.readinessProbe?.httpGet, live: c.livenessProbe?.httpGet, ports: c.ports }).toEqual({
         deployment: d.metadata.name,
-        port: Number(appSettings(app).get('PORT')!.initializer),
+        port: Number(appSettings(app).get('PORT')!.initial),
         ready: { path: '/health', port: 'http' },
         live: { path: '/health/live', port: 'http' },
         ports: [{ name: 'http', containerPort: port }],
@@ -127,7 +127,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
       // ingress-nginx's default proxy-read-timeout is 60 s; a webhook worker's longest job is one attempt.
       const longest = routes.length
         ? Math.max(...routes.map((i) => Number(i.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-read-timeout'] ?? 60)))
-        : Number(containerSettings(manifests, c).get('WEBHOOK_TIMEOUT_SECONDS') ?? appSettings(appOf(c)).get('WEBHOOK_TIMEOUT_SECONDS')!.initializer);
+        : Number(containerSettings(manifests, c).get('WEBHOOK_TIMEOUT_SECONDS') ?? appSettings(appOf(c)).get('WEBHOOK_TIMEOUT_SECONDS')!.initial);
       expect({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: grace > preStop + longest }).toEqual({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: true });
       if (routes.length) expect({ deployment: d.metadata.name, preStop }).toEqual({ deployment: d.metadata.name, preStop: 5 });
     }
@@ -164,6 +164,13 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     }
   });
 
+  it('routes the API and its docs through the Ingresses, never /health or /metrics', () => {
+    const paths = of(manifests, 'Ingress').flatMap((i) => spec<{ rules: Array<{ http: { paths: Array<{ path: string }> } }> }>(i).rules.flatMap((r) => r.http.paths.map((p) => p.path)));
+    const routed = (url: string) => paths.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
+    expect(['/metrics', '/health', '/health/live'].filter(routed)).toEqual([]);
+    expect(['/docs', '/docs-json', '/api/v1/client/x/tokens', '/api/Medias', '/api/pushm/bulk', '/DataInserterSales/api/sales'].every(routed)).toBe(true);
+  });
+
   it('streams 1 GB ingestion bodies unbuffered on the ingestion route alone, and 100 MB media on the gateway media route alone', () => {
     const annotations = (name: string) => of(manifests, 'Ingress').find((i) => i.metadata.name === name)!.metadata.annotations ?? {};
     const pathOf = (name: string) => spec<{ rules: Array<{ http: { paths: Array<{ path: string }> } }> }>(of(manifests, 'Ingress').find((i) => i.metadata.name === name)!).rules[0].http.paths[0].path;
@@ -181,6 +188,19 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
         annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': '5m' },
       });
     }
+  });
+});
+
+describe('the settings check', () => {
+  it('reads what each app validates at start: its own and the shared settings, defaults and required ones', () => {
+    const docstore = appSettings('docstore');
+    expect(docstore.get('PORT')).toEqual({ name: 'PORT', required: false, initial: 3001 });
+    expect(docstore.get('DATABASE_URL')).toEqual({ name: 'DATABASE_URL', required: true, initial: undefined });
+    expect(docstore.get('ENCRYPTION_KEYS')).toMatchObject({ required: true });
+    expect(docstore.get('PUBLIC_BASE_URL')).toMatchObject({ required: false });
+    expect([...docstore.keys()]).toEqual(expect.arrayContaining(['TRUST_PROXY', 'REDIS_URL', 'LOG_LEVEL', 'WEBHOOK_WORKERS', 'TOKEN_CACHE_TTL_SECONDS']));
+    expect(appSettings('gateway').get('PORT')).toMatchObject({ initial: 3002 });
+    expect(docstore.has('NOT_A_SETTING')).toBe(false);
   });
 });
 

@@ -49,20 +49,35 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     expect(existsSync(join(dir, 'package-lock.json'))).toBe(true);
   });
 
+  const env = async (extra: Record<string, string> = {}) => ({
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    DATABASE_URL: await workerDatabaseUrl(),
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:image-${app}:`,
+    // A real deployment gets it from its Secret; apps that store no secrets ignore it.
+    ENCRYPTION_KEYS: generateEncryptionKeys('boot'),
+    ...extra,
+  });
+
+  it('stops at once with one sentence naming a bad setting', async () => {
+    const result = await run(process.execPath, [`apps/${app}/src/main.js`], { cwd: dir, env: await env({ PORT: 'eighty' }) }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+    expect(result).toEqual({ code: 1, stderr: expect.stringMatching(/^Setting PORT is invalid[^\n]*\n$/) });
+  });
+
+  it('migrates its schema and exits with `main.js migrate` (the migration Job)', async () => {
+    const { stdout } = await run(process.execPath, [`apps/${app}/src/main.js`, 'migrate'], { cwd: dir, env: await env() });
+    expect(stdout).toContain('The schema is up to date.');
+  }, 60_000);
+
   it('boots main.js and answers 200 on /health, then stops on SIGTERM', async () => {
     const port = await freePort();
     child = spawn(process.execPath, [`apps/${app}/src/main.js`], {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        DATABASE_URL: await workerDatabaseUrl(),
-        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-        REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:image-${app}:`,
-        // A real deployment gets it from its Secret; apps that store no secrets ignore it.
-        ENCRYPTION_KEYS: generateEncryptionKeys('boot'),
-      },
+      env: await env({ PORT: String(port) }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
