@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { deployableApps, ROOT } from './workspace';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pinned } = require(join(ROOT, 'docker/lint.js')) as { pinned(image: string): boolean };
+
+interface Step {
+  name?: string;
+  if?: string;
+  run?: string;
+  uses?: string;
+}
+
+const workflow = parse(readFileSync(join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as {
+  on: { pull_request: unknown; push: { branches: string[] } };
+  jobs: Record<string, { container: { image: string }; services: Record<string, { image: string }>; env: Record<string, string>; steps: Step[] }>;
+};
+
+/** Projects `nx affected` would run for a change to these files. */
+function affected(...files: string[]): string[] {
+  const out = execFileSync('npx', ['nx', 'show', 'projects', '--affected', `--files=${files.join(',')}`, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    encoding: 'utf8',
+  });
+  return (JSON.parse(out.slice(out.indexOf('['))) as string[]).sort();
+}
+
+describe('.github/workflows/ci.yml', () => {
+  const [job] = Object.values(workflow.jobs);
+  const run = (condition: string) => job.steps.filter((s) => s.if?.includes(condition)).map((s) => s.run).join('\n');
+
+  it('runs nx affected against the base branch on pull requests, and everything on main', () => {
+    expect(workflow.on.push.branches).toEqual(['main']);
+    expect(run("github.event_name == 'pull_request'")).toMatch(/nx affected -t lint typecheck test build --base="\$NX_BASE" --head="\$NX_HEAD"/);
+    expect(run("github.event_name == 'push'")).toMatch(/nx run-many -t lint typecheck test build/);
+    expect(job.steps.some((s) => s.uses?.startsWith('nrwl/nx-set-shas@'))).toBe(true);
+    expect(job.steps.some((s) => s.run?.includes('.ci/browser-setup'))).toBe(true);
+  });
+
+  it('gives the tests PostgreSQL and Redis as service containers, every image pinned', () => {
+    expect(Object.keys(job.services).sort()).toEqual(['postgres', 'redis']);
+    expect(job.env.TEST_DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
+    expect(job.env.TEST_REDIS_URL).toBe('redis://redis:6379');
+    for (const image of [job.container.image, ...Object.values(job.services).map((s) => s.image)]) expect({ image, pinned: pinned(image) }).toEqual({ image, pinned: true });
+  });
+});
+
+describe('nx affected', () => {
+  it('runs every test project when the Jest preset or the local services the tests start change', () => {
+    const all = affected('jest.preset.js');
+    expect(all).toEqual(expect.arrayContaining([...deployableApps(), 'deploy-e2e', 'testkit', 'observability']));
+    expect(affected('tools/local-services.js')).toEqual(all);
+  }, 60_000);
+
+  it('runs only the deployment checks for a change under k8s/ or docker/', () => {
+    expect(affected('k8s/base/docstore.yaml', 'docker/Dockerfile')).toEqual(['deploy-e2e']);
+  }, 60_000);
+});
