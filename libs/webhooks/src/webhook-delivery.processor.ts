@@ -35,7 +35,7 @@ export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implem
     policy: TargetPolicy,
   ) {
     super(WEBHOOK_DELIVERY_QUEUE);
-    this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000);
+    this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000, options.trustedCertificates);
     this.schedule = config.retrySchedule;
   }
 

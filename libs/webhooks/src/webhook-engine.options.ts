@@ -27,6 +27,11 @@ export interface WebhookEngineOptions {
    * Otherwise every target must be https, allow-listed or not. Certificates are always verified.
    */
   allowHttpForAllowedTargets?: boolean;
+  /**
+   * CA certificates (PEM) trusted besides the system's, e.g. a private CA of the receivers
+   * (NODE_EXTRA_CA_CERTS does the same process-wide). Certificates are always verified.
+   */
+  trustedCertificates?: string[];
   /** The request field that names the target URL, in validation errors. Default `url`. */
   urlField?: string;
 }

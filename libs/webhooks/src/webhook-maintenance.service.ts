@@ -1,4 +1,4 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { ThrottledWarning } from '@app/queue';
 import { CIPHERTEXT_PREFIX, SecretCipher } from '@app/secrets';
 import { WebhookServiceConfig } from './webhook.config';
@@ -9,14 +9,14 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Upkeep that runs in every process with the engine:
- * - at start, signing secrets not encrypted with the current key (plaintext rows from
+ * - at start (before the relay and workers), signing secrets not encrypted with the current key (plaintext rows from
  *   before encryption at rest, or rows of an older key after a rotation) are encrypted
  *   with it, so an old key can be dropped from ENCRYPTION_KEYS once every process ran;
  * - every hour, attempts older than WEBHOOK_ATTEMPT_RETENTION_DAYS are deleted.
  * Both are idempotent; replicas doing them at once only repeat each other's no-ops.
  */
 @Injectable()
-export class WebhookMaintenance implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookMaintenance');
   private readonly failure = new ThrottledWarning('WebhookMaintenance');
   private timer?: NodeJS.Timeout;
@@ -28,9 +28,13 @@ export class WebhookMaintenance implements OnApplicationBootstrap, BeforeApplica
     private readonly config: WebhookServiceConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** Before anything delivers: a secret no listed key decrypts stops the start here, with the key's name. */
+  async onModuleInit(): Promise<void> {
     const count = await this.reencryptSecrets();
     if (count > 0) this.logger.log(`encrypted ${count} webhook secrets with key "${this.cipher.currentKeyId}"`);
+  }
+
+  onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
     void this.prune();
   }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from './webhook-retry';
 import { BlockedTargetError, hostOf, type TargetPolicy } from './webhook-target';
@@ -34,9 +35,12 @@ export class WebhookSender {
   constructor(
     private readonly policy: TargetPolicy,
     private readonly timeoutMs: number,
+    trustedCertificates: readonly string[] = [],
   ) {
+    // `ca` replaces the default trust store, so extra certificates are added to the system's.
+    const ca = trustedCertificates.length > 0 ? [...rootCertificates, ...trustedCertificates] : undefined;
     this.agent = new Agent({
-      connect: { lookup: policy.lookup, timeout: timeoutMs },
+      connect: { lookup: policy.lookup, timeout: timeoutMs, rejectUnauthorized: true, ...(ca && { ca }) },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       keepAliveTimeout: 30_000,
