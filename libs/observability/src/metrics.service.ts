@@ -1,5 +1,4 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import type { Queue, Worker } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Seconds; from a cached read (≈ 1 ms) to a 1 GB upload. */
@@ -13,6 +12,12 @@ export type WebhookDeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'canc
 export type IngestRowsOutcome = 'accepted' | 'rejected';
 export type PushOutcome = 'sent' | 'failed' | 'invalid_token';
 
+/** A queue whose backlog is reported: a BullMQ Queue, or libs/queue's QueueProducer. */
+export interface CountableQueue {
+  readonly name: string;
+  getJobCounts(...states: JobState[]): Promise<Record<string, number>>;
+}
+
 interface HttpChild {
   observe(seconds: number): void;
 }
@@ -20,7 +25,7 @@ interface HttpChild {
 /**
  * The process's Prometheus metrics, in a registry of its own (so several apps booted in one
  * test process never mix). Request latency by route and status is recorded by
- * `httpMetrics`; queues and workers are watched once registered; the other services report
+ * `httpMetrics`; libs/server registers every queue and worker of the app; the other services report
  * through the small methods below. `GET /metrics` renders it (libs/server).
  */
 @Injectable()
@@ -32,7 +37,7 @@ export class Metrics implements OnModuleDestroy {
   private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly ingestRows: Counter<'outcome'>;
   private readonly pushResults: Counter<'provider' | 'outcome'>;
-  private readonly queues = new Set<Queue>();
+  private readonly queues = new Set<CountableQueue>();
 
   constructor(service = 'service') {
     this.registry.setDefaultLabels({ service });
@@ -76,7 +81,7 @@ export class Metrics implements OnModuleDestroy {
   }
 
   /** Reports the queue's job counts by state on every scrape. */
-  watchQueue(queue: Queue): void {
+  watchQueue(queue: CountableQueue): void {
     this.queues.add(queue);
   }
 
@@ -92,10 +97,9 @@ export class Metrics implements OnModuleDestroy {
     return new Map(entries);
   }
 
-  /** Counts the worker's completed and failed jobs. */
-  watchWorker(worker: Worker): void {
-    worker.on('completed', () => this.jobs.inc({ queue: worker.name, outcome: 'completed' }));
-    worker.on('failed', () => this.jobs.inc({ queue: worker.name, outcome: 'failed' }));
+  /** Counts one job this process finished. */
+  jobFinished(queue: string, outcome: 'completed' | 'failed'): void {
+    this.jobs.inc({ queue, outcome });
   }
 
   webhookDelivery(outcome: WebhookDeliveryOutcome, count = 1): void {

@@ -8,6 +8,8 @@ export interface NewJob<T> {
   name: string;
   data: T;
   jobId: string;
+  /** The id of the request that caused the work (X-Request-Id), carried in the job's data as `requestId` so the worker's logs name it. */
+  requestId?: string;
 }
 
 /** Every state in which a job is still to run or running. */
@@ -43,7 +45,7 @@ export class QueueProducer<T> {
       // BullMQ's generic job-name types are stricter than a plain string; the name is only a label here.
       jobs.map((job) => ({
         name: job.name as never,
-        data: job.data as never,
+        data: (job.requestId === undefined ? job.data : { ...job.data, requestId: job.requestId }) as never,
         opts: {
           jobId: job.jobId,
           removeOnComplete: true,
@@ -54,6 +56,11 @@ export class QueueProducer<T> {
         },
       })),
     );
+  }
+
+  /** Jobs by state (metrics and /health report the backlog). */
+  getJobCounts(...states: JobType[]): Promise<Record<string, number>> {
+    return this.queue.getJobCounts(...states);
   }
 
   /** The data of every job still to run or running, page by page. */

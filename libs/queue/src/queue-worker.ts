@@ -6,6 +6,15 @@ import { ThrottledWarning } from './throttled-warning';
 
 export { DelayedError, type Job };
 
+/** How a job ended in this worker; a job handed back (DelayedError) is neither. */
+export type JobOutcome = 'completed' | 'failed';
+
+/** The request id a job carries (NewJob.requestId), if any. */
+export function requestIdOf(job: Job<unknown> | undefined): string | undefined {
+  const data = job?.data as { requestId?: unknown } | undefined;
+  return typeof data?.requestId === 'string' ? data.requestId : undefined;
+}
+
 /**
  * The one processor of a queue. Subclasses implement `process`; `start` begins taking
  * jobs and `close` shuts down gracefully: it stops taking jobs, waits for the ones in
@@ -18,6 +27,7 @@ export abstract class QueueWorker<T> {
   protected readonly failure: ThrottledWarning;
   private worker?: Worker<T>;
   private redis?: Redis;
+  private readonly finished: Array<(outcome: JobOutcome) => void> = [];
 
   constructor(readonly queueName: string) {
     this.logger = new Logger(`Worker ${queueName}`);
@@ -34,8 +44,19 @@ export abstract class QueueWorker<T> {
     this.worker = new Worker<T>(this.queueName, (job, token) => this.process(job, token), { connection: redis, prefix: bullPrefix(connection), concurrency });
     this.worker.on('error', (error) => this.failure.warn(`worker ${this.queueName}: ${error.message}`));
     this.worker.on('failed', (job, error) => {
-      if (!(error instanceof DelayedError)) this.logger.warn(`job ${job?.id} failed: ${error.message}`);
+      if (error instanceof DelayedError) return;
+      const requestId = requestIdOf(job);
+      this.logger.warn(`job ${job?.id}${requestId ? ` (request ${requestId})` : ''} failed: ${error.message}`);
+      for (const listener of this.finished) listener('failed');
     });
+    this.worker.on('completed', () => {
+      for (const listener of this.finished) listener('completed');
+    });
+  }
+
+  /** Calls `listener` with the outcome of every job this worker finishes (metrics count them). */
+  onFinished(listener: (outcome: JobOutcome) => void): void {
+    this.finished.push(listener);
   }
 
   get running(): boolean {

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { RequestBodyConfig } from '@app/auth';
 import { BaseServiceConfig, ConfigModule, DatabaseConfig, loadConfig, type SettingDefaults } from '@app/config';
@@ -13,6 +13,7 @@ import { ObservabilityModule } from '@app/observability';
 import { HealthController } from './health.controller';
 import { createRootLogger, loggerParams, ROOT_LOGGER } from './logger.config';
 import { MetricsController } from './metrics.controller';
+import { QueueMetricsExplorer } from './queue-metrics.explorer';
 import { ServerConfig } from './server.config';
 
 export interface CoreOptions {
@@ -85,11 +86,13 @@ export class CoreModule {
         RateLimitModule,
         TerminusModule.forRoot({ logger: false }),
         ObservabilityModule.forRoot(options.service),
+        DiscoveryModule,
       ],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: APP_FILTER, useClass: AppExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
+        QueueMetricsExplorer,
       ],
     };
   }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '@app/observability';
 import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
 
 interface Waiting {
@@ -17,7 +18,10 @@ export class AttemptRecorder {
   private waiting: Waiting[] = [];
   private flushing = false;
 
-  constructor(private readonly repository: WebhooksRepository) {}
+  constructor(
+    private readonly repository: WebhooksRepository,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   /** Resolves true once written, false when the attempt was a duplicate (nothing changed). */
   record(record: AttemptRecord): Promise<boolean> {
@@ -34,7 +38,11 @@ export class AttemptRecorder {
       this.waiting = [];
       try {
         const written = await this.repository.recordAttempts(group.map((w) => w.record));
-        for (const w of group) w.resolve(written.has(w.record.id));
+        for (const w of group) {
+          const recorded = written.has(w.record.id);
+          if (recorded) this.metrics?.webhookDelivery(w.record.status);
+          w.resolve(recorded);
+        }
       } catch (error) {
         for (const w of group) w.reject(error);
       }

@@ -1,0 +1,53 @@
+import { startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
+import { docBody, request, useDocstore, type Client, type Docstore } from './support/docstore-test';
+
+// Deliveries are asynchronous: the test waits for them (never for a fixed time), bounded by this.
+jest.setTimeout(30_000);
+
+const FAST = { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' };
+
+/** The value of the first sample of `name` whose labels include all of `labels`. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+describe('docstore: /metrics and /health', () => {
+  let ds: Docstore;
+  let c: Client;
+  let receiver: WebhookReceiver;
+  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) }, FAST);
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it('counts requests by route pattern and status, webhook deliveries by outcome and delivery jobs, and reports the queue backlog', async () => {
+    await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
+    await request(ds.http).post(`${c.doc()}/k1`).set(c.auth).send(docBody('k1', { n: 1 })).expect(201);
+    await request(ds.http).get(`${c.doc()}/nope`).set(c.auth).expect(404);
+    await receiver.waitFor(1);
+
+    let text = '';
+    for (;;) {
+      text = (await request(ds.http).get('/metrics').expect(200)).text;
+      if ((sample(text, 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0) >= 1 && sample(text, 'queue_jobs_processed_total', { queue: 'webhook-delivery', outcome: 'completed' })) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const route = '/api/v1/client/:client/:environment/context/:context/type/:type/:key';
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'POST', route, status: '201', service: 'docstore' })).toBe(1);
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status: '404' })).toBe(1);
+    expect(sample(text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' })).toEqual(expect.any(Number));
+    expect(text).not.toContain(c.id);
+
+    const health = await request(ds.http).get('/health').expect(200);
+    expect(health.body.info['queue:webhook-delivery']).toEqual({ status: 'up', waiting: expect.any(Number), active: expect.any(Number), delayed: expect.any(Number), failed: expect.any(Number) });
+  });
+
+  it('keeps /metrics out of the OpenAPI document and answers it without credentials', async () => {
+    const json = await request(ds.http).get('/docs-json').expect(200);
+    expect(json.body.paths['/metrics']).toBeUndefined();
+    await request(ds.http).get('/metrics').expect(200);
+  });
+});
