@@ -15,6 +15,8 @@
 //   fast-validation   proposed fix: the global pipe skips class-transformer/class-validator
 //                     when a cheap check for the DTO passes (bench/lib/fast-checks.ts)
 //   rate-limit        RateLimiter.hit answers without the Redis round trip
+//   no-metrics        the Prometheus request metrics middleware (libs/observability) becomes a
+//                     pass-through: what /metrics costs each request
 //   redis-autopipeline ioredis enableAutoPipelining: commands issued in the same tick share
 //                     one write (the rate-limit script included)
 
@@ -121,6 +123,9 @@ for (const name of wanted) {
       exceeded: false,
       retryAfter: 60,
     });
+  } else if (name === 'no-metrics') {
+    const middleware = load(path.join(ROOT, 'dist/docstore/libs/observability/src/http-metrics.middleware.js'));
+    middleware.httpMetrics = () => (_req, _res, next) => next();
   } else if (name === 'redis-autopipeline') {
     const Redis = load('ioredis');
     const defineCommand = Redis.prototype.defineCommand;
