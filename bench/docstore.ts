@@ -107,6 +107,8 @@ async function startServer(ctx: Context, opts: StartOptions): Promise<Server> {
     LOG_LEVEL: CFG.logLevel,
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    // Webhook signing secrets are encrypted at rest; a key for this run only.
+    ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS || `bench:${randomBytes(32).toString('base64')}`,
     BENCH_SQL: JSON.stringify(ctx.sql),
     BENCH_ABLATE: opts.ablate ?? '',
     ...opts.env,

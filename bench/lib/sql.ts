@@ -46,8 +46,19 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const { DocumentsRepository } = require(path.join(distAppRoot, 'documents/documents.repository.js'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { SchemasRepository } = require(path.join(distAppRoot, 'schemas/schemas.repository.js'));
+  // The webhook engine builds the event-recording part of each write statement; the floors run it too.
+  const libs = path.join(distAppRoot, '../../../libs/webhooks/src');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { WebhooksRepository } = require(path.join(libs, 'webhooks.repository.js'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { WebhookEvents } = require(path.join(libs, 'webhook-events.service.js'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Sql } = require(path.join(distAppRoot, '../../../libs/database/src/sql.service.js'));
   const rec = new Recorder();
-  const docs = new DocumentsRepository(rec);
+  // Lists go through Sql.page (rows, then count): the recorder uses the real one on top of its rows/one.
+  Object.assign(rec, { page: Sql.prototype.page });
+  const events = new WebhookEvents(new WebhooksRepository(rec, { driver: { schema: 'docstore' } }), null, null);
+  const docs = new DocumentsRepository(rec, events);
   const schemas = new SchemasRepository(rec);
 
   const take = (expected: unknown[]): string => {

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigModule, InvalidConfigError } from '@app/config';
 import { Logger } from 'nestjs-pino';
 import { configureApp, type ApiDocsOptions } from './configure-app';
+import { closeGracefullyOnSignals } from './graceful-shutdown';
 import { ServerConfig } from './server.config';
 
 /**
@@ -21,6 +22,7 @@ export async function bootstrap(appModule: Type | (() => Type), docs?: ApiDocsOp
     const app = await NestFactory.create<NestExpressApplication>(module, { bodyParser: false, bufferLogs: true, abortOnError: false });
     configureApp(app, docs);
     await app.listen(app.get(ServerConfig).PORT);
+    closeGracefullyOnSignals(app);
   } catch (error) {
     if (!(error instanceof InvalidConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -36,7 +36,6 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
   app.set(PUBLIC_BASE_URL_SETTING, config.PUBLIC_BASE_URL);
-  app.enableShutdownHooks();
   if (docs) {
     const builder = new DocumentBuilder().setTitle(docs.title).setDescription(docs.description).setVersion(docs.version);
     for (const source of Object.values(authOptions(app)?.sources ?? {})) if (source.docs) builder.addSecurity(source.docs.name, source.docs.scheme);
