@@ -12,11 +12,11 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  */
 export function closeGracefullyOnSignals(app: INestApplication): void {
   let closing = false;
-  const onSignal = (signal: string) => {
+  const onSignal = () => {
     if (closing) return;
     closing = true;
     void drain(app.getHttpServer() as Server)
-      .then(() => app.close(signal))
+      .then(() => app.close())
       .then(
         () => process.exit(0),
         (error: unknown) => {
