@@ -26,6 +26,7 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
     LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '4',
+    ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? '', // set for the run by tools/jest-global-setup.js
     ...env,
   };
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
