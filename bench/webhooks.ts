@@ -657,6 +657,7 @@ function floorJobs(template: string, n: number): string {
     attempts.push({ deliveryId: randomUUID(), attempt: 1, scheduleAttempt: 1, eventId, body });
   }
   // The built docstore's own constant (read after the bench has built it).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { DELIVERIES_PER_JOB } = require(path.join(ROOT, 'dist/docstore/libs/webhooks/src/webhook-queue.js')) as { DELIVERIES_PER_JOB: number };
   const jobs: DeliverJobData[] = [];
   for (let i = 0; i < attempts.length; i += DELIVERIES_PER_JOB) jobs.push({ webhookId, deliveries: attempts.slice(i, i + DELIVERIES_PER_JOB) });
@@ -736,15 +737,6 @@ function profileCtl(child: Child, message: object, expect: string): Promise<unkn
     if (m.profile === 'error') throw new Error(`profiler: ${m.message}`);
     return m;
   });
-}
-
-interface Dist {
-  n: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
 }
 
 type Frame = { functionName: string; url: string };

@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { Client } = require('pg');
-const Redis = require('ioredis');
+const { default: Redis } = require('ioredis');
 const { ROOT, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot } = require('./defaults');
 const DEBUG = process.env.DEBUG_LOCAL_SERVICES === '1';
 const noop = async () => {};
@@ -43,7 +43,7 @@ function exited(child) {
 // Sends `signal`, escalates to SIGKILL after `killAfterMs`, resolves once the child is gone.
 function terminate(child, signal = 'SIGTERM', killAfterMs = 10_000) {
   if (exited(child)) return Promise.resolve();
-  return new Promise((resolve) => {
+  return new Promise((/** @type {(value?: void) => void} */ resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.once('exit', () => {
       clearTimeout(timer);
@@ -211,7 +211,7 @@ async function isOurStaleCluster(dataDir, port) {
     );
     if (fs.realpathSync(dir) === fs.realpathSync(dataDir)) return true;
   } catch (err) {
-    if (err.code === 'ECONNREFUSED') return false;
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ECONNREFUSED') return false;
   }
   throw new Error(`Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`);
 }
@@ -244,8 +244,15 @@ async function startEmbedded(dataDir, port) {
   return () => terminate(child, 'SIGINT', 15_000);
 }
 
-async function ensurePostgres({ url, dataDir, port, database } = {}) {
-  if (url) {
+/**
+ * A PostgreSQL at `where.url`, or the embedded cluster `where` describes (started if it is not
+ * running, its database created if missing). `stop` stops what this call started.
+ * @param {{ url: string } | import('./defaults').EmbeddedCluster} where
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+async function ensurePostgres(where) {
+  if ('url' in where) {
+    const { url } = where;
     try {
       await withPgClient({ connectionString: url }, (c) => c.query('select 1'));
     } catch (err) {
@@ -254,6 +261,7 @@ async function ensurePostgres({ url, dataDir, port, database } = {}) {
     return { url, stop: noop };
   }
 
+  const { dataDir, port, database } = where;
   const dir = path.resolve(ROOT, dataDir);
   const stop = (await isOurStaleCluster(dir, port)) ? noop : await startEmbedded(dir, port);
   try {

@@ -98,7 +98,7 @@ async function main() {
     child.once('exit', (code, signal) => {
       if (stopping) return;
       // SIGINT/SIGTERM sent straight to the app (e.g. Ctrl-C reaching the whole process group) is a stop, not a crash.
-      crashed = code !== 0 && !['SIGINT', 'SIGTERM'].includes(signal);
+      crashed = code !== 0 && !(signal === 'SIGINT' || signal === 'SIGTERM');
       say(`${app} exited (${signal || `code ${code}`}), stopping the others`);
       shutdown();
     });
