@@ -26,12 +26,15 @@ interface Call {
   values: unknown[];
 }
 
-/** A pg client that records what it is sent and answers with no rows (a count of 0). */
 class Recorder {
   readonly calls: Call[] = [];
-  async query(text: string, values: unknown[] = []): Promise<{ rows: unknown[] }> {
+  async one(text: string, values: unknown[] = []): Promise<unknown> {
     this.calls.push({ text, values });
-    return { rows: /count\(\*\)/.test(text) ? [{ total: 0 }] : [] };
+    return /count\(\*\)/.test(text) ? { total: 0 } : null;
+  }
+  async rows(text: string, values: unknown[] = []): Promise<unknown[]> {
+    this.calls.push({ text, values });
+    return [];
   }
 }
 
@@ -43,13 +46,9 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const { DocumentsRepository } = require(path.join(distAppRoot, 'documents/documents.repository.js'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { SchemasRepository } = require(path.join(distAppRoot, 'schemas/schemas.repository.js'));
-  // The built Sql runner on a recording client: every helper (rows, one, page) sends its SQL as the app's does.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { SqlClient } = require(path.join(distAppRoot, '../../../libs/database/src/sql.service.js'));
   const rec = new Recorder();
-  const db = new SqlClient(rec);
-  const docs = new DocumentsRepository(db);
-  const schemas = new SchemasRepository(db);
+  const docs = new DocumentsRepository(rec);
+  const schemas = new SchemasRepository(rec);
 
   const take = (expected: unknown[]): string => {
     const call = rec.calls.shift();
@@ -69,7 +68,7 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const listCount = take([...SCOPE_VALUES, ['price'], '500']);
   await schemas.find(SCOPE);
   const schema = take(SCOPE_VALUES);
-  await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], db);
+  await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], rec);
   const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }])]);
   return { get, put, listRows, listCount, schema, bulk };
 }
