@@ -99,6 +99,9 @@ async function withPgClient(config, fn) {
   }
 }
 
+/** An error whose message is already the one sentence to show (cause and what to do). */
+class ServiceError extends Error {}
+
 const PG_USER = 'postgres';
 const PG_PASSWORD = 'postgres';
 
@@ -109,7 +112,7 @@ async function packagedPostgres() {
     const { initdb } = await import(name);
     return path.dirname(path.dirname(initdb));
   } catch {
-    throw new Error(`There is no embedded PostgreSQL for this platform (${name} is not installed); set DATABASE_URL to a PostgreSQL of your own.`);
+    throw new ServiceError(`There is no embedded PostgreSQL for this platform (${name} is not installed); set DATABASE_URL to a PostgreSQL of your own.`);
   }
 }
 
@@ -124,7 +127,7 @@ function postgresAccount() {
       execFileSync('sh', ['-c', `getent group ${PG_USER} >/dev/null || groupadd --system ${PG_USER}; useradd --system -g ${PG_USER} -M -s /bin/false ${PG_USER}`], { stdio: 'ignore' });
       return { uid: id('-u'), gid: id('-g') };
     } catch {
-      throw new Error(`PostgreSQL cannot run as root and there is no "${PG_USER}" user to run it as (creating one failed); create it (useradd ${PG_USER}) or set DATABASE_URL to a PostgreSQL of your own.`);
+      throw new ServiceError(`PostgreSQL cannot run as root and there is no "${PG_USER}" user to run it as (creating one failed); create it (useradd ${PG_USER}) or set DATABASE_URL to a PostgreSQL of your own.`);
     }
   }
 }
@@ -178,7 +181,7 @@ function runAs(program, args, account, log, cwd) {
 
 async function initCluster(bin, dataDir, account, log) {
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
-    throw new Error(`${dataDir} is not empty but holds no PostgreSQL cluster (an interrupted first start?); delete it and retry.`);
+    throw new ServiceError(`${dataDir} is not empty but holds no PostgreSQL cluster (an interrupted first start?); delete it and retry.`);
   }
   const parent = path.dirname(dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -195,7 +198,7 @@ async function initCluster(bin, dataDir, account, log) {
     const code = await new Promise((resolve) => child.once('close', resolve));
     if (code !== 0) {
       fs.rmSync(dataDir, { recursive: true, force: true }); // so that a retry starts clean
-      throw new Error(sentence(`Could not create the embedded PostgreSQL cluster in ${dataDir} (${log.last(/FATAL|ERROR|error|EACCES/)}); fix that and retry, or set DATABASE_URL to a PostgreSQL of your own`));
+      throw new ServiceError(sentence(`Could not create the embedded PostgreSQL cluster in ${dataDir} (${log.last(/FATAL|ERROR|error|EACCES/)}); fix that and retry, or set DATABASE_URL to a PostgreSQL of your own`));
     }
   } finally {
     fs.rmSync(passwordFile, { force: true });
@@ -213,7 +216,7 @@ async function isOurStaleCluster(dataDir, port) {
   } catch (err) {
     if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ECONNREFUSED') return false;
   }
-  throw new Error(`Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`);
+  throw new ServiceError(`Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`);
 }
 
 async function startEmbedded(dataDir, port) {
@@ -236,7 +239,7 @@ async function startEmbedded(dataDir, port) {
   });
   if (!ready) {
     await terminate(child, 'SIGKILL');
-    throw new Error(
+    throw new ServiceError(
       sentence(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (${log.last(/FATAL|PANIC|ERROR|EACCES/)}); free that port, or delete ${dataDir} to start fresh, or set DATABASE_URL to a PostgreSQL of your own`),
     );
   }
@@ -256,14 +259,21 @@ async function ensurePostgres(where) {
     try {
       await withPgClient({ connectionString: url }, (c) => c.query('select 1'));
     } catch (err) {
-      throw new Error(sentence(`Cannot connect to PostgreSQL at ${redact(url)} (${reason(err)}); start that PostgreSQL or correct the URL`));
+      throw new ServiceError(sentence(`Cannot connect to PostgreSQL at ${redact(url)} (${reason(err)}); start that PostgreSQL or correct the URL`));
     }
     return { url, stop: noop };
   }
 
   const { dataDir, port, database } = where;
   const dir = path.resolve(ROOT, dataDir);
-  const stop = (await isOurStaleCluster(dir, port)) ? noop : await startEmbedded(dir, port);
+  let stop;
+  try {
+    stop = (await isOurStaleCluster(dir, port)) ? noop : await startEmbedded(dir, port);
+  } catch (err) {
+    if (err instanceof ServiceError) throw err;
+    // Anything unforeseen (a directory it cannot create, a copy that fails) still gets one sentence.
+    throw new ServiceError(sentence(`The embedded PostgreSQL could not start (${reason(err)}); fix that, or delete ${dir} to start fresh, or set DATABASE_URL to a PostgreSQL of your own`));
+  }
   try {
     await withPgClient(
       { host: '127.0.0.1', port, user: PG_USER, password: PG_PASSWORD, database: 'postgres' },
@@ -278,7 +288,7 @@ async function ensurePostgres(where) {
     );
   } catch (err) {
     await stop();
-    throw new Error(sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); delete ${dir} to start fresh`));
+    throw new ServiceError(sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); delete ${dir} to start fresh`));
   }
   return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`, stop };
 }
@@ -320,7 +330,7 @@ async function ensureRedis({ url = REDIS_URL } = {}) {
 
   const u = new URL(url);
   if (!LOOPBACK.has(u.hostname) || !onPath('redis-server')) {
-    throw new Error(
+    throw new ServiceError(
       `Redis is needed but nothing answers at ${redact(url)}; point REDIS_URL at a running Redis or install one (apt-get install redis-server, brew install redis, or docker run -p 6379:6379 redis:7).`,
     );
   }
@@ -339,7 +349,7 @@ async function ensureRedis({ url = REDIS_URL } = {}) {
   for (;;) {
     if (exited(child) || Date.now() > deadline) {
       await terminate(child, 'SIGKILL');
-      throw new Error(sentence(`redis-server did not start on ${redact(url)} (${log.last(/#|error/i)}); free that port or point REDIS_URL at a running Redis`));
+      throw new ServiceError(sentence(`redis-server did not start on ${redact(url)} (${log.last(/#|error/i)}); free that port or point REDIS_URL at a running Redis`));
     }
     if (await redisAnswers(url)) break;
     await new Promise((r) => setTimeout(r, 100));
