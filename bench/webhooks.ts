@@ -638,7 +638,7 @@ function verifySample(sample: Arrivals['sample'], secret: string): boolean | nul
 }
 
 /**
- * Jobs like the docstore's (libs/webhooks/src/outbox-relay.service.ts toJobs): one webhook,
+ * Jobs like the docstore's (libs/webhooks/src/webhook-relay.service.ts): one webhook,
  * DELIVERIES_PER_JOB attempts to a job, bodies shaped like phase B's. One JSON job per line.
  */
 function floorJobs(template: string, n: number): string {

@@ -48,7 +48,7 @@ async function run(file: string, queueName: string): Promise<Record<string, unkn
         jobs.slice(i, i + 1000).map((data) => ({
           name: 'deliver',
           data,
-          // The docstore's job name, id and options (libs/webhooks/src/webhook-queue.provider.ts).
+          // The engine's job name and id (libs/webhooks/src/webhook-relay.service.ts) and options (libs/queue/src/queue-producer.ts).
           opts: { jobId: `${data.deliveries[0].deliveryId}-${data.deliveries[0].attempt}`, removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
         })),
       );
