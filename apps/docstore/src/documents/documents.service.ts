@@ -51,13 +51,13 @@ export class DocumentsService {
     const updated = await this.documents.update(scope, key, write, expectedVersion);
     this.events.recorded(updated.deliveries);
     if (updated.value) return updated.value;
-    throw await this.whyNothingMatched(scope, key);
+    throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
   async delete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<void> {
     const deleted = await this.documents.softDelete(scope, key, expectedVersion);
     this.events.recorded(deleted.deliveries);
-    if (!deleted.value) throw await this.whyNothingMatched(scope, key);
+    if (!deleted.value) throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
   /** Each listed document is a `document.read` event. */
@@ -87,7 +87,13 @@ export class DocumentsService {
     return written.value;
   }
 
-  private async whyNothingMatched(scope: DocumentScope, key: string): Promise<Error> {
+  /**
+   * Without If-Match the write already waited for any concurrent writer of the row and
+   * found it not live, so the answer is 404 whatever happened since. With If-Match, a row
+   * live now means the version differed: 412.
+   */
+  private async whyNothingMatched(scope: DocumentScope, key: string, expectedVersion: number | undefined): Promise<Error> {
+    if (expectedVersion === undefined) return new DocumentNotFoundException();
     const state = await this.documents.state(scope, key);
     return state?.live ? new DocumentVersionMismatchException(state.version) : new DocumentNotFoundException();
   }
