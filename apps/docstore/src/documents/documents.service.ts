@@ -67,7 +67,7 @@ export class DocumentsService {
     return found;
   }
 
-  /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one transaction. */
+  /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one (retried) transaction. */
   async bulk(scope: DocumentScope, items: BulkItemDto[]): Promise<DocumentView[]> {
     if (items.length > this.config.BULK_MAX_ITEMS) {
       throw ValidationFailedException.of('documents', `The documents field must not have more than ${this.config.BULK_MAX_ITEMS} items.`);
@@ -79,10 +79,8 @@ export class DocumentsService {
       seen.set(item.key, i);
     });
     const writes = items.map((item, i) => ({ key: item.key, ...toWrite(item, `documents.${i}.`) }));
-    const written = await this.documents.transaction(async (tx) => {
-      await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`, tx);
-      return this.documents.bulkUpsert(scope, writes, tx);
-    });
+    await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`);
+    const written = await this.documents.transaction((tx) => this.documents.bulkUpsert(scope, writes, tx));
     this.events.recorded(written.deliveries);
     return written.value;
   }
