@@ -24,6 +24,9 @@ const WITH_HISTORY = (written: string) => `
     SELECT id, client_id, environment, context, type, key, data, version, updated_at FROM ${written}
   )`;
 
+/** A `DocumentEvent` as an SQL string literal (the constants hold no quotes). */
+const eventLiteral = (event: string) => `'${event}'`;
+
 /**
  * Ends a write statement whose changed rows are in `w`: the rows as the API shows them
  * (`v`), the webhook event of each in the same statement (so it commits or rolls back
@@ -113,7 +116,7 @@ export class DocumentsRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
          WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
          RETURNING d.*
-       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS(`'${DocumentEvent.Created}'`)}`,
+       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS(eventLiteral(DocumentEvent.Created))}`,
       [...scopeParams(scope), key, write.data, write.expiresAt],
     ));
   }
@@ -125,7 +128,7 @@ export class DocumentsRepository {
          UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
          RETURNING *
-       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS(`'${DocumentEvent.Updated}'`)}`,
+       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS(eventLiteral(DocumentEvent.Updated))}`,
       [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null],
     ));
   }
@@ -137,7 +140,7 @@ export class DocumentsRepository {
          UPDATE docstore.documents SET data = $2, version = version + 1, updated_at = now(), deleted_at = NULL,
            expires_at = CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END
          WHERE id = $1 RETURNING *
-       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS(`'${DocumentEvent.Updated}'`)}`,
+       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS(eventLiteral(DocumentEvent.Updated))}`,
       [id, data],
     ));
   }
@@ -148,7 +151,7 @@ export class DocumentsRepository {
       `WITH w AS (
          UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
-       ) ${RETURNING_VIEW_AND_EVENTS(`'${DocumentEvent.Deleted}'`)}`,
+       ) ${RETURNING_VIEW_AND_EVENTS(eventLiteral(DocumentEvent.Deleted))}`,
       [...scopeParams(scope), key, expectedVersion ?? null],
     ));
   }
@@ -170,7 +173,7 @@ export class DocumentsRepository {
          SELECT $1, $2, $3, $4, key, data, expires_at FROM input ORDER BY key COLLATE "C" ${UPSERT}
          RETURNING d.*
        ) ${WITH_HISTORY('w')}
-       ${RETURNING_VIEW_AND_EVENTS(`CASE WHEN s.key IN (SELECT key FROM was_live) THEN '${DocumentEvent.Updated}' ELSE '${DocumentEvent.Created}' END`)}`,
+       ${RETURNING_VIEW_AND_EVENTS(`CASE WHEN s.key IN (SELECT key FROM was_live) THEN ${eventLiteral(DocumentEvent.Updated)} ELSE ${eventLiteral(DocumentEvent.Created)} END`)}`,
       [...scopeParams(scope), JSON.stringify(items.map((i) => ({ key: i.key, data: i.data, expires_at: i.expiresAt })))],
     );
     const position = new Map(items.map((item, i) => [item.key, i]));
