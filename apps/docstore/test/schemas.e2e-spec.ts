@@ -1,4 +1,5 @@
 import { Sql } from '@app/database';
+import fc from 'fast-check';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -220,6 +221,25 @@ describe('schemas', () => {
       expect(res.body.errors).toEqual([{ property: 'schema', message: expect.stringContaining(shown) }]);
       await request(ds.http).get(schemaUrl()).set(c.auth).expect(404);
     });
+
+    it('any pattern is stored (201/200) or refused (422, nothing stored), and checking data with it never fails the server', async () => {
+      const piece = fc.constantFrom('a', 'b', '.', '*', '+', '?', '(', ')', '[', ']', '{2,}', '|', '^', '$', '\\', '\\d', '\\1', '(?=', '(?<!', '(?<n>', '\\p{L}', '-', '{');
+      const pattern = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+      await fc.assert(
+        fc.asyncProperty(pattern, fc.string({ maxLength: 40 }), async (p, value) => {
+          const stored = await putSchema(stringPattern(p));
+          expect([200, 201, 422]).toContain(stored.status);
+          if (stored.status === 422) {
+            const current = await request(ds.http).get(schemaUrl()).set(c.auth);
+            if (current.status === 200) expect(current.body.schema.properties.s.pattern).not.toBe(p);
+            return;
+          }
+          const written = await createDoc(`k${Math.random().toString(36).slice(2)}`, { s: value });
+          expect([201, 422]).toContain(written.status);
+        }),
+        { numRuns: 30 },
+      );
+    }, 120_000);
 
     it('keeps the usual pattern syntax: classes, quantifiers, anchors, unicode', async () => {
       await putSchema({
