@@ -1,7 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DatabaseConfig } from '@app/config';
 import { Client } from 'pg';
-import { DocstoreConfig } from '../config/docstore.config';
 import type { DocumentScope } from '../documents/document-scope';
 import { JsonSchemaValidator, type SchemaCheck } from './json-schema.validator';
 import { SCHEMA_CHANGED_CHANNEL, schemaCacheKey, SchemasRepository } from './schemas.repository';
@@ -27,7 +27,7 @@ export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     private readonly schemas: SchemasRepository,
     private readonly validator: JsonSchemaValidator,
-    private readonly config: DocstoreConfig,
+    private readonly config: DatabaseConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
