@@ -1,3 +1,4 @@
+import { setTimeout as setTimeoutCallback } from 'node:timers';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DatabaseConfig } from '@app/config';
@@ -7,6 +8,8 @@ import { JsonSchemaValidator, type SchemaCheck } from './json-schema.validator';
 import { SCHEMA_CHANGED_CHANNEL, schemaCacheKey, SchemasRepository } from './schemas.repository';
 
 const LIMIT = 5000;
+/** How long a schema change waits for its own notification before answering anyway. */
+const DELIVERY_WAIT_MS = 2000;
 
 /**
  * The compiled schema of each collection (or the fact that it has none), so a write does
@@ -20,6 +23,7 @@ const LIMIT = 5000;
 export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SchemaCache');
   private readonly entries = new Map<string, Promise<SchemaCheck | null>>();
+  private readonly waiters = new Map<string, Set<() => void>>();
   private listener: Client | null = null;
   private listening = false;
   private closed = false;
@@ -53,9 +57,35 @@ export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdow
     return loaded;
   }
 
-  /** Drops the collection's entry in this process (other replicas hear the NOTIFY). */
-  evict(scope: DocumentScope): void {
-    this.entries.delete(schemaCacheKey(scope));
+  /**
+   * Makes a change of the collection's schema: drops this process's entry and waits until
+   * PostgreSQL has delivered the change's notification to this process's listener (so it
+   * has been sent to every replica's listener too) before the change is answered. Without
+   * a listener, when `changed` says nothing changed (so nothing was sent), or after
+   * DELIVERY_WAIT_MS, it goes on without waiting.
+   */
+  async change<T>(scope: DocumentScope, write: () => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
+    const key = schemaCacheKey(scope);
+    let resolve!: () => void;
+    const delivered = new Promise<void>((r) => (resolve = r));
+    const waiting = this.waiters.get(key) ?? new Set();
+    this.waiters.set(key, waiting.add(resolve));
+    const timer = setTimeoutCallback(resolve, DELIVERY_WAIT_MS);
+    try {
+      const result = await write();
+      this.entries.delete(key);
+      if (this.listening && changed(result)) await delivered;
+      return result;
+    } finally {
+      clearTimeout(timer);
+      waiting.delete(resolve);
+      if (waiting.size === 0 && this.waiters.get(key) === waiting) this.waiters.delete(key);
+    }
+  }
+
+  private notified(key: string): void {
+    this.entries.delete(key);
+    for (const resolve of this.waiters.get(key) ?? []) resolve();
   }
 
   /** Opens the LISTEN connection; false when it cannot. */
@@ -70,7 +100,7 @@ export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdow
       await client.end().catch(() => undefined);
       return false;
     }
-    client.on('notification', (n) => n.payload !== undefined && this.entries.delete(n.payload));
+    client.on('notification', (n) => n.payload !== undefined && this.notified(n.payload));
     client.once('end', () => void this.reconnect());
     this.listener = client;
     // Changes made while nobody listened are unknown: start empty.
@@ -82,6 +112,8 @@ export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdow
   private async reconnect(): Promise<void> {
     this.listening = false;
     this.entries.clear();
+    if (!this.closed && this.listener) this.logger.warn('Lost the schema-change listener; reading schemas on every write until it is back.');
+    this.listener = null;
     for (let attempt = 1; !this.closed; attempt++) {
       await setTimeout(Math.min(5000, 100 * attempt));
       if (this.closed || (await this.connect())) return;

@@ -16,9 +16,7 @@ export class SchemasService {
   async put(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaView; created: boolean }> {
     const problems = this.validator.schemaProblems(schema);
     if (problems) throw new InvalidSchemaException(problems);
-    const stored = await this.schemas.upsert(scope, schema);
-    this.cache.evict(scope);
-    return stored;
+    return this.cache.change(scope, () => this.schemas.upsert(scope, schema));
   }
 
   async get(scope: DocumentScope): Promise<SchemaView> {
@@ -28,8 +26,7 @@ export class SchemasService {
   }
 
   async delete(scope: DocumentScope): Promise<void> {
-    const deleted = await this.schemas.delete(scope);
-    this.cache.evict(scope);
+    const deleted = await this.cache.change(scope, () => this.schemas.delete(scope), (found) => found);
     if (!deleted) throw new SchemaNotFoundException();
   }
 
