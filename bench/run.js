@@ -1,12 +1,14 @@
 'use strict';
 // `node bench/run.js`           the HTTP benchmark (bench/docstore.ts)
+// `node bench/run.js metrics`   what the Prometheus request metrics cost per request (bench/metrics.ts)
 // `node bench/run.js webhooks`  webhook delivery: writes with and without a webhook, and a bare BullMQ floor (bench/webhooks.ts)
 // TypeScript is compiled on load by @swc/core (bench/register.js).
 require('./register');
 const which = process.argv[2];
 if (which === undefined || which === 'http') require('./docstore.ts');
 else if (which === 'webhooks') require('./webhooks.ts');
+else if (which === 'metrics') require('./metrics.ts');
 else {
-  process.stderr.write(`usage: node bench/run.js [http|webhooks]\n`);
+  process.stderr.write(`usage: node bench/run.js [http|webhooks|metrics]\n`);
   process.exitCode = 2;
 }

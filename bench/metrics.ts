@@ -1,0 +1,61 @@
+/**
+ * What the Prometheus request metrics cost each request, measured in-process with CPU time
+ * (best of several trials), so the number holds on a busy machine where HTTP runs drift:
+ * the `httpMetrics` middleware of the built docstore (dist/) on a real IncomingMessage /
+ * ServerResponse pair, minus the same request without it. Compare with the docstore's GET
+ * CPU per request (bench/README.md, "Metrics").
+ *
+ *   node bench/run.js metrics      (after `npx nx build docstore`)
+ */
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import * as path from 'node:path';
+import { ROOT, say, table } from './lib/harness';
+
+const ROUTE = '/api/v1/client/:client/:environment/context/:context/type/:type/:key';
+const CALLS = 100_000;
+const TRIALS = 7;
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/** CPU µs per simulated request (a response finishing and closing), best of TRIALS. */
+function perRequest(middleware: Middleware | null): number {
+  const socket = new Socket();
+  const once = () => {
+    const req = new IncomingMessage(socket);
+    req.method = 'GET';
+    const res = new ServerResponse(req);
+    middleware?.(req, res, () => undefined);
+    // What Express sets once a route matched: the metrics' route label.
+    (req as IncomingMessage & { route?: { path: string } }).route = { path: ROUTE };
+    res.statusCode = 200;
+    res.emit('finish');
+    res.emit('close');
+  };
+  for (let i = 0; i < 2000; i++) once(); // warm the JIT
+  let best = Infinity;
+  for (let t = 0; t < TRIALS; t++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < CALLS; i++) once();
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / CALLS);
+  }
+  return best;
+}
+
+function main(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Metrics, httpMetrics } = require(path.join(ROOT, 'dist/docstore/libs/observability/src/index.js'));
+  const metrics = new Metrics('docstore');
+  const rounds = [1, 2, 3].map((round) => {
+    const base = perRequest(null);
+    const withMetrics = perRequest(httpMetrics(metrics) as Middleware);
+    say(`round ${round}: ${base.toFixed(2)} µs without, ${withMetrics.toFixed(2)} µs with metrics`);
+    return withMetrics - base;
+  });
+  const median = [...rounds].sort((a, b) => a - b)[1];
+  process.stdout.write(`${table(['', 'round 1', 'round 2', 'round 3', 'median'], [['httpMetrics µs/request (CPU)', ...rounds.map((r) => r.toFixed(2)), median.toFixed(2)]])}\n`);
+  metrics.onModuleDestroy();
+}
+
+main();
