@@ -12,8 +12,6 @@ import type { WebhookEngineOptions } from '../../src/webhook-engine.options';
 import { WebhooksModule } from '../../src/webhooks.module';
 import { webhookEntities, webhookMigrations } from '../../src';
 
-class EngineTestConfig extends WebhookServiceConfig {}
-
 /**
  * The smallest app that uses the engine: config, database (in a schema of its own, so
  * nothing depends on a schema being called `docstore`), Redis, and WebhooksModule with
@@ -22,7 +20,7 @@ class EngineTestConfig extends WebhookServiceConfig {}
 export function startEngineApp(options: WebhookEngineOptions, schema: string, env: Record<string, string> = {}): Promise<TestApp> {
   @Module({
     imports: [
-      CoreModule.forRoot({ service: 'webhook-engine-test', version: '0', config: EngineTestConfig }),
+      CoreModule.forRoot({ service: 'webhook-engine-test', version: '0', settings: [WebhookServiceConfig] }),
       DatabaseModule.forRoot({ schema, entities: webhookEntities, migrations: webhookMigrations }),
       WebhooksModule.forRoot(options),
     ],
