@@ -46,7 +46,11 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const { DocumentsRepository } = require(path.join(distAppRoot, 'documents/documents.repository.js'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { SchemasRepository } = require(path.join(distAppRoot, 'schemas/schemas.repository.js'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SqlRunner } = require(path.join(distAppRoot, '../../../libs/database/src/sql.service.js'));
   const rec = new Recorder();
+  // Sql.page() as built: it sends its two statements through rows() and one(), which record them.
+  Object.assign(rec, { page: SqlRunner.prototype.page });
   const docs = new DocumentsRepository(rec);
   const schemas = new SchemasRepository(rec);
 
