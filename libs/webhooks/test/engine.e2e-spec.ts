@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Sql } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the engine's own tests use the shared loopback receiver
+ 
 import { startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
 import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
 import type { WebhookEngineOptions } from '../src/webhook-engine.options';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Module, type Type } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the engine's own tests boot it with the shared test kit
+ 
 import { createTestApp, type TestApp } from '@app/testkit';
 import { WebhookServiceConfig } from '../../src/webhook.config';
 import type { WebhookEngineOptions } from '../../src/webhook-engine.options';
