@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateEncryptionKeys } from '@app/secrets';
-import { workerDatabaseUrl } from '@app/testkit';
+import { Client } from 'pg';
 import { deployableApps, ROOT } from '../src/workspace';
 
 const run = promisify(execFile);
@@ -49,14 +49,17 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     expect(existsSync(join(dir, 'package-lock.json'))).toBe(true);
   });
 
+  // A database of its own: the worker's shared one holds secrets other tests encrypted with other keys.
+  let databaseUrl: string | undefined;
+  const encryptionKeys = generateEncryptionKeys('boot');
   const env = async (extra: Record<string, string> = {}) => ({
     PATH: process.env.PATH,
     NODE_ENV: 'production',
-    DATABASE_URL: await workerDatabaseUrl(),
+    DATABASE_URL: (databaseUrl ??= await freshDatabase(`t_${process.env.TEST_RUN_ID}_image_${app.replace(/-/g, '_')}`)),
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:image-${app}:`,
     // A real deployment gets it from its Secret; apps that store no secrets ignore it.
-    ENCRYPTION_KEYS: generateEncryptionKeys('boot'),
+    ENCRYPTION_KEYS: encryptionKeys,
     ...extra,
   });
 
@@ -105,6 +108,22 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     expect(await exited).toEqual({ code: 0, signal: null });
   }, 60_000);
 });
+
+/** Creates (or recreates) a database; global teardown drops every t_<run>_* one. */
+async function freshDatabase(name: string): Promise<string> {
+  const admin = process.env.TEST_DATABASE_URL!;
+  const client = new Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}"`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<number | string> {
   for (let i = 0; i < 200; i++) {
