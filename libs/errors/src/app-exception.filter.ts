@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, Inject, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppException } from './app.exception';
 import { BadRequestException, CommonErrorCode } from './common.exception';
@@ -12,6 +12,13 @@ interface HttpErrorLike {
   message?: string;
 }
 
+/** A service whose spec has another error body renders it here (provided globally under ERROR_RENDERER). */
+export interface ErrorRenderer {
+  body(error: AppException, req: Request): unknown;
+}
+
+export const ERROR_RENDERER = Symbol('ERROR_RENDERER');
+
 /**
  * The one place an error becomes a response. AppExceptions render their own body;
  * framework and middleware errors are mapped to the same shapes; anything else is a
@@ -20,6 +27,8 @@ interface HttpErrorLike {
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(@Optional() @Inject(ERROR_RENDERER) private readonly renderer?: ErrorRenderer) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -30,7 +39,7 @@ export class AppExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
-    res.status(error.status).set(error.headers).json(error.body());
+    res.status(error.status).set(error.headers).json(this.renderer ? this.renderer.body(error, req) : error.body());
   }
 }
 
