@@ -1,9 +1,8 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { PhoneEntity } from './phone.entity';
 
-/** An API key of one business phone; only the SHA-256 of the key is stored. */
+/** An API key (`<id>|<secret>`) of one business phone; only the SHA-256 of its secret is stored. */
 @Entity({ name: 'api_keys' })
-@Index('api_keys_hash_uq', ['keyHash'], { unique: true })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

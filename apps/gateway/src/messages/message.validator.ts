@@ -33,8 +33,14 @@ export interface SendMessage {
   /** The validated body, as the network takes it (type filled in). */
   payload: Record<string, unknown>;
   /** Media ids the message refers to: each must be one of the account's. */
-  mediaIds: string[];
+  mediaIds: MediaRef[];
   template?: { name: string; language: string; bodyParameters: number };
+}
+
+/** A media id used in a message, and where. */
+export interface MediaRef {
+  field: string;
+  id: string;
 }
 
 export interface MarkRead {
@@ -65,7 +71,7 @@ export function parseMessageRequest(raw: unknown, network: string): MessageReque
   body.at('biz_opaque_callback_data').optionalString({ max: 512 });
 
   const content = body.at(type);
-  const mediaIds: string[] = [];
+  const mediaIds: MediaRef[] = [];
   let template: SendMessage['template'];
   switch (type) {
     case 'text':
@@ -99,7 +105,7 @@ function text(content: Input): void {
 }
 
 /** `{id}` or `{link}` (exactly one), plus what the kind allows beside it. */
-export function media(content: Input, type: MediaType, mediaIds: string[]): void {
+export function media(content: Input, type: MediaType, mediaIds: MediaRef[]): void {
   const extra = type === 'document' ? ['caption', 'filename'] : type === 'image' || type === 'video' ? ['caption'] : [];
   content.object(['id', 'link', ...extra]);
   mediaReference(content, mediaIds);
@@ -107,15 +113,15 @@ export function media(content: Input, type: MediaType, mediaIds: string[]): void
   if (extra.includes('filename')) content.at('filename').optionalString({ max: 240 });
 }
 
-function mediaReference(content: Input, mediaIds: string[]): void {
+function mediaReference(content: Input, mediaIds: MediaRef[]): void {
   const id = content.at('id');
   const link = content.at('link');
   if (id.present === link.present) content.fail('must hold exactly one of id or link');
-  if (id.present) mediaIds.push(id.string({ max: 128 }));
+  if (id.present) mediaIds.push({ field: id.path, id: id.string({ max: 128 }) });
   else link.string({ max: 2000, pattern: HTTP_URL, rule: 'must be an http(s) URL' });
 }
 
-function interactive(content: Input, mediaIds: string[]): void {
+function interactive(content: Input, mediaIds: MediaRef[]): void {
   const kind = content.at('type').oneOf(['button', 'list', 'flow']);
   content.object(['type', 'header', 'body', 'footer', 'action']);
   const header = content.at('header');
@@ -266,7 +272,7 @@ const BUTTON_PARAMETER: Record<(typeof SUB_TYPES)[number], 'text' | 'payload' | 
   flow: 'action',
 };
 
-function templateMessage(content: Input, mediaIds: string[]): SendMessage['template'] {
+function templateMessage(content: Input, mediaIds: MediaRef[]): SendMessage['template'] {
   content.object(['name', 'language', 'components', 'namespace']);
   const name = content.at('name').string({ max: MESSAGE_LIMITS.templateName });
   content.at('namespace').optionalString({ max: 256 });
@@ -283,7 +289,7 @@ function templateMessage(content: Input, mediaIds: string[]): SendMessage['templ
 }
 
 /** Checks one send component; returns how many parameters it carries. */
-function templateComponent(component: Input, type: 'header' | 'body' | 'button' | 'limited_time_offer' | 'carousel', mediaIds: string[]): number {
+function templateComponent(component: Input, type: 'header' | 'body' | 'button' | 'limited_time_offer' | 'carousel', mediaIds: MediaRef[]): number {
   switch (type) {
     case 'header': {
       component.object(['type', 'parameters']);

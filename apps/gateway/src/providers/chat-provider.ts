@@ -48,6 +48,10 @@ export interface ChatProvider {
   createTemplate(phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate>;
   getProfile(phone: PhoneContext): Promise<Record<string, unknown>>;
   updateProfile(phone: PhoneContext, fields: ProfileFields): Promise<void>;
+  /** The gateway recorded a sent message: the sandbox starts playing its statuses (the real network reports its own). */
+  messageStored(phone: PhoneContext, message: SentMessage & { to: string }): void;
+  /** The gateway recorded a new template: the sandbox schedules its review. */
+  templateStored(phone: PhoneContext, template: CreatedTemplate & { bodyText: string }): void;
 }
 
 export const CHAT_PROVIDER = Symbol('CHAT_PROVIDER');

@@ -80,6 +80,14 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
     await this.call(phone, 'POST', `${phone.phoneId}/whatsapp_business_profile`, json({ messaging_product: this.config.NETWORK, ...fields }));
   }
 
+  messageStored(): void {
+    // The network reports statuses itself, through inbound notifications.
+  }
+
+  templateStored(): void {
+    // The network reviews templates itself and notifies the result.
+  }
+
   private async call<T>(phone: PhoneContext, method: 'GET' | 'POST', path: string, body?: { contentType: string; body: Dispatcher.DispatchOptions['body'] }): Promise<T> {
     if (!phone.accessToken) throw missingSetup('an access token');
     let response: Dispatcher.ResponseData;
