@@ -1,10 +1,10 @@
-import { BaseServiceConfig } from '@app/config';
+import { WebhookServiceConfig } from '@app/webhooks';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export const GATEWAY_PROVIDERS = ['sandbox', 'cloud'] as const;
 export type GatewayProviderName = (typeof GATEWAY_PROVIDERS)[number];
 
-export class GatewayConfig extends BaseServiceConfig {
+export class GatewayConfig extends WebhookServiceConfig {
   override PORT: number = 3002;
 
   override REDIS_PREFIX: string = 'gateway:';

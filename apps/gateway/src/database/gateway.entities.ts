@@ -8,6 +8,7 @@ import { MessageEntity } from '../messages/message.entity';
 import { InboundEventEntity } from '../notifications/inbound-event.entity';
 import { ProfileEntity } from '../profiles/profile.entity';
 import { TemplateEntity } from '../templates/template.entity';
+import { WebhookRegistrationEntity } from '../webhooks/webhook-registration.entity';
 
 export const GATEWAY_SCHEMA = 'gateway';
 export const gatewayEntities = [
@@ -21,4 +22,5 @@ export const gatewayEntities = [
   TemplateEntity,
   ProfileEntity,
   InboundEventEntity,
+  WebhookRegistrationEntity,
 ];

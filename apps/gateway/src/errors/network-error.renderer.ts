@@ -13,8 +13,11 @@ const COMMON: Partial<Record<string, Omit<NetworkError, 'details'>>> = {
 };
 const INVALID: Omit<NetworkError, 'details'> = { message: '(#100) Invalid parameter', type: 'OAuthException', code: NetworkErrorCode.InvalidParameter };
 
+/** The spec's resources; other paths (health, docs, unknown routes) keep the shared body. */
+const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|$)/;
+
 /**
- * Renders every refusal under `api/` in the network's error body
+ * Renders every refusal on the spec's endpoints in the network's error body
  * `{error: {message, type, code, error_data: {messaging_product, details}, fbtrace_id}}`.
  * Health and docs keep the shared `{message}` body, like the other services.
  */
@@ -23,7 +26,7 @@ export class NetworkErrorRenderer implements ErrorRenderer {
   constructor(private readonly config: GatewayConfig) {}
 
   body(error: AppException, req: Request): unknown {
-    if (!(req.originalUrl ?? req.url).startsWith('/api/')) return error.body();
+    if (!SPEC_PATHS.test(req.originalUrl ?? req.url)) return error.body();
     const network = error instanceof NetworkErrorException ? error.network : { ...(COMMON[error.code] ?? INVALID), details: detailsOf(error) };
     const { details, ...head } = network;
     return {

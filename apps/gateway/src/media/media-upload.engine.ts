@@ -1,7 +1,12 @@
 import type { Request } from 'express';
-import type { StorageEngine } from 'multer';
 import type { GatewayPrincipal } from '../accounts/gateway-principal';
 import { MediaService, type IncomingFile, type ReceivedMedia } from './media.service';
+
+/** multer's storage engine contract (multer ships no types of its own). */
+interface StorageEngine {
+  _handleFile(req: Request, file: IncomingFile, callback: (error?: unknown, info?: Partial<ReceivedMedia>) => void): void;
+  _removeFile(req: Request, file: Partial<ReceivedMedia>, callback: (error: Error | null) => void): void;
+}
 
 /** multer's storage engine for `POST api/Medias`: each file streams through MediaService as it arrives. */
 export class MediaUploadEngine implements StorageEngine {

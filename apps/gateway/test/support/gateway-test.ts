@@ -1,0 +1,50 @@
+import { randomInt } from 'node:crypto';
+import { SecretCipher } from '@app/secrets';
+import { createTestApp, type TestApp } from '@app/testkit';
+import request from 'supertest';
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
+import { mintApiKey } from '../../src/accounts/api-key.cli';
+import { AppModule } from '../../src/app.module';
+
+export interface Gateway extends TestApp {
+  /** A fresh business phone (and account) with an API key: tests isolate themselves by account. */
+  newPhone(options?: { accessToken?: string; wabaId?: string }): Promise<Phone>;
+  /** Another phone of the same account as `phone`. */
+  addPhone(phone: Phone): Promise<Phone>;
+}
+
+export interface Phone {
+  phone: string;
+  phoneId: string;
+  key: string;
+  /** The headers every request carries: apikey and version. */
+  headers: Record<string, string>;
+}
+
+export const NETWORK = 'whatsapp';
+
+export async function startGateway(env: Record<string, string> = {}): Promise<Gateway> {
+  const app = await createTestApp(AppModule, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env });
+  const mint = async (phone: string, phoneId: string, options: { accessToken?: string; wabaId?: string } = {}): Promise<Phone> => {
+    const key = await mintApiKey(app.get(AccountsRepository), app.get(SecretCipher), { phone, phoneId, name: 'test', ...options });
+    return { phone, phoneId, key, headers: { apikey: key, version: '6.0' } };
+  };
+  return {
+    ...app,
+    newPhone: (options = {}) => mint(`1555${randomInt(1e6, 9e6)}`, String(randomInt(1e14, 9e14)), options),
+    addPhone: async (phone) => {
+      const sibling = await mint(`1555${randomInt(1e6, 9e6)}`, String(randomInt(1e14, 9e14)));
+      // Join the first phone's account: minting for an existing phone id reuses its account.
+      const rows = await app.get(AccountsRepository).findPhoneById(phone.phoneId);
+      await app.get(AccountsRepository)['sql'].rows(`UPDATE gateway.phones SET account_id = $1 WHERE phone_id = $2`, [rows!.account_id, sibling.phoneId]);
+      return sibling;
+    },
+  };
+}
+
+export { request };
+
+/** A text message body to `to`. */
+export function text(to: string, body = 'hello'): Record<string, unknown> {
+  return { messaging_product: NETWORK, recipient_type: 'individual', to, type: 'text', text: { body } };
+}
