@@ -67,7 +67,7 @@ export class MessagesRepository {
   find(accountId: string, id: string): Promise<MessageView | null> {
     return this.sql.one<MessageView>(
       `SELECT m.id, p.phone_id, m."to", m.wa_id, m.type, m.status, ${isoTimestamp('m.created_at')}, ${isoTimestamp('m.updated_at')},
-              (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('status', s.status, 'timestamp', to_char(s.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'errors', s.errors)) ORDER BY s.occurred_at, s.id), '[]')
+              (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('status', s.status, 'timestamp', to_char(s.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'errors', s.errors)) ORDER BY s.id), '[]')
                  FROM gateway.message_statuses s WHERE s.message_id = m.id) AS statuses
          FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref
         WHERE m.id = $2 AND p.account_id = $1`,

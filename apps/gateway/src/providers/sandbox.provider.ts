@@ -1,6 +1,7 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Sql } from '@app/database';
+import { numericId } from '../common/numeric-id';
 import { GatewayConfig } from '../config/gateway.config';
 import { NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
 import { MediaStorage } from '../media/media.storage';
@@ -50,13 +51,13 @@ export class SandboxProvider implements ChatProvider, OnApplicationShutdown {
   }
 
   async uploadMedia(phone: PhoneContext, upload: MediaUpload): Promise<string> {
-    const id = String(randomInt(1e14, 9e14)) + String(randomInt(10, 99));
+    const id = numericId();
     await this.storage.save(phone.accountId, id, upload.stream);
     return id;
   }
 
   async createTemplate(_phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {
-    return { id: String(randomInt(1e14, 9e14)) + String(randomInt(10, 99)), status: 'PENDING', category: draft.category };
+    return { id: numericId(), status: 'PENDING', category: draft.category };
   }
 
   async getProfile(phone: PhoneContext): Promise<Record<string, unknown>> {

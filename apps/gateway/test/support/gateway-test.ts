@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { SecretCipher } from '@app/secrets';
 import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
+import { numericId } from '../../src/common/numeric-id';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { mintApiKey } from '../../src/accounts/api-key.cli';
 import { AppModule } from '../../src/app.module';
@@ -31,9 +32,9 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
   };
   return {
     ...app,
-    newPhone: (options = {}) => mint(`1555${randomInt(1e6, 9e6)}`, String(randomInt(1e14, 9e14)), options),
+    newPhone: (options = {}) => mint(`1555${randomInt(1e6, 9e6)}`, numericId(), options),
     addPhone: async (phone) => {
-      const sibling = await mint(`1555${randomInt(1e6, 9e6)}`, String(randomInt(1e14, 9e14)));
+      const sibling = await mint(`1555${randomInt(1e6, 9e6)}`, numericId());
       // Join the first phone's account: minting for an existing phone id reuses its account.
       const rows = await app.get(AccountsRepository).findPhoneById(phone.phoneId);
       await app.get(AccountsRepository)['sql'].rows(`UPDATE gateway.phones SET account_id = $1 WHERE phone_id = $2`, [rows!.account_id, sibling.phoneId]);
