@@ -44,7 +44,7 @@ export function parseTemplateDraft(raw: unknown): TemplateDraft {
     messageSendTtlSeconds = ttl.integer(30, 900);
   }
   const components = body.at('components').array(1, 4);
-  const bodyText = category === 'AUTHENTICATION' ? authenticationComponents(components) : standardComponents(components, category);
+  const bodyText = category === 'AUTHENTICATION' ? authenticationComponents(components) : standardComponents(components);
   return { name, language, category, allowCategoryChange, components: components.map((c) => c.value), messageSendTtlSeconds, bodyText };
 }
 
@@ -65,10 +65,10 @@ function onlyOnce(components: Input[]): Map<(typeof COMPONENT_TYPES)[number], In
   return byType;
 }
 
-function standardComponents(components: Input[], category: TemplateCategory): string {
+function standardComponents(components: Input[]): string {
   const byType = onlyOnce(components);
   const header = byType.get('HEADER');
-  if (header) templateHeader(header, category);
+  if (header) templateHeader(header);
   const body = byType.get('BODY');
   if (!body) throw new InvalidParameterException('components', 'must hold a BODY component');
   body.object(['type', 'text', 'example']);
@@ -99,7 +99,7 @@ function sequential(field: Input, variables: number[]): void {
   });
 }
 
-function templateHeader(header: Input, category: TemplateCategory): void {
+function templateHeader(header: Input): void {
   const format = header.at('format').oneOf(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'], { ignoreCase: true });
   if (format === 'TEXT') {
     header.object(['type', 'format', 'text', 'example']);
@@ -113,8 +113,8 @@ function templateHeader(header: Input, category: TemplateCategory): void {
       example.at('header_text').array(1, 1)[0].string({ max: TEMPLATE_LIMITS.headerText });
     } else if (example.present) example.object(['header_text']);
   } else if (format === 'LOCATION') {
+    // Only UTILITY and MARKETING templates get here: AUTHENTICATION templates take no header at all.
     header.object(['type', 'format']);
-    if (category !== 'UTILITY' && category !== 'MARKETING') header.at('format').fail('LOCATION headers are only for UTILITY or MARKETING templates');
   } else {
     header.object(['type', 'format', 'example']);
     const example = header.at('example').object(['header_handle']);
