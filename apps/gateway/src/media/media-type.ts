@@ -47,6 +47,7 @@ export function sniffMedia(head: Buffer, declared: string): Sniffed {
 }
 
 function detect(b: Buffer, declared: string): string | { problem: string } {
+  if (b.length === 0) return { problem: 'the file is empty' };
   const ascii = (start: number, text: string) => b.subarray(start, start + text.length).toString('latin1') === text;
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
   if (ascii(0, '\x89PNG\r\n\x1a\n')) return 'image/png';
