@@ -37,6 +37,15 @@ export function parseApiKeyCliArgs(argv: string[]): ApiKeyCliArgs {
   return { phone, phoneId, name, accessToken, wabaId };
 }
 
+/**
+ * `npm run -s gateway:apikey -- --phone <digits> --phone-id <id> [--name N] [--access-token T --waba-id W]`
+ * through tools/app-cli.js, which supplies the database and ENCRYPTION_KEYS and prints only the key.
+ */
+export const cli = {
+  parse: parseApiKeyCliArgs,
+  run: (databaseUrl: string, args: ApiKeyCliArgs): Promise<string> => createApiKeyFromCli(databaseUrl, process.env.ENCRYPTION_KEYS ?? '', args),
+};
+
 /** Mints an API key in the database at `databaseUrl` (migrating it first) and returns it: `<id>|<secret>`. */
 export async function createApiKeyFromCli(databaseUrl: string, encryptionKeys: string, args: ApiKeyCliArgs): Promise<string> {
   const dataSource = await createGatewayDataSource(databaseUrl).initialize();
