@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { authProviders, CredentialForm } from '@app/auth';
+import { authProviders } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
 import { AccountsModule } from './accounts/accounts.module';
-import { GatewayConfig } from './config/gateway.config';
+import { GATEWAY_AUTH } from './accounts/gateway-auth';
+import { GATEWAY_DEFAULTS, GATEWAY_SETTINGS } from './config/gateway.config';
 import { GATEWAY_SCHEMA, gatewayEntities } from './database/gateway.entities';
 import { gatewayMigrations } from './database/gateway.migrations';
 import { GatewayErrorsModule } from './errors/gateway-errors.module';
@@ -19,7 +20,7 @@ export const GATEWAY_VERSION = '0.1.0';
 
 @Module({
   imports: [
-    CoreModule.forRoot({ service: 'gateway', version: GATEWAY_VERSION, config: GatewayConfig }),
+    CoreModule.forRoot({ service: 'gateway', version: GATEWAY_VERSION, settings: GATEWAY_SETTINGS, defaults: GATEWAY_DEFAULTS }),
     DatabaseModule.forRoot({ schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations }),
     GatewayErrorsModule,
     AccountsModule,
@@ -31,6 +32,6 @@ export const GATEWAY_VERSION = '0.1.0';
     TemplatesModule,
     ProfilesModule,
   ],
-  providers: [...authProviders([CredentialForm.ApiKeyHeader])],
+  providers: [...authProviders(GATEWAY_AUTH)],
 })
 export class AppModule {}

@@ -2,8 +2,17 @@
 // is only recorded when reflect-metadata is loaded before them.
 import 'reflect-metadata';
 import { generateEncryptionKeys } from '@app/secrets';
+import { CORE_SETTINGS } from '@app/server';
 import { describeServiceBasics } from '@app/testkit';
 import { AppModule } from '../src/app.module';
-import { GatewayConfig } from '../src/config/gateway.config';
+import { GATEWAY_DEFAULTS, GATEWAY_SETTINGS } from '../src/config/gateway.config';
 
-describeServiceBasics({ name: 'gateway', port: 3002, appModule: AppModule, config: GatewayConfig, requiredSettings: { ENCRYPTION_KEYS: generateEncryptionKeys() } });
+describeServiceBasics({
+  name: 'gateway',
+  port: 3002,
+  appModule: AppModule,
+  // WebhookServiceConfig (a compatibility view over the core settings) first: the core classes' values win.
+  settings: [...GATEWAY_SETTINGS, ...CORE_SETTINGS],
+  defaults: GATEWAY_DEFAULTS,
+  requiredSettings: { ENCRYPTION_KEYS: generateEncryptionKeys() },
+});

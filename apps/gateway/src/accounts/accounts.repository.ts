@@ -57,7 +57,7 @@ export class AccountsRepository {
     );
   }
 
-  async touch(lastUsed: Map<string, Date>): Promise<void> {
+  async touch(lastUsed: ReadonlyMap<string, Date>): Promise<void> {
     await this.sql.rows(
       `UPDATE gateway.api_keys k SET last_used_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
       [[...lastUsed.keys()], [...lastUsed.values()]],
@@ -69,7 +69,7 @@ export class AccountsRepository {
    * later keys of the same phone-number id join its account. A given access token or
    * WABA id replaces the account's.
    */
-  mintKey(input: { phone: string; phoneId: string; name: string; secretHash: Buffer; accessToken?: string; wabaId?: string }): Promise<{ id: string; created: boolean }> {
+  mintKey(input: { id: string; phone: string; phoneId: string; name: string; secretHash: Buffer; accessToken?: string; wabaId?: string }): Promise<{ created: boolean }> {
     return this.sql.transaction(async (tx: SqlRunner) => {
       let phone = await tx.one<{ id: string; account_id: string; phone: string }>(`SELECT id, account_id, phone FROM gateway.phones WHERE phone_id = $1 FOR UPDATE`, [input.phoneId]);
       const created = !phone;
@@ -86,8 +86,8 @@ export class AccountsRepository {
           [phone.account_id, input.wabaId ?? null, input.accessToken ?? null],
         );
       }
-      const key = await tx.one<{ id: string }>(`INSERT INTO gateway.api_keys (phone_ref, name, key_hash) VALUES ($1, $2, $3) RETURNING id`, [phone!.id, input.name, input.secretHash]);
-      return { id: key!.id, created };
+      await tx.rows(`INSERT INTO gateway.api_keys (id, phone_ref, name, key_hash) VALUES ($1, $2, $3, $4)`, [input.id, phone!.id, input.name, input.secretHash]);
+      return { created };
     });
   }
 }

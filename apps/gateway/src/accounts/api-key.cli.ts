@@ -1,9 +1,11 @@
-import { generateSecret, hashSecret } from '@app/auth';
+import { randomUUID } from 'node:crypto';
+import { mintOpaqueKey } from '@app/auth';
 import { migrateDatabase, Sql } from '@app/database';
 import { SecretCipher } from '@app/secrets';
 import { createGatewayDataSource } from '../database/gateway.data-source';
 import { GATEWAY_SCHEMA } from '../database/gateway.entities';
 import { AccountsRepository } from './accounts.repository';
+import { API_KEY_PREFIX } from './gateway-auth';
 
 export interface ApiKeyCliArgs {
   phone: string;
@@ -46,7 +48,7 @@ export const cli = {
   run: (databaseUrl: string, args: ApiKeyCliArgs): Promise<string> => createApiKeyFromCli(databaseUrl, process.env.ENCRYPTION_KEYS ?? '', args),
 };
 
-/** Mints an API key in the database at `databaseUrl` (migrating it first) and returns it: `<id>|<secret>`. */
+/** Mints an API key in the database at `databaseUrl` (migrating it first) and returns it. */
 export async function createApiKeyFromCli(databaseUrl: string, encryptionKeys: string, args: ApiKeyCliArgs): Promise<string> {
   const dataSource = await createGatewayDataSource(databaseUrl).initialize();
   try {
@@ -57,16 +59,18 @@ export async function createApiKeyFromCli(databaseUrl: string, encryptionKeys: s
   }
 }
 
-/** Mints a key; the access token is stored encrypted. Returns the key, shown once. */
+/** Mints a key (`gw_<id>_<secret>`); the access token is stored encrypted. Returns the key, shown once. */
 export async function mintApiKey(accounts: AccountsRepository, cipher: SecretCipher, args: ApiKeyCliArgs): Promise<string> {
-  const secret = generateSecret();
-  const { id } = await accounts.mintKey({
+  const id = randomUUID();
+  const { key, secretHash } = mintOpaqueKey(API_KEY_PREFIX, id);
+  await accounts.mintKey({
+    id,
     phone: args.phone,
     phoneId: args.phoneId,
     name: args.name,
-    secretHash: hashSecret(secret),
+    secretHash,
     accessToken: args.accessToken === undefined ? undefined : cipher.encrypt(args.accessToken),
     wabaId: args.wabaId,
   });
-  return `${id}|${secret}`;
+  return key;
 }

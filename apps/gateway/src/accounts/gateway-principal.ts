@@ -1,7 +1,7 @@
 import type { Principal } from '@app/auth';
 import type { PhoneContext } from '../providers/chat-provider';
 
-/** Who calls: the API key, its account (clientId) and the business phone it belongs to. */
+/** Who calls: the API key (credentialId), its account (ownerId) and the business phone it belongs to. */
 export interface GatewayPrincipal extends Principal {
   phone: PhoneContext;
 }

@@ -1,14 +1,14 @@
+// Settings are converted by their declared types, which needs decorator metadata.
+import 'reflect-metadata';
+import type { SettingDefaults } from '@app/config';
 import { WebhookServiceConfig } from '@app/webhooks';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export const GATEWAY_PROVIDERS = ['sandbox', 'cloud'] as const;
 export type GatewayProviderName = (typeof GATEWAY_PROVIDERS)[number];
 
-export class GatewayConfig extends WebhookServiceConfig {
-  override PORT: number = 3002;
-
-  override REDIS_PREFIX: string = 'gateway:';
-
+/** The gateway's own settings; it runs with these beside the core and webhook settings. */
+export class GatewayConfig {
   /** `sandbox` (default: behaves like the network, talks to nobody) or `cloud` (the WhatsApp Business Cloud API). */
   @IsIn(GATEWAY_PROVIDERS)
   GATEWAY_PROVIDER: GatewayProviderName = 'sandbox';
@@ -73,3 +73,9 @@ export class GatewayConfig extends WebhookServiceConfig {
     return this.WEBHOOK_TYPES.split(',');
   }
 }
+
+/** The gateway's defaults for shared settings. */
+export const GATEWAY_DEFAULTS: SettingDefaults = { PORT: 3002, REDIS_PREFIX: 'gateway:' };
+
+/** The feature settings the gateway runs with, beside the core ones (server, database, Redis, rate limits, bodies). */
+export const GATEWAY_SETTINGS = [GatewayConfig, WebhookServiceConfig];

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SecretCipher } from '@app/secrets';
-import { TargetPolicy } from '@app/webhooks';
-import { GatewayConfig } from '../config/gateway.config';
+import { TargetPolicy, WebhookServiceConfig } from '@app/webhooks';
 import { WebhookRegistrationsRepository } from './webhook-registrations.repository';
 import { WebhookRegistrationsService } from './webhook-registrations.service';
 import { WebhooksController } from './webhooks.controller';
@@ -10,8 +9,8 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   controllers: [WebhooksController],
   providers: [
-    { provide: SecretCipher, inject: [GatewayConfig], useFactory: (config: GatewayConfig) => new SecretCipher(config.ENCRYPTION_KEYS) },
-    { provide: TargetPolicy, inject: [GatewayConfig], useFactory: (config: GatewayConfig) => new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS) },
+    { provide: SecretCipher, inject: [WebhookServiceConfig], useFactory: (config: WebhookServiceConfig) => new SecretCipher(config.ENCRYPTION_KEYS) },
+    { provide: TargetPolicy, inject: [WebhookServiceConfig], useFactory: (config: WebhookServiceConfig) => new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS) },
     WebhookRegistrationsRepository,
     WebhookRegistrationsService,
   ],
