@@ -61,6 +61,10 @@ export class Input {
     return found;
   }
 
+  optionalOneOf<T extends string>(values: readonly T[], options: { ignoreCase?: boolean } = {}): T | undefined {
+    return this.present ? this.oneOf(values, options) : this.absent();
+  }
+
   boolean(): boolean {
     if (typeof this.value !== 'boolean') this.fail(this.value === undefined ? 'is required' : 'must be true or false');
     return this.value;

@@ -64,7 +64,7 @@ export function parseMessageRequest(raw: unknown, network: string): MessageReque
   }
   const type = body.at('type').present ? body.at('type').oneOf(MESSAGE_TYPES) : 'text';
   body.object([...COMMON_FIELDS, type]);
-  body.at('recipient_type').present && body.at('recipient_type').oneOf(['individual']);
+  body.at('recipient_type').optionalOneOf(['individual']);
   const to = body.at('to').string({ max: 32, pattern: PHONE_NUMBER, rule: 'must be a phone number in digits with its country code' });
   const context = body.at('context');
   if (context.present) context.object(['message_id']).at('message_id').string({ max: 512 });
@@ -190,7 +190,7 @@ function flow(action: Input): void {
   p.at('flow_id').optionalString({ max: 64 });
   p.at('flow_name').optionalString({ max: 200 });
   p.at('flow_cta').string({ max: MESSAGE_LIMITS.flowCta });
-  p.at('mode').present && p.at('mode').oneOf(['draft', 'published']);
+  p.at('mode').optionalOneOf(['draft', 'published']);
   const flowAction = p.at('flow_action').present ? p.at('flow_action').oneOf(['navigate', 'data_exchange']) : 'navigate';
   const payload = p.at('flow_action_payload');
   if (flowAction === 'navigate') {
@@ -210,14 +210,14 @@ function contacts(content: Input): void {
       address.object(['street', 'city', 'state', 'zip', 'country', 'country_code', 'type']);
       for (const field of ['street', 'city', 'state', 'zip', 'country']) address.at(field).optionalString({ max: 256 });
       address.at('country_code').optionalString({ max: 2, min: 2, pattern: /^[A-Za-z]{2}$/, rule: 'must be a two-letter ISO 3166 code' });
-      address.at('type').present && address.at('type').oneOf(CONTACT_TYPES);
+      address.at('type').optionalOneOf(CONTACT_TYPES);
     }
     const birthday = contact.at('birthday').optionalString({ pattern: /^\d{4}-\d{2}-\d{2}$/, rule: 'must be a date YYYY-MM-DD' });
     if (birthday !== undefined && Number.isNaN(Date.parse(`${birthday}T00:00:00Z`))) contact.at('birthday').fail('must be a real date YYYY-MM-DD');
     for (const email of contact.at('emails').optionalArray(0, 20)) {
       email.object(['email', 'type']);
       email.at('email').string({ max: 320, pattern: /^[^\s@]+@[^\s@]+$/, rule: 'must be an e-mail address' });
-      email.at('type').present && email.at('type').oneOf(CONTACT_TYPES);
+      email.at('type').optionalOneOf(CONTACT_TYPES);
     }
     const name = contact.at('name').object(['formatted_name', 'first_name', 'last_name', 'middle_name', 'suffix', 'prefix']);
     name.at('formatted_name').string({ max: 512 });
@@ -238,7 +238,7 @@ function contacts(content: Input): void {
     for (const url of contact.at('urls').optionalArray(0, 20)) {
       url.object(['url', 'type']);
       url.at('url').string({ max: 2000, pattern: HTTP_URL, rule: 'must be an http(s) URL' });
-      url.at('type').present && url.at('type').oneOf(CONTACT_TYPES);
+      url.at('type').optionalOneOf(CONTACT_TYPES);
     }
   }
 }
@@ -278,7 +278,7 @@ function templateMessage(content: Input, mediaIds: MediaRef[]): SendMessage['tem
   content.at('namespace').optionalString({ max: 256 });
   const language = content.at('language').object(['code', 'policy']);
   const code = language.at('code').string({ max: 16, pattern: /^[a-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, rule: 'must be a locale code such as en_US' });
-  language.at('policy').present && language.at('policy').oneOf(['deterministic']);
+  language.at('policy').optionalOneOf(['deterministic']);
   let bodyParameters = 0;
   for (const component of content.at('components').optionalArray(0, 20)) {
     const type = component.at('type').oneOf(['header', 'body', 'button', 'limited_time_offer', 'carousel'], { ignoreCase: true });
