@@ -1,7 +1,8 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** A business account on the chat network; its cloud access token is stored encrypted. */
+/** A business account on the chat network (one WABA); its cloud access token is stored encrypted. */
 @Entity({ name: 'accounts' })
+@Index('accounts_waba_id_uq', ['wabaId'], { unique: true, where: 'waba_id IS NOT NULL' })
 export class AccountEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

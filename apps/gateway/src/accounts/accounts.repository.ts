@@ -65,16 +65,22 @@ export class AccountsRepository {
   }
 
   /**
-   * Mints a key for a phone: the phone (and a new account) is created on first use;
-   * later keys of the same phone-number id join its account. A given access token or
-   * WABA id replaces the account's.
+   * Mints a key for a phone: the phone is created on first use, in the account of its
+   * WABA id when one is known, else in a new account; later keys of the same phone-number
+   * id join its account. A given access token replaces the account's.
    */
   mintKey(input: { id: string; phone: string; phoneId: string; name: string; secretHash: Buffer; accessToken?: string; wabaId?: string }): Promise<{ created: boolean }> {
     return this.sql.transaction(async (tx: SqlRunner) => {
       let phone = await tx.one<{ id: string; account_id: string; phone: string }>(`SELECT id, account_id, phone FROM gateway.phones WHERE phone_id = $1 FOR UPDATE`, [input.phoneId]);
       const created = !phone;
       if (!phone) {
-        const account = await tx.one<{ id: string }>(`INSERT INTO gateway.accounts (name, waba_id, access_token) VALUES ($1, $2, $3) RETURNING id`, [input.name, input.wabaId ?? null, input.accessToken ?? null]);
+        // A new phone of a known WABA joins its account; otherwise it starts one.
+        const account = await tx.one<{ id: string }>(
+          `INSERT INTO gateway.accounts (name, waba_id, access_token) VALUES ($1, $2, $3)
+           ON CONFLICT (waba_id) WHERE waba_id IS NOT NULL DO UPDATE SET access_token = COALESCE(EXCLUDED.access_token, gateway.accounts.access_token)
+           RETURNING id`,
+          [input.name, input.wabaId ?? null, input.accessToken ?? null],
+        );
         phone = await tx.one<{ id: string; account_id: string; phone: string }>(
           `INSERT INTO gateway.phones (account_id, phone, phone_id) VALUES ($1, $2, $3) RETURNING id, account_id, phone`,
           [account!.id, input.phone, input.phoneId],

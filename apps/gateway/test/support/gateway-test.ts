@@ -8,9 +8,9 @@ import { mintApiKey } from '../../src/accounts/api-key.cli';
 import { AppModule } from '../../src/app.module';
 
 export interface Gateway extends TestApp {
-  /** A fresh business phone (and account) with an API key: tests isolate themselves by account. */
+  /** A fresh business phone (and account, with its own WABA id) with an API key: tests isolate themselves by account. */
   newPhone(options?: { accessToken?: string; wabaId?: string }): Promise<Phone>;
-  /** Another phone of the same account as `phone`. */
+  /** Another phone of the same account (WABA) as `phone`, which must have been minted with a wabaId. */
   addPhone(phone: Phone): Promise<Phone>;
 }
 
@@ -32,13 +32,12 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
   };
   return {
     ...app,
-    newPhone: (options = {}) => mint(`1555${randomInt(1e6, 9e6)}`, numericId(), options),
+    newPhone: (options = {}) => mint(`1555${randomInt(1e6, 9e6)}`, numericId(), { wabaId: numericId(), ...options }),
     addPhone: async (phone) => {
-      const sibling = await mint(`1555${randomInt(1e6, 9e6)}`, numericId());
-      // Join the first phone's account: minting for an existing phone id reuses its account.
-      const rows = await app.get(AccountsRepository).findPhoneById(phone.phoneId);
-      await app.get(AccountsRepository)['sql'].rows(`UPDATE gateway.phones SET account_id = $1 WHERE phone_id = $2`, [rows!.account_id, sibling.phoneId]);
-      return sibling;
+      // A new phone of the same WABA joins its account.
+      const wabaId = (await app.get(AccountsRepository).findPhoneById(phone.phoneId))!.waba_id;
+      if (!wabaId) throw new Error('addPhone needs a phone minted with a wabaId');
+      return mint(`1555${randomInt(1e6, 9e6)}`, numericId(), { wabaId });
     },
   };
 }

@@ -6,6 +6,7 @@ export class GatewaySchema1763942400000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "gateway"."accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "waba_id" character varying(64), "access_token" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_5a7a02c20412299d198e097a8fe" PRIMARY KEY ("id"))`);
+    await q.query(`CREATE UNIQUE INDEX "accounts_waba_id_uq" ON "gateway"."accounts" ("waba_id") WHERE waba_id IS NOT NULL`);
     await q.query(`CREATE TABLE "gateway"."phones" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "account_id" uuid NOT NULL, "phone" character varying(32) NOT NULL, "phone_id" character varying(64) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_30d7fc09a458d7a4d9471bda554" PRIMARY KEY ("id"))`);
     await q.query(`CREATE INDEX "phones_account_idx" ON "gateway"."phones" ("account_id")`);
     await q.query(`CREATE UNIQUE INDEX "phones_phone_id_uq" ON "gateway"."phones" ("phone_id")`);
