@@ -148,7 +148,7 @@ async function main(): Promise<void> {
         throughput[name].push(await load(targets[name].url, targets[name].headers, CFG.duration));
       }
     }
-    const ratios = throughput.gateway.map((g, i) => g.rps / throughput.floor[i].rps).sort();
+    const ratios = throughput.gateway.map((g, i) => g.rps / throughput.floor[i].rps).sort((a, b) => a - b);
     const median = <T>(runs: T[], key: (r: T) => number) => [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)];
 
     const fixed: Record<'gateway' | 'network', Run[]> = { gateway: [], network: [] };
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
         fixed[name].push(await load(targets[name].url, targets[name].headers, CFG.rateSeconds, { connections: 16, rate: CFG.rate }));
       }
     }
-    const added = fixed.gateway.map((g, i) => g.p50 - fixed.network[i].p50).sort();
+    const added = fixed.gateway.map((g, i) => g.p50 - fixed.network[i].p50).sort((a, b) => a - b);
 
     say(`${CFG.uploads} uploads of 1 MB`);
     await uploads(gatewayPort, apikey, 40);

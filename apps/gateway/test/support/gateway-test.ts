@@ -24,8 +24,13 @@ export interface Phone {
 
 export const NETWORK = 'whatsapp';
 
+/** Boots the gateway (as main.ts does) with test settings: short sandbox delays, its own media directory. */
 export async function startGateway(env: Record<string, string> = {}): Promise<Gateway> {
-  const app = await createTestApp(AppModule, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env });
+  return withPhones(await createTestApp(AppModule, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env }));
+}
+
+/** A booted gateway app, with helpers that mint business phones and their API keys. */
+export function withPhones(app: TestApp): Gateway {
   const mint = async (phone: string, phoneId: string, options: { accessToken?: string; wabaId?: string } = {}): Promise<Phone> => {
     const key = await mintApiKey(app.get(AccountsRepository), app.get(SecretCipher), { phone, phoneId, name: 'test', ...options });
     return { phone, phoneId, key, headers: { apikey: key, version: '6.0' } };
