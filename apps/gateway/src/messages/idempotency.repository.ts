@@ -1,12 +1,30 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Sql } from '@app/database';
+import { GatewayConfig } from '../config/gateway.config';
 
 export type Claim = { kind: 'claimed' } | { kind: 'done'; response: unknown } | { kind: 'pending' } | { kind: 'mismatch' };
 
-/** Idempotency keys of message sends, per phone, remembered for IDEMPOTENCY_TTL_SECONDS. */
+/** Idempotency keys of message sends, per phone, remembered for IDEMPOTENCY_TTL_SECONDS; expired ones are deleted every ten minutes. */
 @Injectable()
-export class IdempotencyRepository {
-  constructor(private readonly sql: Sql) {}
+export class IdempotencyRepository implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(IdempotencyRepository.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => {
+      this.purgeExpired(this.config.IDEMPOTENCY_TTL_SECONDS).catch((error) => this.logger.warn({ err: error }, 'could not delete expired idempotency keys'));
+    }, 600_000);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
 
   /** Takes the key for this request, or says what the first request with it did. Expired keys are taken over. */
   async claim(phoneRef: string, key: string, requestHash: Buffer, ttlSeconds: number): Promise<Claim> {
