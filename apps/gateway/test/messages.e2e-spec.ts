@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Sql } from '@app/database';
+import { IdempotencyRepository } from '../src/messages/idempotency.repository';
 import { NETWORK, request, startGateway, text, type Gateway, type Phone } from './support/gateway-test';
 
 describe('POST api/Messages (sandbox)', () => {
@@ -113,6 +114,15 @@ describe('POST api/Messages (sandbox)', () => {
     expect(other.body.error.error_data.details).toContain('Idempotency-Key');
     const otherPhone = await gw.newPhone();
     await send(text('15550102030'), { ...otherPhone.headers, 'Idempotency-Key': 'order-42' }).expect(200);
+  });
+
+  it('Idempotency-Key: an expired key is forgotten, and the same request sends again', async () => {
+    const headers = { ...phone.headers, 'Idempotency-Key': 'expires' };
+    const first = await send(text('15550102030'), headers).expect(200);
+    await gw.get(IdempotencyRepository).purgeExpired(0);
+    const again = await send(text('15550102030'), headers).expect(200);
+    expect(again.body.messages[0].id).not.toBe(first.body.messages[0].id);
+    expect(await count()).toBe(2);
   });
 
   it('GET api/Messages/{id} is 404 for another account', async () => {
