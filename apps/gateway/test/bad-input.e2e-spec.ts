@@ -23,7 +23,7 @@ describe('bad input (cloud provider, fake network)', () => {
   const totals = async () =>
     gw.get(Sql).one<Record<string, string>>(
       `SELECT (SELECT count(*) FROM gateway.messages) AS messages, (SELECT count(*) FROM gateway.templates) AS templates, (SELECT count(*) FROM gateway.media) AS media,
-              (SELECT count(*) FROM gateway.profiles) AS profiles, (SELECT count(*) FROM gateway.webhook_registrations) AS webhooks, (SELECT count(*) FROM gateway.idempotency_keys) AS keys`,
+              (SELECT count(*) FROM gateway.profiles) AS profiles, (SELECT count(*) FROM gateway.webhooks) AS webhooks, (SELECT count(*) FROM gateway.idempotency_keys) AS keys`,
     );
 
   const garbage = fc.oneof(

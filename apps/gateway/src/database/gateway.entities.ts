@@ -1,3 +1,4 @@
+import { webhookEntities } from '@app/webhooks';
 import { AccountEntity } from '../accounts/account.entity';
 import { ApiKeyEntity } from '../accounts/api-key.entity';
 import { PhoneEntity } from '../accounts/phone.entity';
@@ -8,7 +9,6 @@ import { MessageEntity } from '../messages/message.entity';
 import { InboundEventEntity } from '../notifications/inbound-event.entity';
 import { ProfileEntity } from '../profiles/profile.entity';
 import { TemplateEntity } from '../templates/template.entity';
-import { WebhookRegistrationEntity } from '../webhooks/webhook-registration.entity';
 
 export const GATEWAY_SCHEMA = 'gateway';
 export const gatewayEntities = [
@@ -22,5 +22,5 @@ export const gatewayEntities = [
   TemplateEntity,
   ProfileEntity,
   InboundEventEntity,
-  WebhookRegistrationEntity,
+  ...webhookEntities,
 ];

@@ -1,4 +1,5 @@
-import { GatewaySchema1763942400000 } from './migrations/1763942400000-gateway-schema.migration';
+import { webhookMigrations } from '@app/webhooks';
+import { GatewaySchema1764028800000 } from './migrations/1764028800000-gateway-schema.migration';
 
 /** Every migration, in order. New ones are appended here. */
-export const gatewayMigrations = [GatewaySchema1763942400000];
+export const gatewayMigrations = [...webhookMigrations, GatewaySchema1764028800000];

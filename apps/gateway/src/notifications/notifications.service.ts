@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
 import { MessagesRepository, type StatusChange } from '../messages/messages.repository';
@@ -7,9 +7,6 @@ import { TemplatesRepository } from '../templates/templates.repository';
 import { NotificationOutbox } from './notification.outbox';
 import { notification, statusesValue, templateStatusValue } from './network-notification';
 import { InboundRepository } from './inbound.repository';
-
-/** Until the delivery engine is wired: notifications are recorded, none is delivered. */
-const NO_WEBHOOKS: NotificationOutbox = { record: async () => 0, recorded: () => undefined };
 
 export const MESSAGES_FIELD = 'messages';
 export const TEMPLATE_STATUS_FIELD = 'message_template_status_update';
@@ -26,7 +23,7 @@ export class NotificationsService {
     private readonly messages: MessagesRepository,
     private readonly templates: TemplatesRepository,
     private readonly inbound: InboundRepository,
-    @Optional() private readonly outbox: NotificationOutbox = NO_WEBHOOKS,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   /** A message status; a repeated one is ignored. */

@@ -1,19 +1,14 @@
 import { Global, Module } from '@nestjs/common';
-import { SecretCipher } from '@app/secrets';
-import { TargetPolicy, WebhookServiceConfig } from '@app/webhooks';
-import { WebhookRegistrationsRepository } from './webhook-registrations.repository';
+import { NotificationOutbox } from '../notifications/notification.outbox';
+import { NetworkNotificationOutbox } from './network-notification.outbox';
 import { WebhookRegistrationsService } from './webhook-registrations.service';
 import { WebhooksController } from './webhooks.controller';
 
+/** The spec's webhook registrations and the notification outbox, both on the shared delivery engine. */
 @Global()
 @Module({
   controllers: [WebhooksController],
-  providers: [
-    { provide: SecretCipher, inject: [WebhookServiceConfig], useFactory: (config: WebhookServiceConfig) => new SecretCipher(config.ENCRYPTION_KEYS) },
-    { provide: TargetPolicy, inject: [WebhookServiceConfig], useFactory: (config: WebhookServiceConfig) => new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS) },
-    WebhookRegistrationsRepository,
-    WebhookRegistrationsService,
-  ],
-  exports: [SecretCipher, WebhookRegistrationsRepository],
+  providers: [WebhookRegistrationsService, { provide: NotificationOutbox, useClass: NetworkNotificationOutbox }],
+  exports: [NotificationOutbox],
 })
 export class GatewayWebhooksModule {}

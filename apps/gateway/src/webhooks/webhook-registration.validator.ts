@@ -5,7 +5,6 @@ export interface WebhookRegistration {
   types?: string[];
   endpoint?: string;
   headers?: Record<string, string>;
-  metaVersion?: string;
 }
 
 /** Headers the gateway sets itself on every delivery; a webhook may not override them. */
@@ -44,6 +43,6 @@ export function parseWebhookRegistration(raw: unknown, options: { creating: bool
     }
     result.headers = out;
   } else if (options.creating) result.headers = {};
-  result.metaVersion = body.at('meta_version').optionalString({ max: 32, pattern: /^[A-Za-z0-9._-]+$/, rule: 'must be a version name such as LASTEST' });
+  body.at('meta_version').optionalOneOf(['LASTEST']);
   return result;
 }

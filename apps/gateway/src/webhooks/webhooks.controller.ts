@@ -17,15 +17,16 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The account's webhooks" })
+  @ApiOperation({ summary: "The key's phone's webhooks" })
   list(@CurrentPhone() phone: PhoneContext): Promise<{ webhooks: RegistrationView[]; success: true }> {
     return this.webhooks.list(phone);
   }
 
   @Put(':id')
   @ApiOperation({ summary: 'Update a webhook' })
-  update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
-    return this.webhooks.update(phone, id, body);
+  @ApiQuery({ name: 'phone_id', required: false })
+  update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+    return this.webhooks.update(phone, phoneId, id, body);
   }
 
   @Delete(':id')
@@ -33,6 +34,6 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete a webhook' })
   @ApiQuery({ name: 'phone_id', required: false })
   delete(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Query('phone_id') phoneId?: unknown): Promise<void> {
-    return this.webhooks.delete(phone, id, phoneId);
+    return this.webhooks.delete(phone, phoneId, id);
   }
 }

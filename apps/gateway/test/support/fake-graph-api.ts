@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -59,7 +60,7 @@ function defaultAnswer(call: GraphCall, n: number): GraphAnswer {
   if (call.path.endsWith('/messages')) {
     const body = JSON.parse(call.body.toString('utf8')) as { to?: string; status?: string };
     if (body.status === 'read') return { status: 200, body: { success: true } };
-    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }], messages: [{ id: `wamid.FAKE${n}` }] } };
+    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }], messages: [{ id: `wamid.FAKE${n}.${randomUUID()}` }] } };
   }
   if (call.path.endsWith('/media')) return { status: 200, body: { id: `90000000000${n}` } };
   if (call.path.endsWith('/message_templates')) return { status: 200, body: { id: `80000000000${n}`, status: 'PENDING', category: 'MARKETING' } };

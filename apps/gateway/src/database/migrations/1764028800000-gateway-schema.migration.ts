@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The gateway's schema: accounts, phones, hashed API keys, messages with their status history, idempotency keys, media, templates, profiles, inbound dedup. */
-export class GatewaySchema1763942400000 implements MigrationInterface {
-  name = 'GatewaySchema1763942400000';
+export class GatewaySchema1764028800000 implements MigrationInterface {
+  name = 'GatewaySchema1764028800000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "gateway"."accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "waba_id" character varying(64), "access_token" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_5a7a02c20412299d198e097a8fe" PRIMARY KEY ("id"))`);
@@ -23,16 +23,11 @@ export class GatewaySchema1763942400000 implements MigrationInterface {
     await q.query(`CREATE TABLE "gateway"."profiles" ("phone_ref" uuid NOT NULL, "fields" jsonb NOT NULL, "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_1f0efdf705148904d96f37ba096" PRIMARY KEY ("phone_ref"))`);
     await q.query(`CREATE TABLE "gateway"."templates" ("id" character varying(64) NOT NULL, "account_id" uuid NOT NULL, "name" character varying(512) NOT NULL, "language" character varying(16) NOT NULL, "category" character varying(16) NOT NULL, "status" character varying(16) NOT NULL, "rejected_reason" character varying(64), "components" jsonb NOT NULL, "allow_category_change" boolean NOT NULL DEFAULT false, "message_send_ttl_seconds" integer, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_515948649ce0bbbe391de702ae5" PRIMARY KEY ("id"))`);
     await q.query(`CREATE UNIQUE INDEX "templates_account_name_language_uq" ON "gateway"."templates" ("account_id", "name", "language")`);
-    await q.query(`CREATE TABLE "gateway"."webhook_registrations" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "account_id" uuid NOT NULL, "phone_ref" uuid NOT NULL, "types" text array NOT NULL, "endpoint" character varying(2000) NOT NULL, "headers" text NOT NULL, "meta_version" character varying(32) NOT NULL DEFAULT 'LASTEST', "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_d3d89adeebf03a0acfa7e74c8e5" PRIMARY KEY ("id"))`);
-    await q.query(`CREATE INDEX "webhook_registrations_phone_idx" ON "gateway"."webhook_registrations" ("phone_ref")`);
-    await q.query(`CREATE INDEX "webhook_registrations_account_idx" ON "gateway"."webhook_registrations" ("account_id", "created_at")`);
     await q.query(`ALTER TABLE "gateway"."phones" ADD CONSTRAINT "FK_063e3e8589f2bf6ff378b73ab4b" FOREIGN KEY ("account_id") REFERENCES "gateway"."accounts"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await q.query(`ALTER TABLE "gateway"."api_keys" ADD CONSTRAINT "FK_3264103d024c66f716f50b407a7" FOREIGN KEY ("phone_ref") REFERENCES "gateway"."phones"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-    await q.query(`ALTER TABLE "gateway"."webhook_registrations" ADD CONSTRAINT "FK_652f9a718634cd88b85100bba65" FOREIGN KEY ("phone_ref") REFERENCES "gateway"."phones"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE "gateway"."webhook_registrations"`);
     await q.query(`DROP TABLE "gateway"."templates"`);
     await q.query(`DROP TABLE "gateway"."profiles"`);
     await q.query(`DROP TABLE "gateway"."inbound_events"`);
