@@ -1,4 +1,5 @@
-import { ArgumentsHost, Catch, HttpException, Inject, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppException } from './app.exception';
 import { BadRequestException, CommonErrorCode } from './common.exception';
@@ -12,7 +13,18 @@ interface HttpErrorLike {
   message?: string;
 }
 
-/** A service whose spec has another error body renders it here (provided globally under ERROR_RENDERER). */
+/**
+ * Adds what is known about the caller (rate-limit headers) to an answer the guard never
+ * saw: an unknown route. Provided by the auth lib; without one such answers go as they are.
+ */
+export interface CallerHeaders {
+  /** Sets the caller's headers when its credentials verify; never throws, never counts a failure. */
+  annotate(req: Request, res: Response): Promise<void>;
+}
+
+export const CALLER_HEADERS = Symbol('CALLER_HEADERS');
+
+/** A service whose spec has another error body renders it here (a provider under ERROR_RENDERER). */
 export interface ErrorRenderer {
   body(error: AppException, req: Request): unknown;
 }
@@ -27,8 +39,10 @@ export const ERROR_RENDERER = Symbol('ERROR_RENDERER');
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+  private callerHeaders?: CallerHeaders | null;
+  private bodyRenderer?: ErrorRenderer | null;
 
-  constructor(@Optional() @Inject(ERROR_RENDERER) private readonly renderer?: ErrorRenderer) {}
+  constructor(@Optional() private readonly moduleRef?: ModuleRef) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -39,7 +53,33 @@ export class AppExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
-    res.status(error.status).set(error.headers).json(this.renderer ? this.renderer.body(error, req) : error.body());
+    const renderer = this.renderer();
+    const send = (): void => void res.status(error.status).set(error.headers).json(renderer ? renderer.body(error, req) : error.body());
+    const caller = error.code === CommonErrorCode.RouteNotFound ? this.caller() : null;
+    if (caller) void caller.annotate(req, res).then(send, send);
+    else send();
+  }
+
+  private renderer(): ErrorRenderer | null {
+    if (this.bodyRenderer === undefined) {
+      try {
+        this.bodyRenderer = this.moduleRef?.get<ErrorRenderer>(ERROR_RENDERER, { strict: false }) ?? null;
+      } catch {
+        this.bodyRenderer = null;
+      }
+    }
+    return this.bodyRenderer;
+  }
+
+  private caller(): CallerHeaders | null {
+    if (this.callerHeaders === undefined) {
+      try {
+        this.callerHeaders = this.moduleRef?.get<CallerHeaders>(CALLER_HEADERS, { strict: false }) ?? null;
+      } catch {
+        this.callerHeaders = null;
+      }
+    }
+    return this.callerHeaders;
   }
 }
 
