@@ -11,8 +11,7 @@ describeServiceBasics({
   name: 'gateway',
   port: 3002,
   appModule: AppModule,
-  // WebhookServiceConfig (a compatibility view over the core settings) first: the core classes' values win.
-  settings: [...GATEWAY_SETTINGS, ...CORE_SETTINGS],
+  settings: [...CORE_SETTINGS, ...GATEWAY_SETTINGS],
   defaults: GATEWAY_DEFAULTS,
   requiredSettings: { ENCRYPTION_KEYS: generateEncryptionKeys() },
 });
