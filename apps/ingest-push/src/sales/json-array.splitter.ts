@@ -141,28 +141,43 @@ export class JsonArraySplitter {
     }
     let depth = this.depth;
     let inString = this.inString;
-    let escaped = this.escaped;
+    // Most bytes are inside strings: jump from quote to quote (memchr), stopping at backslashes.
+    let backslash = chunk.indexOf(BACKSLASH, i);
+    if (this.escaped) {
+      this.escaped = false;
+      i++;
+    }
     // The element's first byte ('{', '[' or '"') is scanned like any other.
-    for (; i < n; i++) {
-      const b = chunk[i];
+    while (i < n) {
       if (inString) {
-        if (escaped) escaped = false;
-        else if (b === BACKSLASH) escaped = true;
-        else if (b === QUOTE) {
-          inString = false;
-          if (this.kind === Kind.String) return i + 1;
-        } else if (b === NEWLINE) this.line++;
+        let quote = chunk.indexOf(QUOTE, i);
+        if (backslash !== -1 && backslash < i) backslash = chunk.indexOf(BACKSLASH, i);
+        while (backslash !== -1 && (quote === -1 || backslash < quote)) {
+          if (backslash + 1 >= n) {
+            // The escaped byte is in the next chunk.
+            this.escaped = true;
+            quote = -1;
+            break;
+          }
+          i = backslash + 2;
+          if (quote !== -1 && quote < i) quote = chunk.indexOf(QUOTE, i);
+          backslash = chunk.indexOf(BACKSLASH, i);
+        }
+        if (quote === -1) break;
+        inString = false;
+        i = quote + 1;
+        if (this.kind === Kind.String) return i;
         continue;
       }
+      const b = chunk[i++];
       if (b === QUOTE) inString = true;
       else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
       else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
-        if (--depth === 0) return i + 1;
+        if (--depth === 0) return i;
       } else if (b === NEWLINE) this.line++;
     }
     this.depth = depth;
     this.inString = inString;
-    this.escaped = escaped;
     return -1;
   }
 

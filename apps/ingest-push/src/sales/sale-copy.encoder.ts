@@ -26,11 +26,12 @@ export const LISTED_ERRORS = 100;
 const NULL = '\\N';
 const ERROR_DATA = Array<string>(SALE_FIELDS.length).fill(NULL).join('\t');
 const COPY_SPECIAL = /[\\\t\n\r]/g;
+const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** A value as PostgreSQL's COPY text format wants it. */
 export function copyText(value: string): string {
-  return value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]);
+  return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]) : value;
 }
 
 /**
@@ -103,8 +104,10 @@ export class SaleCopyEncoder {
     for (const key of Object.keys(sale)) {
       if (!SALE_FIELD_INDEX.has(key)) this.problems.push([key, 'is not a Sale field']);
     }
-    // Escapes are the only way JSON text gets NUL, surrogates or characters COPY must escape.
+    // Escapes are the only way JSON text gets NUL, surrogates or characters COPY must escape;
+    // U+FFFD stands for bytes that were not UTF-8.
     const escaped = source.includes('\\');
+    const inspect = (escaped && source.includes('\\u')) || source.includes('\uFFFD');
     let data = '';
     for (let i = 0; i < SALE_FIELDS.length; i++) {
       const f = SALE_FIELDS[i];
@@ -121,7 +124,7 @@ export class SaleCopyEncoder {
       } else if (typeof v !== 'string') {
         problem = f.type === 'string' ? 'must be a string' : textProblem(f, '');
       } else {
-        problem = escaped && unstorableText(v) ? TEXT_REASON : textProblem(f, v);
+        problem = inspect && unstorableText(v) ? TEXT_REASON : textProblem(f, v);
         text = escaped ? copyText(v) : v;
       }
       if (problem !== null) this.problems.push([f.name, problem]);
@@ -167,5 +170,7 @@ function textProblem(f: SaleField, text: string): string | null {
  * followed by a colon cannot occur inside a JSON string, so the match is the key itself.
  */
 function integerLiteral(source: string, name: string): boolean {
-  return new RegExp(`"${name}"\\s*:\\s*-?\\d+(?:[eE][+-]?\\d+)?\\s*[,}]`).test(source);
+  return INTEGER_LITERAL.get(name)!.test(source);
 }
+
+const INTEGER_LITERAL = new Map(SALE_FIELDS.map((f) => [f.name, new RegExp(`"${f.name}"\\s*:\\s*-?\\d+(?:[eE][+-]?\\d+)?\\s*[,}]`)]));

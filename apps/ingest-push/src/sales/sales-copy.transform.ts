@@ -22,8 +22,8 @@ export interface SalesCopyLimits {
 export class SalesCopyTransform extends Transform {
   readonly encoder = new SaleCopyEncoder();
   bytes = 0;
-  private readonly read: (chunk: Buffer) => void;
-  private readonly finish: () => void;
+  private readonly consume: (chunk: Buffer) => void;
+  private readonly complete: () => void;
 
   constructor(
     format: SalesFormat,
@@ -32,13 +32,13 @@ export class SalesCopyTransform extends Transform {
     super({ readableHighWaterMark: 64 * 1024 });
     if (format === 'csv') {
       const reader = new CsvSalesReader(this.encoder, limits.maxRecordBytes);
-      this.read = (chunk) => reader.push(chunk);
-      this.finish = () => reader.end();
+      this.consume = (chunk) => reader.push(chunk);
+      this.complete = () => reader.end();
     } else {
       const splitter = new JsonArraySplitter(limits.maxRecordBytes);
       const sink = (source: string, line: number) => this.encoder.jsonRecord(source, line);
-      this.read = (chunk) => splitter.push(chunk, sink);
-      this.finish = () => splitter.end();
+      this.consume = (chunk) => splitter.push(chunk, sink);
+      this.complete = () => splitter.end();
     }
   }
 
@@ -46,7 +46,7 @@ export class SalesCopyTransform extends Transform {
     this.bytes += chunk.length;
     if (this.bytes > this.limits.maxBytes) return callback(new SalesFileTooLargeException(this.limits.maxBytes));
     try {
-      this.read(chunk);
+      this.consume(chunk);
     } catch (error) {
       return callback(error as Error);
     }
@@ -55,7 +55,7 @@ export class SalesCopyTransform extends Transform {
 
   override _flush(callback: TransformCallback): void {
     try {
-      this.finish();
+      this.complete();
     } catch (error) {
       return callback(error as Error);
     }
