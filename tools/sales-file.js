@@ -43,7 +43,10 @@ const PRODUCTS = ['Café "Especial"; 500g', 'Notebook 14"', 'Camiseta', 'Tênis 
 const STATUSES = ['paid', 'shipped', 'delivered', 'cancelled'];
 const PAYMENTS = ['pix', 'credit_card', 'boleto', 'pix;credit_card'];
 
-/** A small fast PRNG (mulberry32): the same seed gives the same file. */
+/**
+ * A small fast PRNG (mulberry32): the same seed gives the same file.
+ * @param {number} seed
+ */
 function random(seed) {
   let a = seed >>> 0;
   return () => {
