@@ -187,7 +187,8 @@ describe('POST /DataInserterSales/api/sales', () => {
   );
 
   it('answers 401 without a valid apiKey, before reading the body', async () => {
-    for (const headers of [{}, { apiKey: 'nope' }, { apiKey: `${key}x` }]) {
+    const attempts: Array<Record<string, string>> = [{}, { apiKey: 'nope' }, { apiKey: `${key}x` }, { apiKey: key.replace(/_[^_]+$/, '_wrongsecret') }];
+    for (const headers of attempts) {
       const res = await upload(t.port, { ...headers, ...CSV }, csvText([saleRecord(1)]));
       expect(res.status).toBe(401);
     }

@@ -42,7 +42,7 @@ describe('CsvSalesReader', () => {
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 10 }),
         (specs, eol, bom, cuts) => {
-          const rows = specs.map(({ name, n }) => ({ ...saleRecord(n + 1), ProductName: name.trim() === '' ? 'x' : name }));
+          const rows: Array<Record<string, string>> = specs.map(({ name, n }) => ({ ...saleRecord(n + 1), ProductName: name.trim() === '' ? 'x' : name }));
           const { encoder, lines } = read((bom ? '\uFEFF' : '') + csv(rows, eol), cuts);
           expect(encoder.errors).toEqual([]);
           expect(lines.map((l) => unescape(l[2 + FIELDS.indexOf('ProductName')]))).toEqual(rows.map((r) => r.ProductName));

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { isUuid } from '@app/auth';
+import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
@@ -10,6 +10,7 @@ import { salesCaller } from './sales-caller';
 
 @ApiTags('sales')
 @ApiSecurity('apiKey')
+@AcceptCredentials('salesApiKey')
 @Controller('DataInserterSales/api/sales')
 export class SalesController {
   constructor(private readonly sales: SalesService) {}
@@ -17,6 +18,8 @@ export class SalesController {
   /** Streams a CSV or JSON Sale file into the sales table; 201 with the ingestion's summary. */
   @Post()
   @HttpCode(201)
+  // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
+  @StreamBody()
   @ApiConsumes('application/json', 'application/csv', 'text/csv')
   upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);

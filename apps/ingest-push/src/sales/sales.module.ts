@@ -1,24 +1,14 @@
 import { Module } from '@nestjs/common';
-import { CREDENTIAL_VERIFIER } from '@app/auth';
-import { loadConfig } from '@app/config';
-import { SalesApiKeyVerifier } from './sales-api-key.verifier';
+import { SalesApiKeyStore } from './sales-api-key.store';
 import { SalesApiKeysService } from './sales-api-keys.service';
-import { SalesConfig } from './sales.config';
 import { SalesController } from './sales.controller';
 import { SalesRepository } from './sales.repository';
 import { SalesService } from './sales.service';
 
-/** Sales ingestion: `POST /DataInserterSales/api/sales` and its ingestions. */
+/** Sales ingestion: `POST /DataInserterSales/api/sales`, its ingestions, and the `apiKey` store. */
 @Module({
   controllers: [SalesController],
-  providers: [
-    { provide: SalesConfig, useFactory: () => loadConfig(SalesConfig) },
-    SalesRepository,
-    SalesService,
-    SalesApiKeysService,
-    SalesApiKeyVerifier,
-    { provide: CREDENTIAL_VERIFIER, useExisting: SalesApiKeyVerifier },
-  ],
-  exports: [SalesApiKeysService, CREDENTIAL_VERIFIER],
+  providers: [SalesRepository, SalesService, SalesApiKeysService, SalesApiKeyStore],
+  exports: [SalesApiKeysService],
 })
 export class SalesModule {}

@@ -107,8 +107,8 @@ export class SalesService {
     };
     body.on('close', onClose);
     body.on('error', fail);
-    // pipe, not pipeline: a failed parse must not destroy the request, whose response is still to be sent.
-    body.pipe(transform);
+    // Its errors reach us through the COPY (and `failure`); this keeps a late one from going unhandled.
+    transform.on('error', () => undefined);
     const stopWatchdog = this.watchStall(body, transform, () => fail(new SalesBodyTimeoutException(config.INGEST_IDLE_TIMEOUT_MS)));
     let progress: Promise<void> = Promise.resolve();
     const progressTimer = setInterval(() => {
@@ -122,6 +122,8 @@ export class SalesService {
     try {
       await this.repository.transaction(async (tx) => {
         await this.repository.createStage(tx);
+        // pipe, not pipeline: a failed parse must not destroy the request, whose response is still to be sent.
+        body.pipe(transform);
         await this.repository.copyIntoStage(tx, transform, abort.signal);
         await stop();
         const inserted = await this.repository.mergeStage(tx, id, caller.accountId);
