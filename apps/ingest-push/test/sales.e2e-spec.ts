@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import request from 'supertest';
-import { csvCell, FIELDS, jsonSale, saleRecord, salesFile } from '../../../tools/sales-file';
-import { SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
+import { csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
+import { generated, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
 interface Summary {
   ingestion_id: string;
@@ -19,10 +19,6 @@ interface Summary {
 const CSV = { 'Content-Type': 'application/csv' };
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-function csvText(rows: Array<Record<string, string>>): string {
-  return [FIELDS.join(';'), ...rows.map((r) => FIELDS.map((f) => csvCell(r[f])).join(';'))].join('\n') + '\n';
-}
-
 describe('POST /DataInserterSales/api/sales', () => {
   let t: IngestApp;
   let key: string;
@@ -38,7 +34,7 @@ describe('POST /DataInserterSales/api/sales', () => {
   afterAll(() => t.close());
 
   it('stores a CSV file as typed rows and answers 201 with the summary', async () => {
-    const rows = [1, 2, 3].map((n) => saleRecord(n));
+    const rows = [1, 2, 3].map((n) => saleCells(n));
     rows[1] = { ...rows[1], ProductName: 'Café; "quoted"\nand a newline', ProductBrand: '' };
     const res = await upload(t.port, { apiKey: key, ...CSV }, csvText(rows));
     expect(res.status).toBe(201);
@@ -65,14 +61,14 @@ describe('POST /DataInserterSales/api/sales', () => {
 
   it('is idempotent: the same file again updates the same rows, and a repeated line keeps its last version', async () => {
     const { key: k, accountId: a } = await t.apiKey();
-    const file = salesFile({ format: 'csv', rows: 500, seed: 9 });
+    const file = generated(['--format', 'csv', '--rows', '500', '--seed', '9']);
     const first = (await upload(t.port, { apiKey: k, ...CSV }, file)).json<Summary>();
     expect(first).toMatchObject({ received: 500, inserted: 500, updated: 0 });
-    const again = (await upload(t.port, { apiKey: k, ...CSV }, salesFile({ format: 'csv', rows: 500, seed: 9 }))).json<Summary>();
+    const again = (await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '500', '--seed', '9']))).json<Summary>();
     expect(again).toMatchObject({ received: 500, inserted: 0, updated: 500, rejected: 0 });
     expect(await salesOf(a)).toBe(500);
 
-    const twice = csvText([{ ...saleRecord(1), StoreName: 'old' }, { ...saleRecord(1), StoreName: 'new' }]);
+    const twice = csvText([{ ...saleCells(1), StoreName: 'old' }, { ...saleCells(1), StoreName: 'new' }]);
     expect((await upload(t.port, { apiKey: k, ...CSV }, twice)).json<Summary>()).toMatchObject({ received: 2, inserted: 0, updated: 2 });
     const row = await t.sql.one<{ store_name: string }>('SELECT store_name FROM ingest_push.sales WHERE account_id = $1 AND product_id = $2', [a, 'P-1']);
     expect(row!.store_name).toBe('new');
@@ -81,7 +77,7 @@ describe('POST /DataInserterSales/api/sales', () => {
 
   it('lists row errors with line, record, field and reason: the first 100 in the answer, all of them as CSV', async () => {
     const { key: k, accountId: a } = await t.apiKey();
-    const res = await upload(t.port, { apiKey: k, ...CSV }, salesFile({ format: 'csv', rows: 1200, invalidEvery: 5 }));
+    const res = await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '1200', '--invalid-every', '5']));
     const body = res.json<Summary>();
     expect(body).toMatchObject({ received: 1200, rejected: 240, inserted: 960, error_count: 240 });
     expect(body.errors).toHaveLength(100);
@@ -103,7 +99,7 @@ describe('POST /DataInserterSales/api/sales', () => {
   });
 
   it('reports the physical line of each bad row, CRLF and quoted newlines included', async () => {
-    const rows = [saleRecord(1), { ...saleRecord(2), CustomerName: 'a\r\nb' }, { ...saleRecord(3), OrderDate: '2024-01-01' }];
+    const rows = [saleCells(1), { ...saleCells(2), CustomerName: 'a\r\nb' }, { ...saleCells(3), OrderDate: '2024-01-01' }];
     const text = csvText(rows).replace(/\n/g, '\r\n').replace('a\r\r\nb', 'a\r\nb');
     const body = (await upload(t.port, { apiKey: key, 'Content-Type': 'text/csv; charset=utf-8' }, '\uFEFF' + text)).json<Summary>();
     expect(body.errors).toEqual([{ line: 5, record: 3, field: 'OrderDate', reason: expect.stringContaining('milliseconds') }]);
@@ -115,7 +111,7 @@ describe('POST /DataInserterSales/api/sales', () => {
       const { key: k } = await slow.apiKey();
       const body = new Readable({ read() {} });
       const answer = upload(slow.port, { apiKey: k, ...CSV }, body);
-      const all = csvText(Array.from({ length: 300 }, (_, i) => saleRecord(i + 1)));
+      const all = csvText(Array.from({ length: 300 }, (_, i) => saleCells(i + 1)));
       body.push(all.slice(0, all.length / 2));
       let running: Summary | undefined;
       for (let i = 0; i < 100 && !running; i++) {
@@ -139,7 +135,7 @@ describe('POST /DataInserterSales/api/sales', () => {
   it('keeps nothing of an upload whose client drops the connection mid-stream', async () => {
     const { key: k, accountId: a } = await t.apiKey();
     const body = new Readable({ read() {} });
-    const all = csvText(Array.from({ length: 400 }, (_, i) => saleRecord(i + 1)));
+    const all = csvText(Array.from({ length: 400 }, (_, i) => saleCells(i + 1)));
     const answer = upload(t.port, { apiKey: k, ...CSV }, body).then(() => 'answered', () => 'failed');
     body.push(all.slice(0, all.length / 2));
     let id: string | undefined;
@@ -160,10 +156,10 @@ describe('POST /DataInserterSales/api/sales', () => {
   });
 
   it.each([
-    ['a truncated JSON array', JSON_TYPE, `[${jsonSale(saleRecord(1))},${jsonSale(saleRecord(2)).slice(0, 50)}`, /truncated/],
-    ['a JSON top level that is not an array', JSON_TYPE, jsonSale(saleRecord(1)), /JSON array/],
-    ['a CSV without a header', CSV, csvText([saleRecord(1)]).split('\n').slice(1).join('\n'), /unknown field|header/],
-    ['a CSV with the wrong delimiter', CSV, csvText([saleRecord(1)]).replace(/;/g, ','), /separated by ";"/],
+    ['a truncated JSON array', JSON_TYPE, `[${saleJson(saleCells(1))},${saleJson(saleCells(2)).slice(0, 50)}`, /truncated/],
+    ['a JSON top level that is not an array', JSON_TYPE, saleJson(saleCells(1)), /JSON array/],
+    ['a CSV without a header', CSV, csvText([saleCells(1)]).split('\n').slice(1).join('\n'), /unknown field|header/],
+    ['a CSV with the wrong delimiter', CSV, csvText([saleCells(1)]).replace(/;/g, ','), /separated by ";"/],
     ['binary garbage as CSV', CSV, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), /header|unknown field|too long/],
     ['binary garbage as JSON', JSON_TYPE, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 1) % 256)), /JSON array/],
     ['an empty body', CSV, '', /no header/],
@@ -180,7 +176,7 @@ describe('POST /DataInserterSales/api/sales', () => {
   it.each([['text/plain'], ['application/xml'], ['multipart/form-data; boundary=x'], ['application/csv; charset=latin1'], ['']])(
     'answers 415 to Content-Type %j',
     async (type) => {
-      const res = await upload(t.port, { apiKey: key, ...(type ? { 'Content-Type': type } : {}) }, csvText([saleRecord(1)]));
+      const res = await upload(t.port, { apiKey: key, ...(type ? { 'Content-Type': type } : {}) }, csvText([saleCells(1)]));
       expect(res.status).toBe(415);
       expect(res.json()).toMatchObject({ message: expect.stringContaining('application/csv') });
     },
@@ -189,7 +185,7 @@ describe('POST /DataInserterSales/api/sales', () => {
   it('answers 401 without a valid apiKey, before reading the body', async () => {
     const attempts: Array<Record<string, string>> = [{}, { apiKey: 'nope' }, { apiKey: `${key}x` }, { apiKey: key.replace(/_[^_]+$/, '_wrongsecret') }];
     for (const headers of attempts) {
-      const res = await upload(t.port, { ...headers, ...CSV }, csvText([saleRecord(1)]));
+      const res = await upload(t.port, { ...headers, ...CSV }, csvText([saleCells(1)]));
       expect(res.status).toBe(401);
     }
   });
@@ -197,7 +193,7 @@ describe('POST /DataInserterSales/api/sales', () => {
   it('answers 413 at once to a declared Content-Length over 1 GB, keeping nothing', async () => {
     const { key: k, accountId: a } = await t.apiKey();
     const body = new Readable({ read() {} });
-    body.push(csvText([saleRecord(1)]));
+    body.push(csvText([saleCells(1)]));
     const res = await upload(t.port, { apiKey: k, ...CSV, 'Content-Length': String(5 * 1024 ** 3) }, body);
     expect(res.status).toBe(413);
     expect(await salesOf(a)).toBe(0);
@@ -211,7 +207,7 @@ describe('POST /DataInserterSales/api/sales', () => {
     const spaces = Buffer.alloc(1024 * 1024, 0x20);
     const body = new Readable({
       read() {
-        if (sent === 0) this.push(`[${jsonSale(saleRecord(1))},`);
+        if (sent === 0) this.push(`[${saleJson(saleCells(1))},`);
         sent += spaces.length;
         this.push(sent > 1.5 * 1024 ** 3 ? null : spaces);
       },
@@ -229,10 +225,10 @@ describe('POST /DataInserterSales/api/sales', () => {
   it('keeps other requests answered while an upload streams', async () => {
     const body = new Readable({ read() {} });
     const answer = upload(t.port, { apiKey: key, ...CSV }, body);
-    body.push(csvText([saleRecord(1)]));
+    body.push(csvText([saleCells(1)]));
     const health = await request(t.http).get('/health');
     expect(health.status).toBe(200);
-    const other = await upload(t.port, { apiKey: key, ...CSV }, csvText([saleRecord(2)]));
+    const other = await upload(t.port, { apiKey: key, ...CSV }, csvText([saleCells(2)]));
     expect(other.status).toBe(201);
     body.push(null);
     expect((await answer).status).toBe(201);
@@ -249,11 +245,11 @@ describe('sales ingestion limits', () => {
   it('answers 408 to a body that stalls (slow loris), keeps nothing, and serves the next upload', async () => {
     const { key, accountId } = await t.apiKey();
     const body = new Readable({ read() {} });
-    body.push(csvText([saleRecord(1)]));
+    body.push(csvText([saleCells(1)]));
     const res = await upload(t.port, { apiKey: key, ...CSV }, body);
     expect(res.status).toBe(408);
     expect(await t.sql.rows('SELECT 1 FROM ingest_push.sales WHERE account_id = $1', [accountId])).toEqual([]);
-    expect((await upload(t.port, { apiKey: key, ...CSV }, csvText([saleRecord(2)]))).status).toBe(201);
+    expect((await upload(t.port, { apiKey: key, ...CSV }, csvText([saleCells(2)]))).status).toBe(201);
   });
 
   it('answers 503 with Retry-After when the instance already runs its maximum of uploads', async () => {
@@ -262,7 +258,7 @@ describe('sales ingestion limits', () => {
     const first = upload(t.port, { apiKey: key, ...CSV }, body);
     body.push(FIELDS.join(';') + '\n');
     await new Promise((r) => setTimeout(r, 100));
-    const second = await upload(t.port, { apiKey: key, ...CSV }, csvText([saleRecord(2)]));
+    const second = await upload(t.port, { apiKey: key, ...CSV }, csvText([saleCells(2)]));
     expect(second.status).toBe(503);
     expect(second.headers['retry-after']).toBe('5');
     body.push(null);
@@ -271,7 +267,7 @@ describe('sales ingestion limits', () => {
 
   it('answers 413 to a body over the configured limit and keeps nothing of the rows before it', async () => {
     const { key, accountId } = await t.apiKey();
-    const res = await upload(t.port, { apiKey: key, ...CSV }, salesFile({ format: 'csv', rows: 2000 }));
+    const res = await upload(t.port, { apiKey: key, ...CSV }, generated(['--format', 'csv', '--rows', '2000']));
     expect(res.status).toBe(413);
     expect(await t.sql.rows('SELECT 1 FROM ingest_push.sales WHERE account_id = $1', [accountId])).toEqual([]);
   });
@@ -288,7 +284,7 @@ describe('GET /DataInserterSales/api/sales/ingestions/{id}', () => {
     const owner = await t.apiKey();
     const other = await t.apiKey();
     const sibling = await t.apiKey(owner.accountId);
-    const id = (await upload(t.port, { apiKey: owner.key, ...CSV }, salesFile({ format: 'csv', rows: 10, invalidEvery: 2 }))).json<Summary>().ingestion_id;
+    const id = (await upload(t.port, { apiKey: owner.key, ...CSV }, generated(['--format', 'csv', '--rows', '10', '--invalid-every', '2']))).json<Summary>().ingestion_id;
     for (const path of [`ingestions/${id}`, `ingestions/${id}/errors`]) {
       expect((await request(t.http).get(`${SALES_PATH}/${path}`).set('apiKey', other.key)).status).toBe(404);
       expect((await request(t.http).get(`${SALES_PATH}/${path}`).set('apiKey', sibling.key)).status).toBe(200);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { csvCell, FIELDS, saleRecord } from '../../../../tools/sales-file';
+import { csvCell, FIELDS, saleCells } from '../../test/support/sale-fixtures';
 import { CsvSalesReader } from './csv-sales.reader';
 import { SaleCopyEncoder } from './sale-copy.encoder';
 import { MalformedSalesFileException } from './sales.exception';
@@ -23,7 +23,7 @@ function read(text: string | Buffer, cuts: number[] = []) {
   return { encoder, lines };
 }
 
-function csv(rows: Array<Record<string, string>>, eol = '\n', names = FIELDS): string {
+function csv(rows: Array<Record<string, string>>, eol = '\n', names: readonly string[] = FIELDS): string {
   return [names.join(';'), ...rows.map((r) => names.map((n) => csvCell(r[n] ?? '')).join(';'))].join(eol) + eol;
 }
 
@@ -42,7 +42,7 @@ describe('CsvSalesReader', () => {
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 10 }),
         (specs, eol, bom, cuts) => {
-          const rows: Array<Record<string, string>> = specs.map(({ name, n }) => ({ ...saleRecord(n + 1), ProductName: name.trim() === '' ? 'x' : name }));
+          const rows: Array<Record<string, string>> = specs.map(({ name, n }) => ({ ...saleCells(n + 1), ProductName: name.trim() === '' ? 'x' : name }));
           const { encoder, lines } = read((bom ? '\uFEFF' : '') + csv(rows, eol), cuts);
           expect(encoder.errors).toEqual([]);
           expect(lines.map((l) => unescape(l[2 + FIELDS.indexOf('ProductName')]))).toEqual(rows.map((r) => r.ProductName));
@@ -54,21 +54,21 @@ describe('CsvSalesReader', () => {
   });
 
   it('numbers records and the physical lines they start on (quoted newlines count)', () => {
-    const rows = [saleRecord(1), { ...saleRecord(2), CustomerName: 'two\nlines' }, { ...saleRecord(3), ProductPrice: '10' }];
+    const rows = [saleCells(1), { ...saleCells(2), CustomerName: 'two\nlines' }, { ...saleCells(3), ProductPrice: '10' }];
     const { encoder } = read(csv(rows, '\r\n'));
     expect(encoder.errors).toEqual([{ line: 5, record: 3, field: 'ProductPrice', reason: expect.stringContaining('decimal part') }]);
   });
 
   it('takes the columns in any order and leaves optional ones out', () => {
     const names = ['ProductPrice', 'OrderId', 'OrderDate', 'OrderStatus', 'ProductId', 'StoreId', 'CustomerCPF_CNPJ', 'CustomerPhone', 'CustomerEmail'];
-    const { encoder, lines } = read(csv([saleRecord(7)], '\n', names));
+    const { encoder, lines } = read(csv([saleCells(7)], '\n', names));
     expect(encoder.accepted).toBe(1);
-    expect(lines[0][2]).toBe(saleRecord(7).OrderId);
+    expect(lines[0][2]).toBe(saleCells(7).OrderId);
     expect(lines[0][2 + FIELDS.indexOf('ProductName')]).toBe('\\N');
   });
 
   it('skips blank lines and reports a wrong column count as a row error', () => {
-    const text = `${FIELDS.join(';')}\n\n${FIELDS.map((f) => csvCell(saleRecord(1)[f])).join(';')}\na;b;c\n`;
+    const text = `${FIELDS.join(';')}\n\n${FIELDS.map((f) => csvCell(saleCells(1)[f])).join(';')}\na;b;c\n`;
     const { encoder } = read(text);
     expect(encoder.accepted).toBe(1);
     expect(encoder.errors).toEqual([{ line: 4, record: 2, field: '', reason: 'has 3 columns, the header has 32' }]);
@@ -102,12 +102,12 @@ describe('CsvSalesReader', () => {
   });
 
   it('keeps bytes that are not UTF-8 and NUL characters out of the table', () => {
-    const good = FIELDS.map((f) => csvCell(saleRecord(1)[f]));
+    const good = FIELDS.map((f) => csvCell(saleCells(1)[f]));
     const withNul = [...good];
     withNul[FIELDS.indexOf('ProductName')] = 'a\u0000b';
     const latin1 = Buffer.from(`${FIELDS.join(';')}\n${withNul.join(';')}\n`);
-    const broken = Buffer.concat([latin1, Buffer.from(good.join(';').replace('Loja', 'Loj\u00ff')), Buffer.from([0x0a])]);
-    broken[broken.lastIndexOf('Loj') + 3] = 0xff;
+    const broken = Buffer.concat([latin1, Buffer.from(good.join(';').replace('Main', 'Mai\u00ff')), Buffer.from([0x0a])]);
+    broken[broken.lastIndexOf('Mai') + 3] = 0xff;
     const { encoder } = read(broken);
     expect(encoder.errors.map((e) => [e.record, e.field])).toEqual([
       [1, 'ProductName'],

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { jsonSale, saleRecord } from '../../../../tools/sales-file';
+import { saleCells, saleJson } from '../../test/support/sale-fixtures';
 import { copyText, SaleCopyEncoder } from './sale-copy.encoder';
 import { SALE_FIELDS } from './sale-fields';
 import { dateTimeProblem, floatTextProblem, integerTextProblem, orderDateProblem } from './sale-values';
@@ -16,7 +16,7 @@ function problems(source: string): Array<[string, string]> {
 
 // Floats that JSON.stringify writes with a decimal part (it writes 10.0 as 10).
 const FLOATS = { OrderTotal: 100.5, OrderTotalWeight: 1.25, OrderDiscount: 0.5, ProductPrice: 40.25, ShippingPrice: 9.9 };
-const sale = (overrides: Record<string, unknown> = {}) => JSON.stringify({ ...JSON.parse(jsonSale(saleRecord(3))), ...FLOATS, ...overrides });
+const sale = (overrides: Record<string, unknown> = {}) => JSON.stringify({ ...JSON.parse(saleJson(saleCells(3))), ...FLOATS, ...overrides });
 
 describe('Sale values', () => {
   it.each([
@@ -67,11 +67,11 @@ describe('Sale values', () => {
 
 describe('SaleCopyEncoder (JSON records)', () => {
   it('turns a valid sale into one COPY line: line, record, the 32 fields, no error', () => {
-    const { encoder, copy } = json(jsonSale(saleRecord(3)));
+    const { encoder, copy } = json(saleJson(saleCells(3)));
     expect(encoder.accepted).toBe(1);
     const columns = copy.slice(0, -1).split('\t');
     expect(columns).toHaveLength(2 + SALE_FIELDS.length + 2);
-    expect(columns.slice(0, 3)).toEqual(['7', '1', saleRecord(3).OrderId]);
+    expect(columns.slice(0, 3)).toEqual(['7', '1', saleCells(3).OrderId]);
     expect(columns.slice(-2)).toEqual(['\\N', '\\N']);
   });
 

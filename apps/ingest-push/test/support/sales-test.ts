@@ -1,7 +1,10 @@
 // As in main.ts: config classes need reflect-metadata loaded before them.
 import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Sql } from '@app/database';
 import { createTestApp, type TestApp } from '@app/testkit';
@@ -63,4 +66,31 @@ export function upload(port: number, headers: Record<string, string>, body: Read
     if (typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
     else body.on('error', () => req.destroy()).pipe(req);
   });
+}
+
+const ROOT = join(__dirname, '../../../..');
+
+/** A file made by the generator script, streamed from its stdout: `node tools/sales-file.js <args>`. */
+export function generated(args: string[]): Readable {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-file.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return child.stdout;
+}
+
+/** Writes a generated file to `path` and resolves when it is complete. */
+export async function generateFile(path: string, args: string[]): Promise<void> {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-file.js'), ...args, '--out', path], { stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`sales-file.js exited with ${code}`);
+}
+
+/** Runs the upload tool as users do: `node tools/sales-upload.js <args>`; stdout holds JSON lines. */
+export async function runUploadTool(args: string[]): Promise<{ code: number; lines: Array<Record<string, unknown>>; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-upload.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, lines, stderr };
 }

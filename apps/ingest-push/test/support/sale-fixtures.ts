@@ -1,6 +1,8 @@
-import { SALE_FIELD_NAMES } from './sale-fields';
+import { SALE_FIELD_NAMES } from '../../src/sales/sale-fields';
 
-/** A valid Sale as strings, the way a CSV holds it (JSON numbers are made from it by `saleJson`). */
+export const FIELDS = SALE_FIELD_NAMES;
+
+/** A valid Sale number `n` as strings, the way a CSV holds them (JSON numbers are made from them by `saleJson`). */
 export function saleCells(n: number, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     OrderId: `ORD-${n}`,
@@ -9,8 +11,8 @@ export function saleCells(n: number, overrides: Record<string, string> = {}): Re
     OrderTotal: '120.50',
     OrderTotalQuantity: '3',
     OrderTotalWeight: '1.5',
-    OrderDiscount: '0.0',
-    ProductId: `P-${n % 7}`,
+    OrderDiscount: '0.25',
+    ProductId: `P-${n}`,
     ProductName: 'Café; "special"',
     ProductQuantity: '2',
     ProductPrice: '40.25',
@@ -24,7 +26,7 @@ export function saleCells(n: number, overrides: Record<string, string> = {}): Re
     ShippingPrice: '9.90',
     DeliveryCity: 'Campinas',
     DeliveryState: 'SP',
-    PaymentMethods: 'pix,card',
+    PaymentMethods: 'pix;card',
     VendedorName: 'Ana',
     ClientId: `C-${n}`,
     CustomerName: 'João',
@@ -41,9 +43,11 @@ export function saleCells(n: number, overrides: Record<string, string> = {}): Re
 
 const NUMERIC = new Set(['OrderTotal', 'OrderTotalQuantity', 'OrderTotalWeight', 'OrderDiscount', 'ProductQuantity', 'ProductPrice', 'ShippingPrice']);
 
-/** The same Sale as JSON source (numbers written as they are in the cells, so `10.0` stays `10.0`). */
+/** The same Sale as JSON source; numbers are written as the cells say, so `10.0` stays `10.0`; empty cells are left out. */
 export function saleJson(cells: Record<string, string>): string {
-  const parts = Object.entries(cells).map(([k, v]) => `${JSON.stringify(k)}:${NUMERIC.has(k) && v !== '' ? v : JSON.stringify(v)}`);
+  const parts = Object.entries(cells)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${JSON.stringify(k)}:${NUMERIC.has(k) ? v : JSON.stringify(v)}`);
   return `{${parts.join(',')}}`;
 }
 
@@ -51,6 +55,7 @@ export function csvCell(value: string): string {
   return /[;"\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-export function csvLine(cells: Record<string, string>, names: readonly string[] = SALE_FIELD_NAMES): string {
-  return names.map((n) => csvCell(cells[n] ?? '')).join(';');
+/** A CSV file: the header, then one line per row (LF). */
+export function csvText(rows: Array<Record<string, string>>, names: readonly string[] = FIELDS): string {
+  return [names.join(';'), ...rows.map((r) => names.map((n) => csvCell(r[n] ?? '')).join(';'))].join('\n') + '\n';
 }
