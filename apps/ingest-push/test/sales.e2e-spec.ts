@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import request from 'supertest';
 import { csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
 import { generated, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
@@ -295,4 +296,54 @@ describe('GET /DataInserterSales/api/sales/ingestions/{id}', () => {
       expect(res.body).toMatchObject({ message: 'Ingestion not found.' });
     }
   });
+});
+
+describe('POST /DataInserterSales/api/sales with any input (property)', () => {
+  let t: IngestApp;
+  beforeAll(async () => {
+    t = await startIngest();
+  });
+  afterAll(() => t.close());
+
+  const cell = fc.oneof(
+    fc.constantFrom('', '10', '10.0', '-1.5e3', '2024-05-31T13:45:00.123Z', '1990-01-01T00:00:00Z', '2024-02-30T00:00:00.000Z', '99999999999', 'x'),
+    fc.string({ unit: fc.constantFrom('a', ';', '"', '\n', '\r', '\t', '\\', '{', ']', 'é', '\u0000', '😀') }),
+  );
+  const csvBody = fc
+    .tuple(fc.shuffledSubarray([...FIELDS], { minLength: 1 }), fc.array(fc.array(cell, { minLength: 1, maxLength: 34 }), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'))
+    .map(([names, rows, eol]) => [names.join(';'), ...rows.map((r) => r.map((c) => (/[;"\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';'))].join(eol));
+  const jsonBody = fc.oneof(
+    fc.array(fc.dictionary(fc.constantFrom(...FIELDS, 'Other'), fc.oneof(cell, fc.double(), fc.integer(), fc.constant(null), fc.jsonValue())), { maxLength: 6 }).map((a) => JSON.stringify(a)),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.string(),
+  );
+  const body = fc.oneof(
+    fc.tuple(fc.constant('application/csv'), csvBody),
+    fc.tuple(fc.constant('application/json'), jsonBody),
+    fc.tuple(fc.constantFrom('application/json', 'text/csv', 'text/plain', 'application/octet-stream'), fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b))),
+  );
+
+  it('never answers 5xx, and keeps rows only from an accepted upload, exactly as counted', async () => {
+    const { key, accountId } = await t.apiKey();
+    let kept = 0;
+    await fc.assert(
+      fc.asyncProperty(body, fc.nat(), async ([type, payload], cut) => {
+        const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+        // Sent in two pieces, cut anywhere.
+        const at = bytes.length === 0 ? 0 : cut % bytes.length;
+        const res = await upload(t.port, { apiKey: key, 'Content-Type': type }, Readable.from([bytes.subarray(0, at), bytes.subarray(at)]));
+        expect(res.status).toBeLessThan(500);
+        expect([201, 400, 415]).toContain(res.status);
+        if (res.status === 201) {
+          const s = res.json<Summary>();
+          expect(s.received).toBe(s.inserted + s.updated + s.rejected);
+          expect(s.errors.length).toBe(Math.min(100, s.error_count));
+          kept += s.inserted;
+        }
+        const stored = (await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1', [accountId]))!.n;
+        expect(stored).toBe(kept);
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });
