@@ -142,6 +142,7 @@ function spoil(sale, k) {
  * @property {number} [invalidEvery] every K-th row is bad (0: none)
  * @property {number} [seed]
  * @property {boolean} [crlf] CSV lines end in CRLF
+ * @property {{ rows: number }} [made] receives the number of rows written
  */
 
 /**
@@ -171,6 +172,7 @@ function* chunks(options) {
     } else {
       out += (n > 1 ? ',\n' : '') + jsonSale(sale);
     }
+    if (options.made) options.made.rows = n;
     if (out.length >= 65536) {
       const chunk = Buffer.from(out);
       written += chunk.length;
@@ -203,6 +205,8 @@ async function main() {
   const size = value('--size');
   if (!rows && !size) throw new Error('Usage: node tools/sales-file.js --format csv|json (--rows N | --size 1GB) [--invalid-every K] [--seed S] [--crlf] [--out FILE]');
   const out = value('--out');
+  /** @type {{ rows: number }} */
+  const made = { rows: 0 };
   await pipeline(
     salesFile({
       format,
@@ -211,9 +215,11 @@ async function main() {
       invalidEvery: Number(value('--invalid-every') || 0),
       seed: Number(value('--seed') || 1),
       crlf: args.includes('--crlf'),
+      made,
     }),
     out ? fs.createWriteStream(out) : process.stdout,
   );
+  if (out) process.stderr.write(`${made.rows} rows, ${fs.statSync(out).size} bytes in ${out}\n`);
 }
 
 module.exports = { FIELDS, INVALID, saleRecord, salesFile, csvCell, jsonSale, parseSize, random };
