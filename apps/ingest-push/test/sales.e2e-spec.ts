@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import request from 'supertest';
-import { csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
+import { csvCell, csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
 import { generated, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
 interface Summary {
@@ -104,6 +104,20 @@ describe('POST /DataInserterSales/api/sales', () => {
     const text = csvText(rows).replace(/\n/g, '\r\n').replace('a\r\r\nb', 'a\r\nb');
     const body = (await upload(t.port, { apiKey: key, 'Content-Type': 'text/csv; charset=utf-8' }, '\uFEFF' + text)).json<Summary>();
     expect(body.errors).toEqual([{ line: 5, record: 3, field: 'OrderDate', reason: expect.stringContaining('milliseconds') }]);
+  });
+
+  it('stores characters COPY must escape, and refuses a float PostgreSQL cannot hold, without failing the upload', async () => {
+    const { key: k, accountId: a } = await t.apiKey();
+    // The overridden values go in unquoted, as a careless writer would.
+    const cells = (n: number, over: Record<string, string>) => FIELDS.map((f) => over[f] ?? csvCell(saleCells(n)[f])).join(';');
+    const text = [FIELDS.join(';'), cells(1, { StoreName: 'lone\rcr', StoreCity: 'back\\slash\ttab' }), cells(2, { ProductPrice: '1.0e-400' }), cells(3, { StoreName: '\\.' })].join('\r\n') + '\r\n';
+    const body = (await upload(t.port, { apiKey: k, ...CSV }, text)).json<Summary>();
+    expect(body).toMatchObject({ received: 3, inserted: 2, rejected: 1, errors: [{ record: 2, field: 'ProductPrice', reason: expect.stringContaining('range') }] });
+    const rows = await t.sql.rows<{ store_name: string; store_city: string }>('SELECT store_name, store_city FROM ingest_push.sales WHERE account_id = $1 ORDER BY product_id', [a]);
+    expect(rows).toEqual([
+      { store_name: 'lone\rcr', store_city: 'back\\slash\ttab' },
+      { store_name: '\\.', store_city: 'São Paulo' },
+    ]);
   });
 
   it('reports progress (rows so far) while a large upload runs', async () => {
@@ -222,6 +236,10 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(ingestion.status).toBe('failed');
     expect(Number(ingestion.bytes)).toBeGreaterThan(1024 ** 3);
   }, 120_000);
+
+  it("lets an upload take longer than Node's 5-minute request timeout (the idle timeout guards stalls)", () => {
+    expect((t.http as import('node:http').Server).requestTimeout).toBe(0);
+  });
 
   it('keeps other requests answered while an upload streams', async () => {
     const body = new Readable({ read() {} });

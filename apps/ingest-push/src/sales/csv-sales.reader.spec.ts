@@ -53,6 +53,14 @@ describe('CsvSalesReader', () => {
     );
   });
 
+  it('escapes a lone CR inside an unquoted field of a CRLF file (COPY text refuses it raw)', () => {
+    const row = FIELDS.map((f) => csvCell(saleCells(1)[f]));
+    row[FIELDS.indexOf('StoreName')] = 'a\rb';
+    const { encoder, lines } = read(`${FIELDS.join(';')}\r\n${row.join(';')}\r\n`);
+    expect(encoder.accepted).toBe(1);
+    expect(lines[0][2 + FIELDS.indexOf('StoreName')]).toBe('a\\rb');
+  });
+
   it('numbers records and the physical lines they start on (quoted newlines count)', () => {
     const rows = [saleCells(1), { ...saleCells(2), CustomerName: 'two\nlines' }, { ...saleCells(3), ProductPrice: '10' }];
     const { encoder } = read(csv(rows, '\r\n'));

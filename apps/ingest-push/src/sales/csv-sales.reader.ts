@@ -6,6 +6,7 @@ import { MalformedSalesFileException } from './sales.exception';
 
 const DELIMITER = ';';
 const MAX_HEADER_CHARS = 64 * 1024;
+const LONE_CR = /\r(?!\n)/;
 
 interface PapaParser {
   parse(input: string, baseIndex: number, ignoreLastRow: boolean): Papa.ParseResult<string[]>;
@@ -91,7 +92,8 @@ export class CsvSalesReader {
     // Quotes may wrap delimiters, newlines and tabs; without them a chunk needs no per-value care.
     const quoted = input.includes('"');
     const inspect = input.includes('\u0000') || input.includes('\uFFFD');
-    const escape = quoted || input.includes('\\') || input.includes('\t') || (!this.crlf && input.includes('\r'));
+    // A CR that does not end a CRLF line is data, and COPY text refuses it raw.
+    const escape = quoted || input.includes('\\') || input.includes('\t') || (this.crlf ? LONE_CR.test(input) : input.includes('\r'));
     const broken = new Set(result.errors.map((e) => e.row).filter((r): r is number => r !== undefined && r < rows.length));
     const columns = this.fieldOf.length;
     for (let r = 0; r < rows.length; r++) {

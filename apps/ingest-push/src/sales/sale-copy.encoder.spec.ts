@@ -29,6 +29,10 @@ describe('Sale values', () => {
     ['.5', false],
     ['10,5', false],
     ['1.0e999', false],
+    ['1.0e-400', false],
+    ['4.9e-324', true],
+    ['0.0', true],
+    ['+1.5', true],
     ['abc', false],
   ])('float %j accepted: %s', (text, ok) => expect(floatTextProblem(text) === null).toBe(ok));
 

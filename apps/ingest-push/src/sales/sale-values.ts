@@ -13,6 +13,7 @@ const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?
 const LONE_SURROGATE = /\p{Cs}/u;
 
 export const FLOAT_REASON = 'must be a number with a decimal part, such as 10.0';
+export const FLOAT_RANGE_REASON = 'is out of the range of a double-precision number';
 export const INTEGER_REASON = `must be an integer between -${INT_MAX + 1} and ${INT_MAX}`;
 export const ORDER_DATE_REASON = 'must be an ISO 8601 UTC date-time with milliseconds, such as 2024-05-31T13:45:00.000Z';
 export const DATE_TIME_REASON = 'must be an ISO 8601 date-time, such as 1990-05-31T00:00:00Z';
@@ -20,7 +21,11 @@ export const REQUIRED_REASON = 'is required';
 export const TEXT_REASON = 'holds a NUL character, an unpaired surrogate or bytes that are not UTF-8';
 
 export function floatTextProblem(text: string): string | null {
-  return FLOAT_TEXT.test(text) && Number.isFinite(Number(text)) ? null : FLOAT_REASON;
+  if (!FLOAT_TEXT.test(text)) return FLOAT_REASON;
+  const value = Number(text);
+  // PostgreSQL refuses what overflows, and what underflows to zero (1.0e-400), as out of range.
+  if (!Number.isFinite(value) || (value === 0 && /[1-9]/.test(text.split(/[eE]/)[0]))) return FLOAT_RANGE_REASON;
+  return null;
 }
 
 export function integerTextProblem(text: string): string | null {
