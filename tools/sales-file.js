@@ -138,7 +138,7 @@ function spoil(sale, k) {
  * @typedef {object} SalesFileOptions
  * @property {'csv' | 'json'} format
  * @property {number} [rows] how many Sale rows (default: until `bytes`)
- * @property {number} [bytes] stop after the row that reaches this many bytes
+ * @property {number} [bytes] the most bytes the file may have (rows stop before passing it)
  * @property {number} [invalidEvery] every K-th row is bad (0: none)
  * @property {number} [seed]
  * @property {boolean} [crlf] CSV lines end in CRLF
@@ -161,27 +161,26 @@ function* chunks(options) {
   const rnd = random(seed);
   const eol = crlf ? '\r\n' : '\n';
   let out = format === 'csv' ? FIELDS.join(';') + eol : '[\n';
-  let written = 0;
+  const tail = format === 'json' ? '\n]\n' : '';
+  let written = Buffer.byteLength(out);
   let bad = 0;
-  for (let n = 1; n <= rows && written + out.length < bytes; n++) {
+  for (let n = 1; n <= rows; n++) {
     let sale = saleRecord(n, rnd);
     let extraColumn = false;
     if (invalidEvery > 0 && n % invalidEvery === 0) ({ sale, extraColumn } = spoil(sale, bad++));
-    if (format === 'csv') {
-      out += FIELDS.map((f) => csvCell(sale[f])).join(';') + (extraColumn ? ';x' : '') + eol;
-    } else {
-      out += (n > 1 ? ',\n' : '') + jsonSale(sale);
-    }
+    const row = format === 'csv' ? FIELDS.map((f) => csvCell(sale[f])).join(';') + (extraColumn ? ';x' : '') + eol : (n > 1 ? ',\n' : '') + jsonSale(sale);
+    // --size is a ceiling: the file never passes it.
+    const size = Buffer.byteLength(row);
+    if (written + size + tail.length > bytes) break;
+    written += size;
+    out += row;
     if (options.made) options.made.rows = n;
     if (out.length >= 65536) {
-      const chunk = Buffer.from(out);
-      written += chunk.length;
+      yield Buffer.from(out);
       out = '';
-      yield chunk;
     }
   }
-  if (format === 'json') out += '\n]\n';
-  yield Buffer.from(out);
+  yield Buffer.from(out + tail);
 }
 
 /** @param {string} text e.g. 1GB, 512MB, 1000000 */
