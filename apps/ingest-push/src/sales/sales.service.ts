@@ -119,12 +119,15 @@ export class SalesService {
       stopWatchdog();
       await progress;
     };
+    const started = performance.now();
+    let streamedMs = 0;
     try {
       await this.repository.transaction(async (tx) => {
         await this.repository.createStage(tx);
         // pipe, not pipeline: a failed parse must not destroy the request, whose response is still to be sent.
         body.pipe(transform);
         await this.repository.copyIntoStage(tx, transform, abort.signal);
+        streamedMs = performance.now() - started;
         await stop();
         const inserted = await this.repository.mergeStage(tx, id, caller.accountId);
         await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted });
@@ -139,6 +142,8 @@ export class SalesService {
       body.unpipe(transform);
     }
     const row = await this.repository.findIngestion(caller.accountId, id);
+    // Where the time went: reading, parsing and COPYing the body, then the merge and commit.
+    this.logger.log({ ingestionId: id, ...counts(), inserted: row!.inserted, updated: row!.updated, streamedMs: Math.round(streamedMs), mergedMs: Math.round(performance.now() - started - streamedMs) }, 'ingestion completed');
     return toSummary(row!, encoder.errors);
   }
 
