@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Sql } from '@app/database';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the queue lib's own tests use the shared test database
+ 
 import { workerDatabaseUrl } from '@app/testkit';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';

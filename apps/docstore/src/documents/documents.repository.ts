@@ -1,10 +1,13 @@
+import { setTimeout } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
+import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
 import type { DocumentListQuery } from './document-query';
 import type { DocumentScope } from './document-scope';
 import type { DocumentView } from './document.dto';
+import { DocumentWriteConflictException } from './documents.exception';
 
 export const DOCUMENT_VIEW = `id, client_id, environment, context, type, key, data, version,
   ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}, ${isoTimestamp('expires_at')}, ${isoTimestamp('deleted_at')}`;
@@ -51,6 +54,10 @@ export interface DocumentState {
   live: boolean;
 }
 
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const WRITE_ATTEMPTS = 5;
+
 const scopeParams = (s: DocumentScope): unknown[] => [s.clientId, s.environment, s.context, s.type];
 
 @Injectable()
@@ -68,8 +75,20 @@ export class DocumentsRepository {
     return this.events.withEvents(`${ctes}, v AS (SELECT ${DOCUMENT_VIEW} FROM w)`, EVENTS(eventType));
   }
 
-  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+  /**
+   * Runs `work` in one transaction. A deadlock or serialization failure rolls it back and
+   * runs it again, up to `WRITE_ATTEMPTS` times in all; then the caller gets a 409.
+   */
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction(work);
+      } catch (error) {
+        if (!RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+        if (attempt === WRITE_ATTEMPTS) throw new DocumentWriteConflictException();
+        await setTimeout(Math.random() * 10 * attempt);
+      }
+    }
   }
 
   find(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView | null> {
@@ -95,7 +114,7 @@ export class DocumentsRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
          WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
          RETURNING d.*
-       ) ${WITH_HISTORY('w')}`, 'document.created'),
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Created),
       [...scopeParams(scope), key, write.data, write.expiresAt],
     ));
   }
@@ -107,7 +126,7 @@ export class DocumentsRepository {
          UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
          RETURNING *
-       ) ${WITH_HISTORY('w')}`, 'document.updated'),
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated),
       [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null],
     ));
   }
@@ -119,7 +138,7 @@ export class DocumentsRepository {
          UPDATE docstore.documents SET data = $2, version = version + 1, updated_at = now(), deleted_at = NULL,
            expires_at = CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END
          WHERE id = $1 RETURNING *
-       ) ${WITH_HISTORY('w')}`, 'document.updated'),
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated),
       [id, data],
     ));
   }
@@ -130,7 +149,7 @@ export class DocumentsRepository {
       this.withEvents(`w AS (
          UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
-       )`, 'document.deleted'),
+       )`, DocumentEvent.Deleted),
       [...scopeParams(scope), key, expectedVersion ?? null],
     ));
   }
@@ -138,6 +157,8 @@ export class DocumentsRepository {
   /**
    * Creates or updates every item in one statement; rows come back in input order. A key
    * that was not live before is `document.created`, one that was is `document.updated`.
+   * Rows are written in key order, so concurrent bulks lock shared keys in one order and
+   * cannot deadlock each other.
    */
   async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<Written<DocumentView[]>> {
     const { rows, deliveries } = splitRecorded(await db.rows<DocumentView>(
@@ -147,10 +168,10 @@ export class DocumentsRepository {
          SELECT key FROM docstore.documents WHERE ${SCOPE} AND key IN (SELECT key FROM input) AND ${LIVE}
        ), w AS (
          INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
-         SELECT $1, $2, $3, $4, key, data, expires_at FROM input ${UPSERT}
+         SELECT $1, $2, $3, $4, key, data, expires_at FROM input ORDER BY key COLLATE "C" ${UPSERT}
          RETURNING d.*
        ) ${WITH_HISTORY('w')}`,
-      (row) => `CASE WHEN ${row}.key IN (SELECT key FROM was_live) THEN 'document.updated' ELSE 'document.created' END`),
+      (row) => `CASE WHEN ${row}.key IN (SELECT key FROM was_live) THEN '${DocumentEvent.Updated}' ELSE '${DocumentEvent.Created}' END`),
       [...scopeParams(scope), JSON.stringify(items.map((i) => ({ key: i.key, data: i.data, expires_at: i.expiresAt })))],
     ));
     const position = new Map(items.map((item, i) => [item.key, i]));
