@@ -1,12 +1,14 @@
 'use strict';
 // `node bench/run.js`           the HTTP benchmark (bench/docstore.ts)
 // `node bench/run.js webhooks`  webhook delivery: writes with and without a webhook, and a bare BullMQ floor (bench/webhooks.ts)
+// `node bench/run.js ingest`    sales ingestion: psql \copy floor vs the service on a 1 GB CSV and the same rows as JSON (bench/ingest.ts)
 // TypeScript is compiled on load by @swc/core (bench/register.js).
 require('./register');
 const which = process.argv[2];
 if (which === undefined || which === 'http') require('./docstore.ts');
 else if (which === 'webhooks') require('./webhooks.ts');
+else if (which === 'ingest') require('./ingest.ts');
 else {
-  process.stderr.write(`usage: node bench/run.js [http|webhooks]\n`);
+  process.stderr.write(`usage: node bench/run.js [http|webhooks|ingest]\n`);
   process.exitCode = 2;
 }
