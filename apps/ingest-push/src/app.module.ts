@@ -3,16 +3,32 @@ import { authProviders } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
 import { INGEST_PUSH_DEFAULTS } from './config/ingest-push.config';
+import { INGEST_PUSH_SCHEMA, ingestPushEntities } from './database/ingest-push.entities';
+import { ingestPushMigrations } from './database/ingest-push.migrations';
+import { SALES_API_KEY_SOURCE } from './sales/sales-api-key.store';
+import { SalesConfig } from './sales/sales.config';
+import { SalesModule } from './sales/sales.module';
 
 export const INGEST_PUSH_VERSION = '0.1.0';
 
-/** Boots with health, logging, the error filter and the deny-by-default guard; its features arrive in later issues. */
+/** Each feature's settings class, one per line. */
+const SETTINGS = [
+  SalesConfig,
+];
+
+/** Sales ingestion (`apiKey` header) and bulk push (bearer tokens), one credential source each. */
 @Module({
   imports: [
-    CoreModule.forRoot({ service: 'ingest-push', version: INGEST_PUSH_VERSION, defaults: INGEST_PUSH_DEFAULTS }),
-    DatabaseModule.forRoot({ schema: 'ingest_push', entities: [], migrations: [] }),
+    CoreModule.forRoot({ service: 'ingest-push', version: INGEST_PUSH_VERSION, settings: SETTINGS, defaults: INGEST_PUSH_DEFAULTS }),
+    DatabaseModule.forRoot({ schema: INGEST_PUSH_SCHEMA, entities: ingestPushEntities, migrations: ingestPushMigrations }),
+    SalesModule,
   ],
-  // No credential sources yet: every guarded route answers 401 until a feature registers its store.
-  providers: [...authProviders({ sources: {} })],
+  providers: [
+    ...authProviders({
+      sources: {
+        salesApiKey: SALES_API_KEY_SOURCE,
+      },
+    }),
+  ],
 })
 export class AppModule {}

@@ -24,6 +24,13 @@ export interface CallerHeaders {
 
 export const CALLER_HEADERS = Symbol('CALLER_HEADERS');
 
+/** A service whose spec has another error body renders it here (a provider under ERROR_RENDERER). */
+export interface ErrorRenderer {
+  body(error: AppException, req: Request): unknown;
+}
+
+export const ERROR_RENDERER = Symbol('ERROR_RENDERER');
+
 /**
  * The one place an error becomes a response. AppExceptions render their own body;
  * framework and middleware errors are mapped to the same shapes; anything else is a
@@ -33,6 +40,7 @@ export const CALLER_HEADERS = Symbol('CALLER_HEADERS');
 export class AppExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
   private callerHeaders?: CallerHeaders | null;
+  private bodyRenderer?: ErrorRenderer | null;
 
   constructor(@Optional() private readonly moduleRef?: ModuleRef) {}
 
@@ -45,10 +53,22 @@ export class AppExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
-    const send = (): void => void res.status(error.status).set(error.headers).json(error.body());
+    const renderer = this.renderer();
+    const send = (): void => void res.status(error.status).set(error.headers).json(renderer ? renderer.body(error, req) : error.body());
     const caller = error.code === CommonErrorCode.RouteNotFound ? this.caller() : null;
     if (caller) void caller.annotate(req, res).then(send, send);
     else send();
+  }
+
+  private renderer(): ErrorRenderer | null {
+    if (this.bodyRenderer === undefined) {
+      try {
+        this.bodyRenderer = this.moduleRef?.get<ErrorRenderer>(ERROR_RENDERER, { strict: false }) ?? null;
+      } catch {
+        this.bodyRenderer = null;
+      }
+    }
+    return this.bodyRenderer;
   }
 
   private caller(): CallerHeaders | null {

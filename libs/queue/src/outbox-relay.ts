@@ -3,6 +3,9 @@ import type { Sql } from '@app/database';
 import type { NewJob, QueueProducer } from './queue-producer';
 import { ThrottledWarning } from './throttled-warning';
 
+/** Longest `stop` waits for a run under way. */
+const STOP_WAIT_MS = 5_000;
+
 /**
  * The PostgreSQL outbox -> BullMQ relay. PostgreSQL is the record of work to do; Redis
  * only carries what is due. A service writes outbox rows in its own transactions; the
@@ -103,7 +106,8 @@ export class OutboxRelay<Row, Data> {
     this.stopped = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
-    await this.running;
+    // A run stuck on a database that went away must not hold the shutdown: wait a bounded time.
+    await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
   }
 
   /** Asks for a run; runs requested while one is going coalesce into one more. */

@@ -64,7 +64,9 @@ export abstract class QueueWorker<T> {
   }
 
   async close(): Promise<void> {
-    await this.worker?.close();
+    // Without Redis a graceful close would wait for it forever: nothing can be finished then anyway.
+    if (this.redis && this.redis.status !== 'ready') this.redis.disconnect();
+    await this.worker?.close(this.redis?.status !== 'ready');
     this.redis?.disconnect();
     this.worker = undefined;
   }

@@ -3,3 +3,4 @@ export * from './worker-database';
 export * from './service-basics';
 export * from './webhook-receiver';
 export * from './docs-browser';
+export * from './own-redis';

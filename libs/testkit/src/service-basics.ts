@@ -12,6 +12,8 @@ export interface ServiceUnderTest {
   /** Every feature config class the service runs with, and its defaults. */
   settings: ClassConstructor<object>[];
   defaults?: SettingDefaults;
+  /** Settings the service requires besides DATABASE_URL (e.g. ENCRYPTION_KEYS). */
+  requiredSettings?: Record<string, string>;
 }
 
 /**
@@ -117,7 +119,7 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
   });
 
   describe(`${service.name}: settings`, () => {
-    const valid = { DATABASE_URL: 'postgres://u:p@db:5432/app' };
+    const valid = { DATABASE_URL: 'postgres://u:p@db:5432/app', ...service.requiredSettings };
 
     it('loads valid settings with defaults', () => {
       const config = loadSettings(service.settings, valid, service.defaults);
@@ -126,9 +128,9 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
     });
 
     it.each([
-      [{ DATABASE_URL: 'nope' }, 'DATABASE_URL'],
-      [{}, 'DATABASE_URL'],
-      [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
+      [{ ...service.requiredSettings, DATABASE_URL: 'nope' }, 'DATABASE_URL'],
+      [{ ...service.requiredSettings }, 'DATABASE_URL'],
+      [{ ...service.requiredSettings, DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
       [{ ...valid, REDIS_URL: 'http://redis' }, 'REDIS_URL'],
       [{ ...valid, PORT: 'eighty' }, 'PORT'],
       [{ ...valid, PORT: '70000' }, 'PORT'],

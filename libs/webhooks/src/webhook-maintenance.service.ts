@@ -41,7 +41,8 @@ export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap,
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.pruning;
+    // Pruning stuck on a database that went away must not hold the shutdown: wait a bounded time.
+    await Promise.race([this.pruning, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   }
 
   /** Encrypts, with the current key, every secret that is not yet; returns how many webhooks changed. */

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { ForbiddenPhoneException, InvalidParameterException } from '../errors/network-error.exception';
+import type { PhoneContext } from '../providers/chat-provider';
+import { AccountsRepository } from './accounts.repository';
+import { ApiKeyStore } from './api-key.store';
+
+/** The phone a request acts for: the key's own, or (where the spec offers `phone_id`) another phone of the same account. */
+@Injectable()
+export class PhonesService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly keys: ApiKeyStore,
+  ) {}
+
+  async select(own: PhoneContext, phoneId: unknown): Promise<PhoneContext> {
+    if (phoneId === undefined || phoneId === own.phoneId) return own;
+    if (typeof phoneId !== 'string' || !/^[\w.-]{1,64}$/.test(phoneId)) throw new InvalidParameterException('phone_id', 'must be a phone-number id');
+    const row = await this.accounts.findPhone(own.accountId, phoneId);
+    if (!row) throw new ForbiddenPhoneException(phoneId);
+    return this.keys.phoneContext(row);
+  }
+
+  /** A phone of the account that owns a template (the network names only the template). */
+  async byTemplate(templateId: string): Promise<PhoneContext | null> {
+    const row = await this.accounts.findPhoneByTemplate(templateId);
+    return row ? this.keys.phoneContext(row) : null;
+  }
+
+  async byNetworkId(phoneId: string): Promise<PhoneContext | null> {
+    const row = await this.accounts.findPhoneById(phoneId);
+    return row ? this.keys.phoneContext(row) : null;
+  }
+}

@@ -1,0 +1,30 @@
+import { applyDecorators, Controller, Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { InvalidParameterException } from '../errors/network-error.exception';
+
+/** The interface versions a client may ask for; they behave the same (see the README's Gateway section). */
+export const API_VERSIONS = ['4.0', '5.0', '6.0'] as const;
+
+/** Every `api/` request names one of API_VERSIONS in its `version` header; checked after authentication. */
+@Injectable()
+export class ApiVersionGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const version = context.switchToHttp().getRequest<Request>().headers.version;
+    if (typeof version !== 'string' || !(API_VERSIONS as readonly string[]).includes(version.trim())) {
+      throw new InvalidParameterException('version', `header must be one of ${API_VERSIONS.join(', ')}`);
+    }
+    return true;
+  }
+}
+
+/** A controller of the spec's `api/<Resource>` paths: versioned, documented with its headers. */
+export function GatewayApi(resource: string): ClassDecorator {
+  return applyDecorators(
+    Controller(`api/${resource}`),
+    UseGuards(ApiVersionGuard),
+    ApiTags(resource),
+    ApiSecurity('apikey'),
+    ApiHeader({ name: 'version', required: true, enum: [...API_VERSIONS] }),
+  );
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { CommonErrorCode, type AppException, type ErrorRenderer } from '@app/errors';
+import type { Request } from 'express';
+import { GatewayConfig } from '../config/gateway.config';
+import { NetworkErrorCode, NetworkErrorException, type NetworkError } from './network-error.exception';
+
+/** What a shared failure (auth, body parsing, rate limits, bugs) means in the network's vocabulary. */
+const COMMON: Partial<Record<string, Omit<NetworkError, 'details'>>> = {
+  [CommonErrorCode.Unauthenticated]: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: NetworkErrorCode.AccessTokenInvalid },
+  [CommonErrorCode.RateLimited]: { message: '(#4) Application request limit reached', type: 'OAuthException', code: NetworkErrorCode.AppRateLimited },
+  [CommonErrorCode.Unavailable]: { message: 'Service temporarily unavailable', type: 'OAuthException', code: NetworkErrorCode.Unavailable },
+  [CommonErrorCode.Internal]: { message: 'An unknown error occurred', type: 'OAuthException', code: NetworkErrorCode.Unknown },
+};
+const INVALID: Omit<NetworkError, 'details'> = { message: '(#100) Invalid parameter', type: 'OAuthException', code: NetworkErrorCode.InvalidParameter };
+
+/** The spec's resources; other paths (health, docs, unknown routes) keep the shared body. */
+const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|$)/;
+
+/**
+ * Renders every refusal on the spec's endpoints in the network's error body
+ * `{error: {message, type, code, error_data: {messaging_product, details}, fbtrace_id}}`.
+ * Health and docs keep the shared `{message}` body, like the other services.
+ */
+@Injectable()
+export class NetworkErrorRenderer implements ErrorRenderer {
+  constructor(private readonly config: GatewayConfig) {}
+
+  body(error: AppException, req: Request): unknown {
+    if (!SPEC_PATHS.test(req.originalUrl ?? req.url)) return error.body();
+    const network = error instanceof NetworkErrorException ? error.network : { ...(COMMON[error.code] ?? INVALID), details: detailsOf(error) };
+    const { details, ...head } = network;
+    return {
+      error: {
+        ...head,
+        error_data: { messaging_product: this.config.NETWORK, details },
+        fbtrace_id: String((req as Request & { id?: unknown }).id ?? ''),
+      },
+    };
+  }
+}
+
+/** The shared body's field errors (`{errors: {field: [..]}}`) become `field: message` details. */
+function detailsOf(error: AppException): string {
+  const fields = (error.extras as { errors?: Record<string, string[]> }).errors;
+  if (fields) return Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; ');
+  return error.message;
+}

@@ -1,0 +1,26 @@
+import { Body, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { StreamBody } from '@app/auth';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
+import { GatewayApi } from '../common/api-version.guard';
+import { CurrentPhone } from '../accounts/current-phone.decorator';
+import type { PhoneContext } from '../providers/chat-provider';
+import { LARGEST_MEDIA } from './media-type';
+import { MediaService, type ReceivedMedia } from './media.service';
+
+@GatewayApi('Medias')
+export class MediaController {
+  constructor(private readonly media: MediaService) {}
+
+  @Post()
+  @HttpCode(200)
+  // multer reads the multipart stream (after authentication); a declared length beyond the largest kind plus the form's own bytes is refused at once.
+  @StreamBody({ limit: LARGEST_MEDIA + 64 * 1024 })
+  @UseInterceptors(FileInterceptor('File'))
+  @ApiOperation({ summary: 'Upload a file (streamed; its type read from its bytes)' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['messaging_product', 'File'], properties: { messaging_product: { type: 'string' }, File: { type: 'string', format: 'binary' } } } })
+  upload(@CurrentPhone() phone: PhoneContext, @Body() fields: Record<string, unknown>, @UploadedFile() file?: ReceivedMedia): Promise<{ id: string }> {
+    return this.media.complete(phone, fields ?? {}, file);
+  }
+}

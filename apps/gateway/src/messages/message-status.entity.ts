@@ -1,0 +1,22 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One step of a message's status history; a status is recorded once (inbound notifications are deduplicated here). */
+@Entity({ name: 'message_statuses' })
+@Index('message_statuses_uq', ['messageId', 'status'], { unique: true })
+export class MessageStatusEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'message_id', type: 'varchar', length: 255 })
+  messageId!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: string;
+
+  /** The network's errors for a failed message. */
+  @Column({ type: 'jsonb', nullable: true })
+  errors!: unknown[] | null;
+
+  @Column({ name: 'occurred_at', type: 'timestamptz', default: () => 'now()' })
+  occurredAt!: Date;
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+
+export interface MessageView {
+  id: string;
+  phone_id: string;
+  to: string;
+  wa_id: string;
+  type: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  statuses: { status: string; timestamp: string; errors?: unknown[] }[];
+}
+
+export interface StatusChange {
+  messageId: string;
+  status: string;
+  /** Unix seconds, as the network writes them. */
+  timestamp: number;
+  errors?: unknown[];
+}
+
+/** Later statuses never move a message back (a late `delivered` after `read` is history, not state). */
+const RANK = `CASE $2 WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 4 END`;
+const CURRENT_RANK = `CASE m.status WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 4 END`;
+
+@Injectable()
+export class MessagesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The sent message and its first status, in one statement. */
+  async insert(message: { id: string; phoneRef: string; to: string; waId: string; type: string; payload: unknown }): Promise<void> {
+    await this.sql.rows(
+      `WITH m AS (INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6) RETURNING id)
+       INSERT INTO gateway.message_statuses (message_id, status) SELECT id, 'accepted' FROM m`,
+      [message.id, message.phoneRef, message.to, message.waId, message.type, message.payload],
+    );
+  }
+
+  /** How many of `ids` are media of the account; the ones that are not come back. */
+  async unknownMedia(accountId: string, ids: string[]): Promise<string[]> {
+    const known = await this.sql.rows<{ id: string }>(`SELECT id FROM gateway.media WHERE account_id = $1 AND id = ANY($2)`, [accountId, ids]);
+    const found = new Set(known.map((r) => r.id));
+    return ids.filter((id) => !found.has(id));
+  }
+
+  /**
+   * Records a status once (a repeated notification changes nothing) and moves the
+   * message forward. Returns the message's recipient when the status is new, else null.
+   */
+  async recordStatus(tx: SqlRunner, change: StatusChange): Promise<{ recipient: string } | null> {
+    const row = await tx.one<{ wa_id: string }>(
+      `WITH s AS (
+         INSERT INTO gateway.message_statuses (message_id, status, errors, occurred_at)
+         SELECT id, $2, $3, to_timestamp($4) FROM gateway.messages WHERE id = $1
+         ON CONFLICT (message_id, status) DO NOTHING RETURNING message_id),
+       u AS (
+         UPDATE gateway.messages m SET status = $2, updated_at = now()
+          WHERE m.id = $1 AND EXISTS (SELECT 1 FROM s) AND ${CURRENT_RANK} < ${RANK})
+       SELECT m.wa_id FROM gateway.messages m WHERE m.id = $1 AND EXISTS (SELECT 1 FROM s)`,
+      [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp],
+    );
+    return row ? { recipient: row.wa_id } : null;
+  }
+
+  find(accountId: string, id: string): Promise<MessageView | null> {
+    return this.sql.one<MessageView>(
+      `SELECT m.id, p.phone_id, m."to", m.wa_id, m.type, m.status, ${isoTimestamp('m.created_at')}, ${isoTimestamp('m.updated_at')},
+              (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('status', s.status, 'timestamp', to_char(s.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'errors', s.errors)) ORDER BY s.id), '[]')
+                 FROM gateway.message_statuses s WHERE s.message_id = m.id) AS statuses
+         FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref
+        WHERE m.id = $2 AND p.account_id = $1`,
+      [accountId, id],
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { GatewayConfig } from '../config/gateway.config';
+import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
+import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
+import { IdempotencyRepository } from './idempotency.repository';
+import { parseMessageRequest, type SendMessage } from './message.validator';
+import { MessagesRepository, type MessageView } from './messages.repository';
+import { ThroughputLimiter } from './throughput.limiter';
+
+export interface SendResponse {
+  messaging_product: string;
+  contacts: { input: string; wa_id: string }[];
+  messages: { id: string }[];
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly messages: MessagesRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly throughput: ThroughputLimiter,
+    @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
+  ) {}
+
+  /** Sends a message or marks one read. With an Idempotency-Key, a repeated request gets the first answer and sends nothing. */
+  async post(phone: PhoneContext, body: unknown, idempotencyKey: string | undefined): Promise<SendResponse | { success: true }> {
+    const request = parseMessageRequest(body, this.config.NETWORK);
+    if (request.kind === 'read') {
+      await this.provider.markRead(phone, request.messageId);
+      return { success: true };
+    }
+    if (request.mediaIds.length > 0) {
+      const unknown = new Set(await this.messages.unknownMedia(phone.accountId, request.mediaIds.map((m) => m.id)));
+      const first = request.mediaIds.find((m) => unknown.has(m.id));
+      if (first) throw new InvalidParameterException(first.field, `${first.id} is not a media id of this account`);
+    }
+    if (idempotencyKey === undefined) return this.send(phone, request);
+
+    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidParameterException('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
+    const hash = createHash('sha256').update(JSON.stringify(body)).digest();
+    const claim = await this.idempotency.claim(phone.phoneRef, idempotencyKey, hash, this.config.IDEMPOTENCY_TTL_SECONDS);
+    if (claim.kind === 'done') return claim.response as SendResponse;
+    if (claim.kind === 'mismatch') throw new InvalidParameterException('Idempotency-Key', 'was already used with a different request body');
+    if (claim.kind === 'pending') throw new IdempotencyPendingException();
+    try {
+      const response = await this.send(phone, request);
+      await this.idempotency.complete(phone.phoneRef, idempotencyKey, response);
+      return response;
+    } catch (error) {
+      await this.idempotency.release(phone.phoneRef, idempotencyKey);
+      throw error;
+    }
+  }
+
+  async find(phone: PhoneContext, id: string): Promise<MessageView> {
+    const message = id.length <= 255 ? await this.messages.find(phone.accountId, id) : null;
+    if (!message) throw new NotFoundException('message', id);
+    return message;
+  }
+
+  private async send(phone: PhoneContext, request: SendMessage): Promise<SendResponse> {
+    await this.throughput.take(phone.phoneRef);
+    const sent = await this.provider.send(phone, request);
+    await this.messages.insert({ id: sent.messageId, phoneRef: phone.phoneRef, to: request.to, waId: sent.waId, type: request.type, payload: request.payload });
+    this.provider.messageStored(phone, { ...sent, to: request.to });
+    return { messaging_product: this.config.NETWORK, contacts: [{ input: request.to, wa_id: sent.waId }], messages: [{ id: sent.messageId }] };
+  }
+}
+
+/** 409: the first request with this key is still being sent. */
+export class IdempotencyPendingException extends NetworkErrorException {
+  constructor() {
+    super(GatewayErrorCode.Conflict, 409, {
+      message: 'A request with this Idempotency-Key is in progress',
+      type: 'OAuthException',
+      code: NetworkErrorCode.InvalidParameter,
+      details: 'Idempotency-Key: the first request with this key has not finished; retry shortly.',
+    });
+  }
+}

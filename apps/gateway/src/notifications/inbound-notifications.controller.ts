@@ -1,0 +1,34 @@
+import { Controller, Get, Header, Headers, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public, StreamBody } from '@app/auth';
+import type { Request } from 'express';
+import { readRawBody } from '../common/raw-body';
+import { InboundNotificationsService } from './inbound-notifications.service';
+
+const LIMIT = 3 * 1024 * 1024;
+
+/**
+ * Where the network notifies the gateway (configure this URL as the app's webhook with the
+ * cloud provider). Public: the network proves itself with the verify token and the
+ * X-Hub-Signature-256 of each body, which is why the body is read as raw bytes.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('network/notifications')
+export class InboundNotificationsController {
+  constructor(private readonly inbound: InboundNotificationsService) {}
+
+  @Get()
+  @Header('content-type', 'text/plain; charset=utf-8')
+  verify(@Query() query: Record<string, unknown>): string {
+    return this.inbound.verify(query);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @StreamBody({ limit: LIMIT })
+  async receive(@Req() req: Request, @Headers('x-hub-signature-256') signature?: string): Promise<{ success: true }> {
+    await this.inbound.receive(await readRawBody(req, LIMIT), signature);
+    return { success: true };
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { Sql } from '@app/database';
+import { GatewayConfig } from '../config/gateway.config';
+import { MessagesRepository, type StatusChange } from '../messages/messages.repository';
+import type { PhoneContext } from '../providers/chat-provider';
+import { TemplatesRepository } from '../templates/templates.repository';
+import { NotificationOutbox } from './notification.outbox';
+import { notification, statusesValue, templateStatusValue } from './network-notification';
+import { InboundRepository } from './inbound.repository';
+
+export const MESSAGES_FIELD = 'messages';
+export const TEMPLATE_STATUS_FIELD = 'message_template_status_update';
+
+/**
+ * Every change the network reports (or the sandbox plays), recorded once and handed to
+ * the phone's webhooks in the network's own notification shape, in one transaction.
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly config: GatewayConfig,
+    private readonly messages: MessagesRepository,
+    private readonly templates: TemplatesRepository,
+    private readonly inbound: InboundRepository,
+    private readonly outbox: NotificationOutbox,
+  ) {}
+
+  /** A message status; a repeated one is ignored. */
+  async messageStatus(phone: PhoneContext, change: StatusChange): Promise<void> {
+    const deliveries = await this.sql.transaction(async (tx) => {
+      const recorded = await this.messages.recordStatus(tx, change);
+      if (!recorded) return 0;
+      const status = { id: change.messageId, status: change.status, timestamp: String(change.timestamp), recipient_id: recorded.recipient, ...(change.errors ? { errors: change.errors } : {}) };
+      return this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, statusesValue(this.config.NETWORK, phone, [status])));
+    });
+    this.outbox.recorded(deliveries);
+  }
+
+  /** A template's review result. */
+  async templateStatus(phone: PhoneContext, templateId: string, event: string, reason: string | null): Promise<void> {
+    const deliveries = await this.sql.transaction(async (tx) => {
+      const template = await this.templates.setStatus(tx, phone.accountId, templateId, event, reason);
+      if (!template) return 0;
+      return this.outbox.record(tx, phone.phoneRef, TEMPLATE_STATUS_FIELD, notification(phone, TEMPLATE_STATUS_FIELD, templateStatusValue(template, event, reason)));
+    });
+    this.outbox.recorded(deliveries);
+  }
+
+  /** Customers' messages (cloud): each message id taken once, then forwarded as the network sent them. */
+  async inboundMessages(phone: PhoneContext, value: Record<string, unknown> & { messages: { id: string }[] }): Promise<void> {
+    const deliveries = await this.sql.transaction(async (tx) => {
+      const fresh = await this.inbound.takeNew(tx, value.messages.map((m) => `message:${m.id}`));
+      const messages = value.messages.filter((m) => fresh.has(`message:${m.id}`));
+      if (messages.length === 0) return 0;
+      return this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, { ...value, messages }));
+    });
+    this.outbox.recorded(deliveries);
+  }
+
+  /** Any other change (account updates, quality...): forwarded once per identical body. */
+  async otherChange(phone: PhoneContext, field: string, value: unknown, dedupKey: string): Promise<void> {
+    const deliveries = await this.sql.transaction(async (tx) => {
+      const fresh = await this.inbound.takeNew(tx, [dedupKey]);
+      if (fresh.size === 0) return 0;
+      return this.outbox.record(tx, phone.phoneRef, field, notification(phone, field, value));
+    });
+    this.outbox.recorded(deliveries);
+  }
+}

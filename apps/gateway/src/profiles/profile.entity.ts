@@ -1,0 +1,15 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The business profile of one phone (deleted only with the phone). */
+@Entity({ name: 'profiles' })
+export class ProfileEntity {
+  @PrimaryColumn({ name: 'phone_ref', type: 'uuid' })
+  phoneRef!: string;
+
+  /** The profile's fields as the network returns them. */
+  @Column({ type: 'jsonb' })
+  fields!: Record<string, unknown>;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt!: Date;
+}

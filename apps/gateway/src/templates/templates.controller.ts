@@ -1,0 +1,27 @@
+import { Body, Get, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { GatewayApi } from '../common/api-version.guard';
+import { CurrentPhone } from '../accounts/current-phone.decorator';
+import type { PhoneContext } from '../providers/chat-provider';
+import { TemplatesService, type TemplateCreated } from './templates.service';
+import type { TemplateView } from './templates.repository';
+
+@GatewayApi('Templates')
+export class TemplatesController {
+  constructor(private readonly templates: TemplatesService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a template (201), or get the existing one with the same name and language unchanged (200)' })
+  async create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<TemplateCreated['template']> {
+    const { created, template } = await this.templates.create(phone, body);
+    res.status(created ? 201 : 200);
+    return template;
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One template' })
+  find(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<TemplateView> {
+    return this.templates.find(phone, id);
+  }
+}

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NotFoundException } from '../errors/network-error.exception';
+import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
+import { parseTemplateDraft } from './template.validator';
+import { TemplatesRepository, type TemplateView } from './templates.repository';
+
+export interface TemplateCreated {
+  created: boolean;
+  template: { id: string; status: string; category: string };
+}
+
+@Injectable()
+export class TemplatesService {
+  constructor(
+    private readonly templates: TemplatesRepository,
+    @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
+  ) {}
+
+  /** Creates a template; one with the same name and language is returned unchanged instead (created: false). */
+  async create(phone: PhoneContext, body: unknown): Promise<TemplateCreated> {
+    const draft = parseTemplateDraft(body);
+    const existing = await this.templates.findByName(phone.accountId, draft.name, draft.language);
+    if (existing) return { created: false, template: summary(existing) };
+    const made = await this.provider.createTemplate(phone, draft);
+    const stored = await this.templates.insert(phone.accountId, made.id, made.status, made.category, draft);
+    if (!stored) {
+      const winner = await this.templates.findByName(phone.accountId, draft.name, draft.language);
+      return { created: false, template: summary(winner!) };
+    }
+    this.provider.templateStored(phone, { ...made, bodyText: draft.bodyText });
+    return { created: true, template: summary(stored) };
+  }
+
+  async find(phone: PhoneContext, id: string): Promise<TemplateView> {
+    const template = id.length <= 64 ? await this.templates.find(phone.accountId, id) : null;
+    if (!template) throw new NotFoundException('template', id);
+    return template;
+  }
+}
+
+function summary(t: TemplateView): TemplateCreated['template'] {
+  return { id: t.id, status: t.status, category: t.category };
+}

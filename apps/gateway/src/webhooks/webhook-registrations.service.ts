@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { TargetPolicy, WebhooksService, type WebhookRecord } from '@app/webhooks';
+import { PhonesService } from '../accounts/phones.service';
+import { GatewayConfig } from '../config/gateway.config';
+import { InvalidParameterException } from '../errors/network-error.exception';
+import type { PhoneContext } from '../providers/chat-provider';
+import { parseWebhookRegistration, type WebhookRegistration } from './webhook-registration.validator';
+
+export interface RegistrationView {
+  id: string;
+  phone: string;
+  phone_id: string;
+  types?: string[];
+  meta_version?: string;
+  endpoint: string;
+  create_date: string;
+  update_date: string;
+  headers: Record<string, string>;
+}
+
+/** The spec shows one value, spelled so. */
+const META_VERSION = 'LASTEST';
+const ALL = { perPage: 1000, offset: 0 };
+
+/**
+ * The spec's webhook registrations on the shared engine: each webhook belongs to one
+ * business phone (the engine's owner), the key's own or, with `phone_id`, another phone
+ * of the same account; `types` are the engine's events, `endpoint` its url.
+ */
+@Injectable()
+export class WebhookRegistrationsService {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly webhooks: WebhooksService,
+    private readonly phones: PhonesService,
+    private readonly targets: TargetPolicy,
+  ) {}
+
+  async create(own: PhoneContext, phoneId: unknown, body: unknown): Promise<RegistrationView & { success: true }> {
+    const input = parseWebhookRegistration(body, { creating: true, acceptedTypes: this.config.webhookTypes });
+    const phone = await this.targetPhone(own, phoneId, input);
+    await this.checkEndpoint(input.endpoint!);
+    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: input.endpoint!, events: input.types!, headers: input.headers });
+    const { meta_version: _omitted, ...view } = this.view(phone, webhook);
+    return { success: true, ...view };
+  }
+
+  async list(own: PhoneContext): Promise<{ webhooks: RegistrationView[]; success: true }> {
+    const { rows } = await this.webhooks.list(own.phoneRef, ALL);
+    return { webhooks: rows.map((row) => this.view(own, row)), success: true };
+  }
+
+  async update(own: PhoneContext, phoneId: unknown, id: string, body: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+    const input = parseWebhookRegistration(body, { creating: false, acceptedTypes: this.config.webhookTypes });
+    const phone = await this.targetPhone(own, phoneId, input);
+    if (input.endpoint !== undefined) await this.checkEndpoint(input.endpoint);
+    const webhook = await this.webhooks.update(phone.phoneRef, id, { url: input.endpoint, events: input.types, headers: input.headers });
+    const { types: _omitted, ...view } = this.view(phone, webhook);
+    return { success: true, ...view };
+  }
+
+  async delete(own: PhoneContext, phoneId: unknown, id: string): Promise<void> {
+    await this.webhooks.delete((await this.phones.select(own, phoneId)).phoneRef, id);
+  }
+
+  /** The phone a registration is for: the `phone_id` query's, else the key's; a `phone` in the body must be that phone's number. */
+  private async targetPhone(own: PhoneContext, phoneId: unknown, input: WebhookRegistration): Promise<PhoneContext> {
+    const phone = await this.phones.select(own, phoneId);
+    if (input.phone !== undefined && input.phone !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
+    return phone;
+  }
+
+  /** The engine refuses unreachable targets too (422); the gateway names them in the network's 400 first. */
+  private async checkEndpoint(endpoint: string): Promise<void> {
+    const refusal = await this.targets.refusal(endpoint);
+    if (refusal) throw new InvalidParameterException('endpoint', refusal);
+  }
+
+  private view(phone: PhoneContext, webhook: WebhookRecord): RegistrationView {
+    return {
+      id: webhook.id,
+      phone: phone.phone,
+      phone_id: phone.phoneId,
+      types: webhook.events,
+      meta_version: META_VERSION,
+      endpoint: webhook.url,
+      create_date: webhook.created_at,
+      update_date: webhook.updated_at,
+      headers: webhook.headers,
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { CurrentPhone } from '../accounts/current-phone.decorator';
+import { GatewayApi } from '../common/api-version.guard';
+import type { PhoneContext } from '../providers/chat-provider';
+import { WebhookRegistrationsService, type RegistrationView } from './webhook-registrations.service';
+
+@GatewayApi('Webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhookRegistrationsService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Register a webhook' })
+  @ApiQuery({ name: 'phone_id', required: false, description: 'Another phone of the same account' })
+  create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<RegistrationView & { success: true }> {
+    return this.webhooks.create(phone, phoneId, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The key's phone's webhooks" })
+  list(@CurrentPhone() phone: PhoneContext): Promise<{ webhooks: RegistrationView[]; success: true }> {
+    return this.webhooks.list(phone);
+  }
+
+  @Put(':id')
+  @ApiOperation({ summary: 'Update a webhook' })
+  @ApiQuery({ name: 'phone_id', required: false })
+  update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+    return this.webhooks.update(phone, phoneId, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiQuery({ name: 'phone_id', required: false })
+  delete(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Query('phone_id') phoneId?: unknown): Promise<void> {
+    return this.webhooks.delete(phone, phoneId, id);
+  }
+}

@@ -1,0 +1,78 @@
+import 'reflect-metadata';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Sql } from '@app/database';
+import { fileOf } from './support/media-files';
+import { NETWORK, request, startGateway, type Gateway, type Phone } from './support/gateway-test';
+
+const MEDIA_DIR = `/tmp/gateway-test-media-${process.pid}-m`;
+
+describe('POST api/Medias (sandbox, local storage)', () => {
+  let gw: Gateway;
+  let phone: Phone;
+
+  beforeAll(async () => {
+    gw = await startGateway({ MEDIA_DIR });
+  });
+  afterAll(() => gw.close());
+  beforeEach(async () => {
+    phone = await gw.newPhone();
+  });
+
+  const upload = (file: Buffer | null, contentType: string, product: string | null = NETWORK) => {
+    let req = request(gw.http).post('/api/Medias').set(phone.headers);
+    if (file) req = req.attach('File', file, { filename: 'upload.bin', contentType });
+    if (product !== null) req = req.field('messaging_product', product);
+    return req;
+  };
+  const rows = async () => gw.get(Sql).rows<{ id: string; kind: string; mime_type: string; size: string }>(`SELECT m.id, m.kind, m.mime_type, m.size FROM gateway.media m JOIN gateway.phones p ON p.id = m.phone_ref WHERE p.phone_id = $1`, [phone.phoneId]);
+  const files = async () => {
+    const account = (await gw.get(Sql).one<{ account_id: string }>(`SELECT account_id FROM gateway.phones WHERE phone_id = $1`, [phone.phoneId]))!.account_id;
+    const dir = join(MEDIA_DIR, account);
+    return existsSync(dir) ? readdirSync(dir) : [];
+  };
+
+  it.each([
+    ['png', 'image/png', 'image'],
+    ['jpeg', 'image/jpeg', 'image'],
+    ['webp', 'image/webp', 'sticker'],
+    ['pdf', 'application/pdf', 'document'],
+    ['ogg-opus', 'audio/ogg', 'audio'],
+    ['mp4', 'video/mp4', 'video'],
+    ['mp3', 'audio/mpeg', 'audio'],
+    ['text', 'text/plain', 'document'],
+  ] as const)('stores a %s as %s (%s) and returns its id (200)', async (kind, mime, mediaKind) => {
+    const res = await upload(fileOf(kind), mime).expect(200);
+    expect(res.body).toEqual({ id: expect.stringMatching(/^\d{16}$/) });
+    expect(await rows()).toEqual([{ id: res.body.id, kind: mediaKind, mime_type: mime, size: '1024' }]);
+    expect(await files()).toEqual([res.body.id]);
+  });
+
+  it('takes the type from the bytes when the part says application/octet-stream, and the id works in a message', async () => {
+    const { body } = await upload(fileOf('png'), 'application/octet-stream').expect(200);
+    await request(gw.http).post('/api/Messages').set(phone.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: body.id, caption: 'look' } }).expect(200);
+    const other = await gw.newPhone();
+    await request(gw.http).post('/api/Messages').set(other.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: body.id } }).expect(400);
+  });
+
+  it.each([
+    ['an image over 5MB', () => upload(fileOf('png', 5 * 1024 * 1024 + 1), 'image/png'), 413],
+    ['a sticker over 100KB', () => upload(fileOf('webp', 100 * 1024 + 1), 'image/webp'), 413],
+    ['audio/ogg without opus', () => upload(fileOf('ogg-vorbis'), 'audio/ogg'), 400],
+    ['a PNG declared as JPEG', () => upload(fileOf('png'), 'image/jpeg'), 400],
+    ['bytes of no supported type', () => upload(Buffer.from('MZ\x90\x00 not a media file'), 'image/png'), 400],
+    ['no File', () => upload(null, ''), 400],
+    ['a wrong messaging_product', () => upload(fileOf('png'), 'image/png', 'telegram'), 400],
+    ['no messaging_product', () => upload(fileOf('png'), 'image/png', null), 400],
+  ])('refuses %s, storing nothing', async (_, send, status) => {
+    const res = await send().expect(status);
+    expect(res.body.error).toEqual(expect.objectContaining({ code: expect.any(Number), error_data: expect.objectContaining({ details: expect.any(String) }) }));
+    expect(await rows()).toEqual([]);
+    expect(await files()).toEqual([]);
+  });
+
+  it('refuses a JSON body and a request without apikey', async () => {
+    await request(gw.http).post('/api/Medias').set(phone.headers).send({ messaging_product: NETWORK }).expect(400);
+    await request(gw.http).post('/api/Medias').set({ version: '6.0' }).attach('File', fileOf('png'), 'a.png').expect(401);
+  });
+});

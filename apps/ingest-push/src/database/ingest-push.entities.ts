@@ -1,0 +1,8 @@
+import { salesEntities } from '../sales/sales.entities';
+
+export const INGEST_PUSH_SCHEMA = 'ingest_push';
+
+/** Every entity of the app, one line per feature. */
+export const ingestPushEntities = [
+  ...salesEntities,
+];
