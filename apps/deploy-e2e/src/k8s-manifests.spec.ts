@@ -10,6 +10,7 @@ const MODELS: Record<string, () => new (data: unknown) => { validate(): void }> 
   'v1/ConfigMap': () => require('kubernetes-models/v1/ConfigMap').ConfigMap,
   'v1/Secret': () => require('kubernetes-models/v1/Secret').Secret,
   'v1/Service': () => require('kubernetes-models/v1/Service').Service,
+  'v1/PersistentVolumeClaim': () => require('kubernetes-models/v1/PersistentVolumeClaim').PersistentVolumeClaim,
   'apps/v1/Deployment': () => require('kubernetes-models/apps/v1/Deployment').Deployment,
   'batch/v1/Job': () => require('kubernetes-models/batch/v1/Job').Job,
   'autoscaling/v2/HorizontalPodAutoscaler': () => require('kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler').HorizontalPodAutoscaler,
@@ -69,7 +70,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
 
   it('every manifest validates against the Kubernetes schema of its kind', () => {
     expect(manifests.map(schemaProblem).filter(Boolean)).toEqual([]);
-    expect(new Set(manifests.map((m) => m.kind))).toEqual(new Set(['ConfigMap', 'Secret', 'Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'Job']));
+    expect(new Set(manifests.map((m) => m.kind))).toEqual(new Set(['ConfigMap', 'Secret', 'Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'Job', 'PersistentVolumeClaim']));
   });
 
   it('has an API Deployment, Service, HPA, PDB, Ingress, ConfigMap, Secret and migration Job per service', () => {
