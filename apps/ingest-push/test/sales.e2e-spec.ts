@@ -99,6 +99,19 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(summary.body).toEqual({ ...body, duration_ms: expect.any(Number) });
   });
 
+  it('counts accepted and rejected rows in /metrics', async () => {
+    const rowsCounted = async (outcome: string): Promise<number> => {
+      const text = (await request(t.http).get('/metrics').expect(200)).text;
+      const line = text.split('\n').find((l) => l.startsWith(`ingest_rows_total{`) && l.includes(`outcome="${outcome}"`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = { accepted: await rowsCounted('accepted'), rejected: await rowsCounted('rejected') };
+    const { key: k } = await t.apiKey();
+    await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '50', '--invalid-every', '5']));
+    expect(await rowsCounted('accepted')).toBe(before.accepted + 40);
+    expect(await rowsCounted('rejected')).toBe(before.rejected + 10);
+  });
+
   it('reports the physical line of each bad row, CRLF and quoted newlines included', async () => {
     const rows = [saleCells(1), { ...saleCells(2), CustomerName: 'a\r\nb' }, { ...saleCells(3), OrderDate: '2024-01-01' }];
     const text = csvText(rows).replace(/\n/g, '\r\n').replace('a\r\r\nb', 'a\r\nb');

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@app/errors';
+import { Metrics } from '@app/observability';
 import type { RowError } from './sale-copy.encoder';
 import { SalesConfig } from './sales.config';
 import { IngestionNotFoundException, SalesBodyTimeoutException, SalesBusyException, SalesFileTooLargeException } from './sales.exception';
@@ -54,6 +55,7 @@ export class SalesService {
   constructor(
     private readonly repository: SalesRepository,
     private readonly config: SalesConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async ingest(caller: SalesCaller, format: SalesFormat, body: IncomingMessage): Promise<IngestionSummary> {
@@ -141,6 +143,8 @@ export class SalesService {
       body.off('close', onClose);
       body.unpipe(transform);
     }
+    this.metrics.ingestedRows('accepted', encoder.accepted);
+    this.metrics.ingestedRows('rejected', encoder.rejected);
     const row = await this.repository.findIngestion(caller.accountId, id);
     // Where the time went: reading, parsing and COPYing the body, then the merge and commit.
     this.logger.log({ ingestionId: id, ...counts(), inserted: row!.inserted, updated: row!.updated, streamedMs: Math.round(streamedMs), mergedMs: Math.round(performance.now() - started - streamedMs) }, 'ingestion completed');
