@@ -17,10 +17,10 @@ export const PUSH_STATUSES: readonly PushStatus[] = ['scheduled', 'sending', 'se
  */
 @Entity({ name: 'push_items' })
 @Index('push_items_batch_position_uq', ['batchId', 'position'], { unique: true })
-// The relay's scan: due items not in the queue, per platform queue.
-@Index('push_items_due_idx', ['platform', 'nextAttemptAt'], { where: 'queued_at IS NULL AND next_attempt_at IS NOT NULL' })
-// Items whose job is in the queue, by age (lost jobs are queued again).
-@Index('push_items_queued_idx', ['queuedAt'], { where: 'queued_at IS NOT NULL' })
+// The relay's scan: due items not in the queue, per account (its fairness key) and platform queue.
+@Index('push_items_due_idx', ['accountId', 'platform', 'nextAttemptAt'], { where: 'queued_at IS NULL AND next_attempt_at IS NOT NULL' })
+// Items whose job is in the queue, per account (the relay caps them) and platform.
+@Index('push_items_queued_idx', ['accountId', 'platform', 'queuedAt'], { where: 'queued_at IS NOT NULL' })
 export class PushItemEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'push_items_pkey' })
   id!: string;
