@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 
-type Runner = Pick<Pool | PoolClient, 'query'>;
+/** What `copyFrom` reads: a byte stream or any (async) iterable of chunks in the COPY's format. */
+export type CopySource = NodeJS.ReadableStream | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+
+export interface CopyOptions {
+  /** Aborting stops the COPY; nothing it sent is kept. */
+  signal?: AbortSignal;
+}
 
 /** Parameterised SQL on the TypeORM pool's pg connections, without the ORM's per-query overhead. */
-export class SqlRunner {
-  constructor(protected readonly runner: Runner) {}
+export abstract class SqlRunner {
+  protected constructor(private readonly runner: Pick<Pool | PoolClient, 'query'>) {}
 
   async rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
     return (await this.runner.query(text, values)).rows as T[];
@@ -34,6 +42,34 @@ export class SqlRunner {
     ]);
     return { rows, total: count!.total };
   }
+
+  /**
+   * Streams `source` into `COPY … FROM STDIN` (`sql`) and resolves with the number of rows copied.
+   * Backpressure is the socket's: a source is read only as fast as PostgreSQL takes it.
+   * When the source fails, the server refuses the data or `signal` aborts, the COPY is cancelled
+   * (CopyFail, so no row of it is kept) and the promise rejects with that cause.
+   */
+  copyFrom(sql: string, source: CopySource, options: CopyOptions = {}): Promise<number> {
+    return this.onClient(async (client) => {
+      const copy = client.query(copyFromStdin(sql));
+      await pipeline(source as AsyncIterable<Uint8Array>, copy, { signal: options.signal });
+      return copy.rowCount;
+    });
+  }
+
+  /** Runs `work` on a pg connection that stays this runner's (or is released after `work`). */
+  protected abstract onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+}
+
+/** SQL on one dedicated connection: a transaction's, or one held by `Sql.withClient`. */
+export class SqlClient extends SqlRunner {
+  constructor(private readonly client: PoolClient) {
+    super(client);
+  }
+
+  protected onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return work(this.client);
+  }
 }
 
 @Injectable()
@@ -46,19 +82,45 @@ export class Sql extends SqlRunner {
     this.pool = pool;
   }
 
-  /** Runs `work` in one transaction on one connection; rolls back when it throws. */
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  /**
+   * Holds one connection of the pool for `work` (session state, temp tables, long transactions
+   * that `work` manages itself). A connection `work` failed on is closed rather than reused.
+   */
+  withClient<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+    return this.onClient((client) => work(new SqlClient(client)));
+  }
+
+  /**
+   * Runs `work` in one transaction on one connection (COPY into a temp staging table and the
+   * merge that follows may share it); commits when `work` resolves, rolls back when it throws.
+   */
+  async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let healthy = true;
     try {
       await client.query('BEGIN');
-      const result = await work(new SqlRunner(client));
+      const result = await work(new SqlClient(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A rolled-back connection is clean and goes back to the pool; one that cannot roll back is closed.
+      await client.query('ROLLBACK').catch(() => (healthy = false));
       throw error;
     } finally {
+      client.release(!healthy);
+    }
+  }
+
+  protected async onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      const result = await work(client);
       client.release();
+      return result;
+    } catch (error) {
+      // true: close the connection, whatever state the failure left it in.
+      client.release(true);
+      throw error;
     }
   }
 }

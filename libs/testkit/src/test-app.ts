@@ -3,8 +3,12 @@ import type { Server } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { generateEncryptionKeys } from '@app/secrets';
 import { configureApp } from '@app/server';
 import { workerDatabaseUrl } from './worker-database';
+
+/** One key per test process, unless the run supplies ENCRYPTION_KEYS. */
+const TEST_ENCRYPTION_KEYS = process.env.ENCRYPTION_KEYS || generateEncryptionKeys('test');
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -26,6 +30,7 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
     LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '4',
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     ...env,
   };
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));

@@ -1,4 +1,5 @@
 import { BaseServiceConfig } from '@app/config';
+import { IsEncryptionKeys } from '@app/secrets';
 import { IsIn, IsInt, IsString, Matches, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
 import { parseRetrySchedule } from './webhook-retry';
 import { TargetPolicy } from './webhook-target';
@@ -19,6 +20,10 @@ export type WebhookWorkerMode = (typeof WEBHOOK_WORKER_MODES)[number];
 
 /** Settings of a service that delivers webhooks; the service's config class extends this one. */
 export class WebhookServiceConfig extends BaseServiceConfig {
+  /** Keys that encrypt signing secrets at rest: `<keyId>:<base64 of 32 bytes>`, comma-separated, first encrypts (libs/secrets). */
+  @IsEncryptionKeys()
+  ENCRYPTION_KEYS!: string;
+
   /** `inline`: the API process also delivers; `off`: API only; `only`: delivery workers and /health, no API. */
   @IsIn(WEBHOOK_WORKER_MODES)
   WEBHOOK_WORKERS: WebhookWorkerMode = 'inline';

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { BaseServiceConfig } from '@app/config';
+import { SecretCipher } from '@app/secrets';
 import { OutboxRelay } from './outbox-relay.service';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
@@ -28,6 +29,11 @@ import { WebhooksService } from './webhooks.service';
       },
     },
     {
+      provide: SecretCipher,
+      inject: [WebhookServiceConfig],
+      useFactory: (config: WebhookServiceConfig) => new SecretCipher(config.ENCRYPTION_KEYS),
+    },
+    {
       provide: TargetPolicy,
       inject: [WebhookServiceConfig],
       useFactory: (config: WebhookServiceConfig) => new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS),
@@ -41,6 +47,6 @@ import { WebhooksService } from './webhooks.service';
     WebhooksService,
     WebhookEvents,
   ],
-  exports: [WebhookServiceConfig, WebhooksService, WebhookEvents, OutboxRelay],
+  exports: [WebhookServiceConfig, SecretCipher, WebhooksService, WebhookEvents, OutboxRelay],
 })
 export class WebhooksModule {}

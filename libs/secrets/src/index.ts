@@ -1,0 +1,2 @@
+export * from './encryption.config';
+export * from './secret-cipher';
