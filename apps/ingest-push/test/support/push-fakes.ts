@@ -26,6 +26,8 @@ export interface Received {
 
 abstract class FakeProvider {
   readonly received: Received[] = [];
+  /** Every answer waits this long (a slow provider keeps work queued). */
+  delayMs = 0;
   private readonly scripts = new Map<string, FakeAnswer[]>();
 
   /** The next sends to `device` get these answers, in order. */
@@ -81,7 +83,7 @@ export class FakeFcm extends FakeProvider {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
-      void readBody(req).then((raw) => {
+      void readBody(req).then(async (raw) => {
         const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
           res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
         if (req.url === '/token') {
@@ -97,6 +99,7 @@ export class FakeFcm extends FakeProvider {
         const body = JSON.parse(raw) as { message: { token: string } };
         const device = body.message.token;
         this.received.push({ device, at: Date.now(), headers: req.headers, body });
+        if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         if (!bearer || !this.tokensIssued.includes(bearer)) return answer(401, { error: { status: 'UNAUTHENTICATED', message: 'bad token' } });
         const scripted = this.next(device);
