@@ -173,8 +173,8 @@ export class PushRepository {
    * a claim of the previous attempt is older than `staleMs` (its worker died mid-send).
    * Items to devices marked invalid are settled as `invalid_token` right here and not returned.
    */
-  claim(platform: Platform, attempts: ItemAttempt[], staleMs: number): Promise<ClaimedItem[]> {
-    return this.db.rows<ClaimedItem>(
+  async claim(platform: Platform, attempts: ItemAttempt[], staleMs: number): Promise<ClaimedItem[]> {
+    const rows = await this.db.rows<ClaimedItem & { skipped: boolean }>(
       `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS x(id, attempt)),
        c AS (
          SELECT t.id, x.attempt, d.reason AS invalid FROM x
@@ -191,7 +191,8 @@ export class PushRepository {
        FROM c WHERE t.id = c.id
        RETURNING t.id, c.attempt, t.account_id, t.device, t.title, t.body, t.url_scheme, c.invalid IS NOT NULL AS skipped`,
       [attempts.map((a) => a.id), attempts.map((a) => a.attempt), platform, staleMs],
-    ).then((rows) => rows.filter((r) => !(r as ClaimedItem & { skipped: boolean }).skipped));
+    );
+    return rows.filter((row) => !row.skipped).map(({ skipped: _, ...item }) => item);
   }
 
   /** Records outcomes of claimed attempts; an outcome for an attempt no longer current is ignored. */
