@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { authProviders, CredentialForm } from '@app/auth';
+import { authProviders } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
 import { WebhooksModule } from '@app/webhooks';
-import { DocstoreConfig } from './config/docstore.config';
+import { DOCSTORE_DEFAULTS, DOCSTORE_SETTINGS } from './config/docstore.config';
 import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
 import { docstoreMigrations } from './database/docstore.migrations';
 import { DocumentsModule } from './documents/documents.module';
 import { HistoryModule } from './history/history.module';
 import { SchemasModule } from './schemas/schemas.module';
+import { DOCSTORE_AUTH } from './tokens/docstore-auth.policy';
 import { TokensModule } from './tokens/tokens.module';
 import { DocstoreWebhooksModule } from './webhooks/webhooks.module';
 
@@ -17,7 +18,7 @@ export const DOCSTORE_VERSION = '0.1.0';
 // SchemasModule comes before DocumentsModule so DOC/schema routes are matched before DOC/{key}.
 @Module({
   imports: [
-    CoreModule.forRoot({ service: 'docstore', version: DOCSTORE_VERSION, config: DocstoreConfig }),
+    CoreModule.forRoot({ service: 'docstore', version: DOCSTORE_VERSION, settings: DOCSTORE_SETTINGS, defaults: DOCSTORE_DEFAULTS }),
     DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
     WebhooksModule,
     TokensModule,
@@ -26,6 +27,6 @@ export const DOCSTORE_VERSION = '0.1.0';
     DocumentsModule,
     HistoryModule,
   ],
-  providers: [...authProviders([CredentialForm.Bearer, CredentialForm.ClientKeyHeaders])],
+  providers: [...authProviders(DOCSTORE_AUTH)],
 })
 export class AppModule {}

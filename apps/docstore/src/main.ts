@@ -1,10 +1,11 @@
 import 'reflect-metadata';
+import { loadConfig } from '@app/config';
 import { bootstrap } from '@app/server';
+import { WebhookServiceConfig } from '@app/webhooks';
 import { AppModule, DOCSTORE_VERSION } from './app.module';
-import { DocstoreConfig } from './config/docstore.config';
 import { DocstoreWebhookWorkerModule } from './webhook-worker.module';
 
-void bootstrap((config) => (config.WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule), DocstoreConfig, {
+void bootstrap(() => (loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule), {
   title: 'Document store',
   description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
   version: DOCSTORE_VERSION,

@@ -3,7 +3,7 @@ import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
 import { WebhooksModule } from '@app/webhooks';
 import { DOCSTORE_VERSION } from './app.module';
-import { DocstoreConfig } from './config/docstore.config';
+import { DOCSTORE_DEFAULTS, DOCSTORE_SETTINGS } from './config/docstore.config';
 import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
 import { docstoreMigrations } from './database/docstore.migrations';
 
@@ -13,7 +13,7 @@ import { docstoreMigrations } from './database/docstore.migrations';
  */
 @Module({
   imports: [
-    CoreModule.forRoot({ service: 'docstore-webhooks', version: DOCSTORE_VERSION, config: DocstoreConfig }),
+    CoreModule.forRoot({ service: 'docstore-webhooks', version: DOCSTORE_VERSION, settings: DOCSTORE_SETTINGS, defaults: DOCSTORE_DEFAULTS }),
     DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
     WebhooksModule,
   ],

@@ -1,8 +1,9 @@
 // As in main.ts: the config classes' design:type metadata (used to convert "8080" to 8080)
 // is only recorded when reflect-metadata is loaded before them.
 import 'reflect-metadata';
+import { CORE_SETTINGS } from '@app/server';
 import { describeServiceBasics } from '@app/testkit';
 import { AppModule } from '../src/app.module';
-import { GatewayConfig } from '../src/config/gateway.config';
+import { GATEWAY_DEFAULTS } from '../src/config/gateway.config';
 
-describeServiceBasics({ name: 'gateway', port: 3002, appModule: AppModule, config: GatewayConfig });
+describeServiceBasics({ name: 'gateway', port: 3002, appModule: AppModule, settings: CORE_SETTINGS, defaults: GATEWAY_DEFAULTS });

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { bootstrap } from '@app/server';
 import { AppModule, INGEST_PUSH_VERSION } from './app.module';
-import { IngestPushConfig } from './config/ingest-push.config';
 
-void bootstrap(AppModule, IngestPushConfig, {
+void bootstrap(AppModule, {
   title: 'Sales ingestion and push',
   description: 'Streams sales files into PostgreSQL and fans out mobile push notifications.',
   version: INGEST_PUSH_VERSION,

@@ -1,8 +1,9 @@
 // As in main.ts: the config classes' design:type metadata (used to convert "8080" to 8080)
 // is only recorded when reflect-metadata is loaded before them.
 import 'reflect-metadata';
+import { CORE_SETTINGS } from '@app/server';
 import { describeServiceBasics } from '@app/testkit';
 import { AppModule } from '../src/app.module';
-import { IngestPushConfig } from '../src/config/ingest-push.config';
+import { INGEST_PUSH_DEFAULTS } from '../src/config/ingest-push.config';
 
-describeServiceBasics({ name: 'ingest-push', port: 3003, appModule: AppModule, config: IngestPushConfig });
+describeServiceBasics({ name: 'ingest-push', port: 3003, appModule: AppModule, settings: CORE_SETTINGS, defaults: INGEST_PUSH_DEFAULTS });

@@ -1,54 +1,79 @@
-import { Inject, Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { BadRequestException, ForbiddenException, TooManyRequestsException, UnauthenticatedException } from '@app/errors';
-import { RateLimiter, type RateLimitResult } from '@app/rate-limit';
+import { Inject, Injectable, type CanActivate, type ExecutionContext, type OnApplicationBootstrap } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
+import { TooManyRequestsException, UnauthenticatedException } from '@app/errors';
+import { RateLimitConfig, RateLimiter, type RateLimitResult } from '@app/rate-limit';
 import type { Request, Response } from 'express';
-import { IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } from './auth.decorators';
+import { CREDENTIAL_SOURCES, IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } from './auth.decorators';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
-import { extractCredential } from './credentials';
-import { CREDENTIAL_VERIFIER, type CredentialVerifier, type Principal } from './principal';
-import { hasScope } from './scopes';
-import { isUuid } from './uuid';
+import type { AuthPolicy } from './auth.policy';
+import type { Credential, CredentialSource, CredentialStore } from './credential-source';
+import type { Principal } from './principal';
+import { STREAM_BODY, type StreamBodyOptions } from './request-body.decorators';
+import { payloadTooLarge, RequestBodyReader, type BodyMode } from './request-body.reader';
+
+interface ResolvedSource {
+  source: CredentialSource<unknown>;
+  store: CredentialStore;
+}
+
+interface RouteRules {
+  isPublic: boolean;
+  bucket: string;
+  scopes: string[];
+  sources: ResolvedSource[];
+  body: BodyMode;
+}
 
 /**
- * The global guard: denies by default. In order: credential → per-address lockout
- * after too many failures → per-token rate limit → the path's client must be the
- * token's → required scopes. One Redis round trip per request.
+ * The global request gate; denies by default. In order: the route's credential sources
+ * (header form → parser → store) → the failed-authentication limit per address → the
+ * per-credential rate limit → the app's policy → only then the body is read. A request
+ * without valid credentials never has its body read; a declared oversized one is
+ * refused from its Content-Length.
  */
 @Injectable()
-export class AuthGuard implements CanActivate {
-  /** Addresses over the failure limit, until their window resets (ms). Saves a Redis read per request. */
+export class AuthGuard implements CanActivate, OnApplicationBootstrap {
+  /** Addresses over the failure limit, until their window resets (ms). Saves a Redis round trip per refused request. */
   private readonly lockedOut = new Map<string, number>();
   private readonly rules = new WeakMap<object, RouteRules>();
+  private readonly stores = new Map<string, ResolvedSource>();
+  private policy?: AuthPolicy;
 
   constructor(
     private readonly reflector: Reflector,
+    private readonly moduleRef: ModuleRef,
     private readonly limiter: RateLimiter,
+    private readonly limits: RateLimitConfig,
+    private readonly body: RequestBodyReader,
     @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
-    @Optional() @Inject(CREDENTIAL_VERIFIER) private readonly verifier?: CredentialVerifier,
   ) {}
+
+  /** Resolves every source's store and the policy once, so a missing provider stops the app at start. */
+  onApplicationBootstrap(): void {
+    for (const [name, source] of Object.entries(this.options.sources)) {
+      this.stores.set(name, { source, store: this.moduleRef.get<CredentialStore>(source.store, { strict: false }) });
+    }
+    if (this.options.policy) this.policy = this.moduleRef.get(this.options.policy, { strict: false });
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.routeRules(context);
-    if (route.isPublic) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
-
-    const principal = await this.authenticate(req, res);
-    const bucket = route.bucket;
-    const limit = bucket === 'auth' ? this.options.authLimitPerMinute : this.options.limitPerMinute;
-    this.enforce(res, await this.limiter.hit(bucket, principal.tokenId, limit));
-
-    const client = stringParam(req, 'client');
-    if (client !== undefined) {
-      if (!isUuid(client)) throw new BadRequestException('The client in the path must be a UUID.');
-      if (client.toLowerCase() !== principal.clientId) throw new ForbiddenException('This token does not act for this client.');
+    const oversized = this.body.declaredTooLarge(req, route.body);
+    if (route.isPublic) {
+      if (oversized) throw payloadTooLarge();
+      await this.body.read(req, res, route.body);
+      return true;
     }
-    const target = { environment: stringParam(req, 'environment'), context: stringParam(req, 'context') };
-    for (const scope of route.scopes) {
-      if (!hasScope(principal.scopes, scope, target)) throw new ForbiddenException(`This token lacks the required scope: ${scope}.`);
-    }
+
+    const principal = await this.authenticate(req, res, route, oversized);
+    const limit = route.bucket === 'auth' ? this.limits.RATE_LIMIT_AUTH_PER_MINUTE : this.limits.RATE_LIMIT_PER_MINUTE;
+    this.enforce(res, await this.limiter.hit(route.bucket, principal.credentialId, limit));
+    await this.policy?.authorize(principal, { req, scopes: route.scopes });
+    if (oversized) throw payloadTooLarge();
     req.principal = principal;
+    await this.body.read(req, res, route.body);
     return true;
   }
 
@@ -58,37 +83,64 @@ export class AuthGuard implements CanActivate {
     let rules = this.rules.get(handler);
     if (!rules) {
       const targets = [handler, context.getClass()];
+      const names = this.reflector.getAllAndOverride<string[]>(CREDENTIAL_SOURCES, targets) ?? this.options.defaultSources ?? [...this.stores.keys()];
+      const stream = this.reflector.getAllAndOverride<StreamBodyOptions>(STREAM_BODY, targets);
       rules = {
         isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false,
         bucket: this.reflector.getAllAndOverride<string>(RATE_LIMIT_BUCKET, targets) ?? 'api',
         scopes: this.reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, targets) ?? [],
+        sources: names.map((name) => {
+          const resolved = this.stores.get(name);
+          if (!resolved) throw new Error(`No credential source named "${name}" is registered.`);
+          return resolved;
+        }),
+        body: stream ? { kind: 'stream', ...stream } : { kind: 'json' },
       };
       this.rules.set(handler, rules);
     }
     return rules;
   }
 
-  private async authenticate(req: Request, res: Response): Promise<Principal> {
-    // req.ip walks the proxy chain: only worth it while someone is locked out, or on failure.
-    const lockedUntil = this.lockedOut.size > 0 ? this.lockedOut.get(clientAddress(req)) : undefined;
+  /**
+   * The first source whose header is present decides: a credential that does not verify
+   * is a failure even if a later source would match. Valid credentials always pass, even
+   * from an address over the failure limit (secrets are too long to guess, so locking
+   * them out buys nothing); failures past the limit get 429.
+   */
+  private async authenticate(req: Request, res: Response, route: RouteRules, oversized: boolean): Promise<Principal> {
+    let found: { credential: Credential; store: CredentialStore } | null = null;
+    let present = false;
+    for (const { source, store } of route.sources) {
+      const raw = source.header.read(req.headers);
+      if (raw === null) continue;
+      present = true;
+      const credential = source.parse(raw);
+      if (credential) {
+        found = { credential, store };
+        break;
+      }
+    }
+    const principal = found ? await found.store.verify(found.credential) : null;
+    if (principal) return principal;
+
+    const address = clientAddress(req);
+    const lockedUntil = this.lockedOut.get(address);
     if (lockedUntil !== undefined) {
-      const address = clientAddress(req);
       const retryAfter = (lockedUntil - Date.now()) / 1000;
       if (retryAfter > 0) {
-        this.setHeaders(res, { limit: this.options.authLimitPerMinute, remaining: 0, reset: Math.ceil(lockedUntil / 1000) });
+        this.setHeaders(res, { limit: this.limits.RATE_LIMIT_AUTH_PER_MINUTE, remaining: 0, reset: Math.ceil(lockedUntil / 1000) });
         throw new TooManyRequestsException(retryAfter);
       }
       this.lockedOut.delete(address);
     }
-    const credential = extractCredential(req.headers, this.options.forms);
-    const principal = credential && this.verifier ? await this.verifier.verify(credential) : null;
-    if (principal) return principal;
-
-    const address = clientAddress(req);
-    const result = await this.limiter.hit('auth-fail', address, this.options.authLimitPerMinute);
+    const result = await this.limiter.hit('auth-fail', address, this.limits.RATE_LIMIT_AUTH_PER_MINUTE);
     if (result.exceeded) this.lockOut(address, result.reset * 1000);
     this.enforce(res, result);
-    throw new UnauthenticatedException(credential ? 'The token is invalid, expired or revoked.' : 'Authentication is required: send Authorization: Bearer <id>|<token>.');
+    if (oversized) throw payloadTooLarge();
+    const messages = this.options.messages ?? {};
+    throw new UnauthenticatedException(
+      present ? (messages.invalid ?? 'The credential is invalid, expired or revoked.') : (messages.missing ?? 'Authentication is required.'),
+    );
   }
 
   private enforce(res: Response, result: RateLimitResult): void {
@@ -111,17 +163,6 @@ export class AuthGuard implements CanActivate {
   }
 }
 
-interface RouteRules {
-  isPublic: boolean;
-  bucket: string;
-  scopes: string[];
-}
-
 function clientAddress(req: Request): string {
   return req.ip ?? 'unknown';
-}
-
-function stringParam(req: Request, name: string): string | undefined {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : undefined;
 }

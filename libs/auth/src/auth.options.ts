@@ -1,12 +1,17 @@
-import type { CredentialForm } from './credentials';
+import type { Type } from '@nestjs/common';
+import type { AuthPolicy } from './auth.policy';
+import type { CredentialSource } from './credential-source';
 
+/** How an app authenticates (see `authProviders`). */
 export interface AuthOptions {
-  /** Header forms accepted, tried in order. */
-  forms: CredentialForm[];
-  /** Requests per minute per token on ordinary routes. */
-  limitPerMinute: number;
-  /** Requests per minute per token on authentication endpoints, and failed authentications per client address. */
-  authLimitPerMinute: number;
+  /** Every credential source of the app, by name. */
+  sources: Record<string, CredentialSource<unknown>>;
+  /** Sources tried on routes without `@AcceptCredentials(...)`, in order; all of them when left out. */
+  defaultSources?: string[];
+  /** The app's authorization rules, a provider class; none means any authenticated caller passes. */
+  policy?: Type<AuthPolicy>;
+  /** 401 wording: no credential found, or one that did not verify. */
+  messages?: { missing?: string; invalid?: string };
 }
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');

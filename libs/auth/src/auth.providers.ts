@@ -1,26 +1,19 @@
 import type { Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { BaseServiceConfig } from '@app/config';
 import { AuthGuard } from './auth.guard';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
-import type { CredentialForm } from './credentials';
+import { RequestBodyReader } from './request-body.reader';
 
 /**
- * Registers the global guard for the header forms a service accepts, with the rate
- * limits from its settings. The app provides CREDENTIAL_VERIFIER; without one every
- * guarded route answers 401.
+ * Registers the global request gate with the app's credential sources and policy.
+ * Each source's store must be a provider somewhere in the app; the settings come from
+ * `RateLimitConfig` and `RequestBodyConfig` (CoreModule provides both).
  */
-export function authProviders(forms: CredentialForm[]): Provider[] {
+export function authProviders(options: AuthOptions): Provider[] {
   return [
-    {
-      provide: AUTH_OPTIONS,
-      inject: [BaseServiceConfig],
-      useFactory: (config: BaseServiceConfig): AuthOptions => ({
-        forms,
-        limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-        authLimitPerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
-      }),
-    },
+    { provide: AUTH_OPTIONS, useValue: options },
+    RequestBodyReader,
+    ...(options.policy ? [options.policy] : []),
     { provide: APP_GUARD, useClass: AuthGuard },
   ];
 }

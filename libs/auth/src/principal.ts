@@ -1,19 +1,13 @@
-import type { Credential } from './credentials';
-import type { TokenScopes } from './scopes';
-
-/** Who is calling: the token and the client it acts for. */
+/**
+ * Who is calling, as every credential store reports it. Stores return subtypes with
+ * what their app needs (the docstore adds scopes).
+ */
 export interface Principal {
-  tokenId: string;
-  clientId: string;
-  scopes: TokenScopes;
+  /** The credential's id: the rate-limit subject, so unique across the stores of one app. */
+  credentialId: string;
+  /** Who the credential acts for (a client, tenant or account id). */
+  ownerId: string;
 }
-
-/** Provided by each app: turns a credential into a principal, or null when it is unknown, expired or revoked. */
-export interface CredentialVerifier {
-  verify(credential: Credential): Promise<Principal | null>;
-}
-
-export const CREDENTIAL_VERIFIER = Symbol('CREDENTIAL_VERIFIER');
 
 declare module 'express-serve-static-core' {
   interface Request {

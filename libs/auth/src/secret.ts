@@ -23,3 +23,14 @@ export function secretMatches(secret: string, hash: Buffer): boolean {
   const candidate = hashSecret(secret);
   return candidate.length === hash.length && timingSafeEqual(candidate, hash);
 }
+
+/**
+ * A new opaque key `<prefix>_<id>_<secret>` for a row whose primary key is `id`
+ * (letters, digits, dashes): store `secretHash`, show `key` once. `opaqueKey(prefix)`
+ * parses it back.
+ */
+export function mintOpaqueKey(prefix: string, id: string): { key: string; secretHash: Buffer } {
+  if (!/^[A-Za-z0-9]+$/.test(prefix) || !/^[A-Za-z0-9-]{1,64}$/.test(id)) throw new Error('A key prefix is letters and digits; an id letters, digits and dashes.');
+  const secret = generateSecret();
+  return { key: `${prefix}_${id}_${secret}`, secretHash: hashSecret(secret) };
+}

@@ -1,20 +1,45 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
-import { BaseServiceConfig } from './base-service.config';
-import { loadConfig } from './load-config';
+import { loadConfig, type SettingDefaults } from './load-config';
 
+export interface SettingsOptions {
+  /** Feature config classes, each validated on its own at start and injectable by its class. */
+  features: ClassConstructor<object>[];
+  /** The app's defaults for settings of shared classes (e.g. PORT, REDIS_PREFIX). */
+  defaults?: SettingDefaults;
+  /** Further providers built from the features (CoreModule's compatibility view). */
+  providers?: Provider[];
+}
+
+/**
+ * Settings compose per feature: every lib declares its own config class (ServerConfig,
+ * RedisConfig, RateLimitConfig, WebhookServiceConfig, ...) and the app lists the classes
+ * it runs with, side by side. Each is validated once, when the app starts; a bad value
+ * stops it with one sentence naming the setting.
+ */
 @Global()
 @Module({})
 export class ConfigModule {
-  /** Validates the settings once and provides them as `cls` (and as `BaseServiceConfig` for shared libs). */
-  static forRoot<T extends BaseServiceConfig>(cls: ClassConstructor<T>): DynamicModule {
+  /** Every settings declaration made while the app's modules were defined. */
+  private static readonly declared: SettingsOptions[] = [];
+
+  /**
+   * Validates every declared feature class against the environment, so `bootstrap` can
+   * stop a bad start with one sentence before Nest builds anything (and logs a stack).
+   */
+  static validateDeclared(): void {
+    for (const options of ConfigModule.declared) for (const cls of options.features) loadConfig(cls, undefined, options.defaults);
+  }
+
+  static forRoot(options: SettingsOptions): DynamicModule {
+    ConfigModule.declared.push(options);
+    const features = [...new Set(options.features)];
+    const providers: Provider[] = features.map((cls) => ({ provide: cls, useFactory: () => loadConfig(cls, undefined, options.defaults) }));
+    const extra = options.providers ?? [];
     return {
       module: ConfigModule,
-      providers: [
-        { provide: cls, useFactory: () => loadConfig(cls) },
-        ...(cls === (BaseServiceConfig as unknown) ? [] : [{ provide: BaseServiceConfig, useExisting: cls }]),
-      ],
-      exports: [cls, BaseServiceConfig],
+      providers: [...providers, ...extra],
+      exports: [...features, ...extra.map((p) => ('provide' in p ? p.provide : p))],
     };
   }
 }

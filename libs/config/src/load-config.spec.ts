@@ -1,13 +1,26 @@
 // Implicit conversion reads design:type, which decorators only record once reflect-metadata is loaded.
 import 'reflect-metadata';
-import { IsInt, IsString, Min } from 'class-validator';
-import { BaseServiceConfig } from './base-service.config';
+import { IsIn, IsInt, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { DatabaseConfig } from './database.config';
 import { InvalidConfigError, loadConfig } from './load-config';
 
 const DB = 'postgres://user:pw@db.internal:5432/app';
 
-class AppConfig extends BaseServiceConfig {
-  override PORT: number = 3001;
+class AppConfig extends DatabaseConfig {
+  @IsInt() @Min(0) @Max(65535)
+  PORT: number = 3000;
+
+  @IsInt() @Min(1)
+  RATE_LIMIT_PER_MINUTE: number = 1000;
+
+  @IsIn(['info', 'debug'])
+  LOG_LEVEL: string = 'info';
+
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  @IsString() @Matches(/^[\w:.-]*$/)
+  REDIS_PREFIX: string = '';
 
   @IsInt() @Min(0)
   CACHE_SECONDS: number = 30;
@@ -18,7 +31,7 @@ class AppConfig extends BaseServiceConfig {
 
 const failure = (env: NodeJS.ProcessEnv): InvalidConfigError => {
   try {
-    loadConfig(AppConfig, env);
+    loadConfig(AppConfig, env, { PORT: 3001 });
   } catch (error) {
     return error as InvalidConfigError;
   }
@@ -38,8 +51,11 @@ describe('loadConfig', () => {
     expect(failure({ DATABASE_URL: '' }).message).toContain('DATABASE_URL');
   });
 
-  it('applies defaults, including overridden ones', () => {
-    const config = loadConfig(AppConfig, { DATABASE_URL: DB });
+  it('applies defaults, the app\'s defaults over the class\'s, and the environment over both', () => {
+    expect(loadConfig(AppConfig, { DATABASE_URL: DB, PORT: '4000' }, { PORT: 3001 }).PORT).toBe(4000);
+    expect(loadConfig(AppConfig, { DATABASE_URL: DB, PORT: '' }, { PORT: 3001 }).PORT).toBe(3001);
+    expect(() => loadConfig(AppConfig, { DATABASE_URL: DB }, { PORT: 'x' })).toThrow(/PORT/);
+    const config = loadConfig(AppConfig, { DATABASE_URL: DB }, { PORT: 3001 });
     expect(config).toBeInstanceOf(AppConfig);
     expect(config).toMatchObject({
       DATABASE_URL: DB,
@@ -48,12 +64,9 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: 1000,
-      RATE_LIMIT_AUTH_PER_MINUTE: 60,
-      BODY_LIMIT_BYTES: 5 * 1024 * 1024,
       CACHE_SECONDS: 30,
       NAME: 'app',
     });
-    expect(config.PUBLIC_BASE_URL).toBeUndefined();
   });
 
   it('converts numbers and keeps strings as strings', () => {
@@ -76,6 +89,7 @@ describe('loadConfig', () => {
     ['PORT', '70000'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['DB_POOL_SIZE', '1.5'],
+    ['DB_POOL_SIZE', '201'],
     ['LOG_LEVEL', 'loud'],
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['REDIS_PREFIX', 'has space'],

@@ -6,12 +6,15 @@ export class InvalidConfigError extends Error {
   override readonly name = 'InvalidConfigError';
 }
 
+/** Per-app defaults for settings of shared feature classes (e.g. the docstore's PORT 3001), used when the environment leaves them unset. */
+export type SettingDefaults = Readonly<Record<string, string | number | boolean>>;
+
 /**
- * Reads the settings a config class declares from the environment, converts and
- * validates them once. Only declared properties are read, so the config object is
- * exactly what the class says.
+ * Reads the settings a config class declares from the environment (falling back to
+ * `defaults`), converts and validates them once. Only declared properties are read, so
+ * the config object is exactly what the class says.
  */
-export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: NodeJS.ProcessEnv = process.env): T {
+export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: NodeJS.ProcessEnv = process.env, defaults: SettingDefaults = {}): T {
   const names = new Set(
     getMetadataStorage()
       .getTargetValidationMetadatas(cls, '', true, false)
@@ -21,6 +24,7 @@ export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: Node
   for (const name of names) {
     const value = env[name];
     if (value !== undefined && value !== '') raw[name] = value;
+    else if (defaults[name] !== undefined) raw[name] = String(defaults[name]);
   }
   const config = plainToInstance(cls, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { forbidUnknownValues: false });
@@ -33,4 +37,9 @@ function describe(error: ValidationError, given: string | undefined): string {
   const reasons = Object.values(error.constraints ?? {}).join(', ');
   const value = given === undefined ? 'it is missing' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
   return `Setting ${error.property} is invalid (${reasons}); ${value}.`;
+}
+
+/** Validates several feature classes against one environment, as an app starts, and returns their settings side by side. */
+export function loadSettings(features: readonly ClassConstructor<object>[], env: NodeJS.ProcessEnv = process.env, defaults: SettingDefaults = {}): Record<string, unknown> {
+  return Object.assign({}, ...features.map((cls) => loadConfig(cls, env, defaults)));
 }

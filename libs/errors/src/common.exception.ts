@@ -55,12 +55,6 @@ export class TooManyRequestsException extends AppException {
   }
 }
 
-export class ServiceUnavailableException extends AppException {
-  constructor(message = 'Service temporarily unavailable.') {
-    super(CommonErrorCode.Unavailable, 503, message);
-  }
-}
-
 /** Laravel's summary: the first message, plus how many more there are. */
 function summarize(errors: FieldErrors): string {
   const all = Object.values(errors).flat();

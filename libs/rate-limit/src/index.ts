@@ -1,2 +1,3 @@
+export * from './rate-limit.config';
 export * from './rate-limit.module';
 export * from './rate-limiter.service';

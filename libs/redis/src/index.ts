@@ -1,1 +1,2 @@
+export * from './redis.config';
 export * from './redis.module';

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { BaseServiceConfig } from '@app/config';
 import Redis from 'ioredis';
+import { RedisConfig } from './redis.config';
 
 /** Injection token of the shared ioredis client. */
 export const REDIS = Symbol('REDIS');
@@ -23,8 +23,8 @@ class RedisLifecycle implements OnApplicationShutdown {
   providers: [
     {
       provide: REDIS,
-      inject: [BaseServiceConfig],
-      useFactory: (config: BaseServiceConfig) =>
+      inject: [RedisConfig],
+      useFactory: (config: RedisConfig) =>
         new Redis(config.REDIS_URL, {
           keyPrefix: config.REDIS_PREFIX,
           enableOfflineQueue: false,

@@ -1,12 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { BaseServiceConfig } from '@app/config';
+import { AUTH_OPTIONS, type AuthOptions } from '@app/auth';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
 import { Logger } from 'nestjs-pino';
-import { jsonBodyGuard } from './json-body.middleware';
 import { requestLog, ROOT_LOGGER } from './logger.config';
 import { assignRequestId } from './request-id';
+import { ServerConfig } from './server.config';
 
 export interface ApiDocsOptions {
   title: string;
@@ -16,11 +16,12 @@ export interface ApiDocsOptions {
 
 /**
  * Express settings shared by main.ts and the test kit, so tests run the production
- * pipeline: JSON body limit, simple query parsing (filter[a.b] stays one key), no
- * automatic ETag hashing, proxy trust, OpenAPI at /docs.
+ * pipeline: simple query parsing (filter[a.b] stays one key), no
+ * automatic ETag hashing, proxy trust, OpenAPI at /docs with the security schemes of
+ * the app's credential sources. Bodies are read by the auth guard, after authentication.
  */
 export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions): INestApplication {
-  const config = app.get(BaseServiceConfig);
+  const config = app.get(ServerConfig);
   app.useLogger(app.get(Logger));
   // First middleware: every response, including /docs and body-parser errors, carries the request id.
   app.use((req: Parameters<typeof assignRequestId>[0], res: Parameters<typeof assignRequestId>[1], next: () => void) => {
@@ -33,22 +34,23 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
   app.set(PUBLIC_BASE_URL_SETTING, config.PUBLIC_BASE_URL);
-  app.useBodyParser('json', { limit: config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
-  app.use(jsonBodyGuard);
   app.enableShutdownHooks();
   if (docs) {
-    const document = SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle(docs.title)
-        .setDescription(docs.description)
-        .setVersion(docs.version)
-        .addBearerAuth({ type: 'http', scheme: 'bearer', description: '<TOKEN_ID>|<PLAIN_TEXT_TOKEN>' })
-        .build(),
-    );
+    const builder = new DocumentBuilder().setTitle(docs.title).setDescription(docs.description).setVersion(docs.version);
+    for (const source of Object.values(authOptions(app)?.sources ?? {})) if (source.docs) builder.addSecurity(source.docs.name, source.docs.scheme);
+    const document = SwaggerModule.createDocument(app, builder.build());
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
   return app;
+}
+
+/** The app's auth options; a worker-only app has none. */
+function authOptions(app: INestApplication): AuthOptions | undefined {
+  try {
+    return app.get<AuthOptions>(AUTH_OPTIONS, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function trustProxy(setting: string): boolean | number | string {

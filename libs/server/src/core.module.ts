@@ -1,21 +1,29 @@
 import { DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { BaseServiceConfig, ConfigModule } from '@app/config';
+import { RequestBodyConfig } from '@app/auth';
+import { BaseServiceConfig, ConfigModule, DatabaseConfig, loadConfig, type SettingDefaults } from '@app/config';
 import { AppExceptionFilter, createValidationPipe } from '@app/errors';
-import { RateLimitModule } from '@app/rate-limit';
-import { RedisModule } from '@app/redis';
+import { RateLimitConfig, RateLimitModule } from '@app/rate-limit';
+import { RedisConfig, RedisModule } from '@app/redis';
 import type { ClassConstructor } from 'class-transformer';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { HealthController } from './health.controller';
 import { createRootLogger, loggerParams, ROOT_LOGGER } from './logger.config';
+import { ServerConfig } from './server.config';
 
-export interface CoreOptions<T extends BaseServiceConfig> {
+export interface CoreOptions {
   service: string;
   version: string;
-  config: ClassConstructor<T>;
+  /** The app's own feature config classes, validated beside the core ones (server, database, Redis, rate limits, request bodies). */
+  settings?: ClassConstructor<object>[];
+  /** The app's defaults for core settings, e.g. `{ PORT: 3001, REDIS_PREFIX: 'docstore:' }`. */
+  defaults?: SettingDefaults;
 }
+
+/** The feature config classes every service runs with. */
+export const CORE_SETTINGS: ClassConstructor<object>[] = [ServerConfig, DatabaseConfig, RedisConfig, RateLimitConfig, RequestBodyConfig];
 
 /** Provides the root pino logger to everything (main.ts and the test kit use it for request logs). */
 @Global()
@@ -34,8 +42,8 @@ class RootLoggerModule implements OnApplicationShutdown {
       providers: [
         {
           provide: ROOT_LOGGER,
-          inject: [BaseServiceConfig],
-          useFactory: (config: BaseServiceConfig) => createRootLogger(config, service, version),
+          inject: [ServerConfig],
+          useFactory: (config: ServerConfig) => createRootLogger(config, service, version),
         },
       ],
       exports: [ROOT_LOGGER],
@@ -44,17 +52,31 @@ class RootLoggerModule implements OnApplicationShutdown {
 }
 
 /**
- * What every service has: validated config, structured logs, Redis, the shared rate
+ * What every service has: validated settings, structured logs, Redis, the shared rate
  * limiter, /health, the one exception filter and the validation pipe, registered as
  * providers so tests boot exactly the production pipeline.
  */
 @Module({})
 export class CoreModule {
-  static forRoot<T extends BaseServiceConfig>(options: CoreOptions<T>): DynamicModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    const settings = options.settings ?? [];
+    // Libs not yet on feature classes inject BaseServiceConfig (or a subclass the app lists, e.g. WebhookServiceConfig).
+    const compat = settings.find((cls) => cls.prototype instanceof BaseServiceConfig) ?? BaseServiceConfig;
     return {
       module: CoreModule,
       imports: [
-        ConfigModule.forRoot(options.config),
+        ConfigModule.forRoot({
+          features: [...CORE_SETTINGS, ...settings.filter((cls) => cls !== compat)],
+          defaults: options.defaults,
+          providers: [
+            {
+              provide: compat,
+              inject: CORE_SETTINGS,
+              useFactory: (...features: object[]) => Object.assign(loadConfig(compat, undefined, options.defaults), ...features),
+            },
+            ...(compat === BaseServiceConfig ? [] : [{ provide: BaseServiceConfig, useExisting: compat }]),
+          ],
+        }),
         RootLoggerModule.forRoot(options.service, options.version),
         LoggerModule.forRootAsync({ inject: [ROOT_LOGGER], useFactory: loggerParams }),
         RedisModule,

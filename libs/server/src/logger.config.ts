@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BaseServiceConfig } from '@app/config';
 import type { Params } from 'nestjs-pino';
 import pino, { type Logger } from 'pino';
+import type { ServerConfig } from './server.config';
 
 /** Injection token of the process's root pino logger. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
@@ -10,7 +10,7 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
  * The root logger: JSON lines with service and version, secrets redacted wherever a
  * request or headers get logged, written asynchronously off the request's path.
  */
-export function createRootLogger(config: BaseServiceConfig, service: string, version: string): Logger {
+export function createRootLogger(config: Pick<ServerConfig, 'LOG_LEVEL'>, service: string, version: string): Logger {
   return pino(
     {
       level: config.LOG_LEVEL,

@@ -1,4 +1,4 @@
-import { InvalidConfigError, loadConfig } from '@app/config';
+import { InvalidConfigError, loadSettings, type SettingDefaults } from '@app/config';
 import type { Type } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import request from 'supertest';
@@ -9,7 +9,9 @@ export interface ServiceUnderTest {
   name: string;
   port: number;
   appModule: Type;
-  config: ClassConstructor<object>;
+  /** Every feature config class the service runs with, and its defaults. */
+  settings: ClassConstructor<object>[];
+  defaults?: SettingDefaults;
 }
 
 /**
@@ -104,10 +106,9 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
     const valid = { DATABASE_URL: 'postgres://u:p@db:5432/app' };
 
     it('loads valid settings with defaults', () => {
-      const config = loadConfig(service.config, valid);
-      expect(config).toBeInstanceOf(service.config);
+      const config = loadSettings(service.settings, valid, service.defaults);
       expect(config).toMatchObject({ DATABASE_URL: valid.DATABASE_URL, PORT: service.port, REDIS_PREFIX: `${service.name}:`, BODY_LIMIT_BYTES: 5 * 1024 * 1024 });
-      expect(loadConfig(service.config, { ...valid, PORT: '8080', DB_POOL_SIZE: '5' })).toMatchObject({ PORT: 8080, DB_POOL_SIZE: 5 });
+      expect(loadSettings(service.settings, { ...valid, PORT: '8080', DB_POOL_SIZE: '5' }, service.defaults)).toMatchObject({ PORT: 8080, DB_POOL_SIZE: 5 });
     });
 
     it.each([
@@ -122,7 +123,7 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
     ])('refuses %j naming %s', (env, setting) => {
       let error: unknown;
       try {
-        loadConfig(service.config, env);
+        loadSettings(service.settings, env, service.defaults);
       } catch (e) {
         error = e;
       }

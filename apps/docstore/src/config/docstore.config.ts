@@ -1,11 +1,11 @@
+// Settings are converted by their declared types, which needs decorator metadata.
+import 'reflect-metadata';
+import type { SettingDefaults } from '@app/config';
 import { WebhookServiceConfig } from '@app/webhooks';
 import { IsInt, Max, Min } from 'class-validator';
 
-export class DocstoreConfig extends WebhookServiceConfig {
-  override PORT: number = 3001;
-
-  override REDIS_PREFIX: string = 'docstore:';
-
+/** The docstore's own settings; it runs with these beside the core and webhook settings. */
+export class DocstoreConfig {
   /** How long a verified token stays cached in this process; also how long a revocation takes to reach other replicas. */
   @IsInt() @Min(0) @Max(300)
   TOKEN_CACHE_TTL_SECONDS: number = 30;
@@ -18,3 +18,9 @@ export class DocstoreConfig extends WebhookServiceConfig {
   @IsInt() @Min(1) @Max(10000)
   BULK_MAX_ITEMS: number = 5000;
 }
+
+/** The docstore's defaults for shared settings. */
+export const DOCSTORE_DEFAULTS: SettingDefaults = { PORT: 3001, REDIS_PREFIX: 'docstore:' };
+
+/** The feature settings the docstore runs with, beside the core ones (server, database, Redis, rate limits, bodies). */
+export const DOCSTORE_SETTINGS = [DocstoreConfig, WebhookServiceConfig];

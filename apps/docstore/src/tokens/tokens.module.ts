@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CREDENTIAL_VERIFIER } from '@app/auth';
 import { TokenVerifier } from './token-verifier.service';
 import { TokensController } from './tokens.controller';
 import { TokensRepository } from './tokens.repository';
@@ -7,7 +6,7 @@ import { TokensService } from './tokens.service';
 
 @Module({
   controllers: [TokensController],
-  providers: [TokensRepository, TokensService, TokenVerifier, { provide: CREDENTIAL_VERIFIER, useExisting: TokenVerifier }],
-  exports: [CREDENTIAL_VERIFIER, TokensService],
+  providers: [TokensRepository, TokensService, TokenVerifier],
+  exports: [TokenVerifier, TokensService],
 })
 export class TokensModule {}

@@ -70,7 +70,7 @@ export class TokensRepository {
   }
 
   /** Writes last-use times collected in memory, never moving one backwards. */
-  async touch(lastUsed: Map<string, Date>): Promise<void> {
+  async touch(lastUsed: ReadonlyMap<string, Date>): Promise<void> {
     if (lastUsed.size === 0) return;
     await this.db.rows(
       `UPDATE docstore.tokens t SET last_used_at = GREATEST(t.last_used_at, u.at)

@@ -1,7 +1,4 @@
-import { BaseServiceConfig } from '@app/config';
+import type { SettingDefaults } from '@app/config';
 
-export class GatewayConfig extends BaseServiceConfig {
-  override PORT: number = 3002;
-
-  override REDIS_PREFIX: string = 'gateway:';
-}
+/** The gateway service's defaults for shared settings; its own feature settings arrive with its features. */
+export const GATEWAY_DEFAULTS: SettingDefaults = { PORT: 3002, REDIS_PREFIX: 'gateway:' };

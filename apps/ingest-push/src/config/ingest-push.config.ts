@@ -1,7 +1,4 @@
-import { BaseServiceConfig } from '@app/config';
+import type { SettingDefaults } from '@app/config';
 
-export class IngestPushConfig extends BaseServiceConfig {
-  override PORT: number = 3003;
-
-  override REDIS_PREFIX: string = 'ingest-push:';
-}
+/** The ingest-push service's defaults for shared settings; its own feature settings arrive with its features. */
+export const INGEST_PUSH_DEFAULTS: SettingDefaults = { PORT: 3003, REDIS_PREFIX: 'ingest-push:' };

@@ -1,0 +1,136 @@
+import { Logger } from '@nestjs/common';
+import type { Credential, CredentialStore } from './credential-source';
+import type { Principal } from './principal';
+import { secretMatches } from './secret';
+
+/** What a table holds about one credential. */
+export interface StoredCredential<P extends Principal> {
+  /** SHA-256 of the secret (`hashSecret`). */
+  secretHash: Buffer;
+  /** False once revoked or disabled. */
+  active: boolean;
+  expiresAt?: Date | null;
+  /** What `verify` returns when the secret matches. */
+  principal: P;
+}
+
+/**
+ * The contract a table fulfils to back a `CachedCredentialStore`: look one credential up
+ * by its (normalized) id, and optionally record when credentials were last used.
+ */
+export interface CredentialTable<P extends Principal> {
+  find(id: string): Promise<StoredCredential<P> | null>;
+  /** Many last-use times in one write; a failure is retried with the next batch. */
+  touch?(lastUsed: ReadonlyMap<string, Date>): Promise<void>;
+}
+
+export interface CachedStoreOptions {
+  /** Name used in log lines. */
+  name: string;
+  /** How long a looked-up row is trusted; also how long a change made elsewhere takes to reach this process. 0 disables the cache. */
+  cacheTtlMs: number;
+  /** How often last-use times are written back. */
+  lastUsedFlushMs: number;
+  /** Most cached rows; the oldest entry goes first. */
+  maxEntries?: number;
+  /** Canonical form of an id, or null when no row can have it (skips the lookup). */
+  normalizeId?: (id: string) => string | null;
+}
+
+interface CacheEntry<P extends Principal> {
+  row: StoredCredential<P>;
+  until: number;
+}
+
+/**
+ * A credential store over one table: SHA-256 hashes compared in constant time, rows
+ * cached in memory (bounded, oldest evicted first, concurrent misses share one lookup),
+ * last-use times gathered and written in batches. An app subclasses it as an injectable
+ * provider and calls `start()`/`stop()` from its lifecycle hooks.
+ */
+export class CachedCredentialStore<P extends Principal> implements CredentialStore<P> {
+  private readonly logger: Logger;
+  private readonly cache = new Map<string, CacheEntry<P>>();
+  private readonly pending = new Map<string, Promise<StoredCredential<P> | null>>();
+  private readonly maxEntries: number;
+  private lastUsed = new Map<string, Date>();
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly table: CredentialTable<P>,
+    private readonly options: CachedStoreOptions,
+  ) {
+    this.logger = new Logger(options.name);
+    this.maxEntries = options.maxEntries ?? 100_000;
+  }
+
+  start(): void {
+    if (!this.table.touch) return;
+    this.timer = setInterval(() => void this.flushLastUsed(), this.options.lastUsedFlushMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushLastUsed();
+  }
+
+  async verify(credential: Credential): Promise<P | null> {
+    const id = this.options.normalizeId ? this.options.normalizeId(credential.id) : credential.id;
+    if (id === null) return null;
+    const row = await this.lookup(id);
+    if (!row || !row.active) return null;
+    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;
+    if (!secretMatches(credential.secret, row.secretHash)) return null;
+    if (this.table.touch) this.lastUsed.set(id, new Date());
+    return row.principal;
+  }
+
+  /** Forgets a cached row at once (after a change made in this process). */
+  evict(id: string): void {
+    const key = this.options.normalizeId ? this.options.normalizeId(id) : id;
+    if (key !== null) this.cache.delete(key);
+  }
+
+  /**
+   * Writes pending last-use times; called on a timer, before listings and at shutdown.
+   * Flushes run one after another, so a caller also waits for one already under way.
+   */
+  flushLastUsed(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writeLastUsed());
+    return this.flushing;
+  }
+
+  private async writeLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0 || !this.table.touch) return;
+    const batch = this.lastUsed;
+    this.lastUsed = new Map();
+    try {
+      await this.table.touch(batch);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not record credential last use; will retry');
+      for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);
+    }
+  }
+
+  private async lookup(id: string): Promise<StoredCredential<P> | null> {
+    const now = Date.now();
+    const hit = this.cache.get(id);
+    if (hit && hit.until > now) return hit.row;
+    let inFlight = this.pending.get(id);
+    if (!inFlight) {
+      inFlight = this.table.find(id).finally(() => this.pending.delete(id));
+      this.pending.set(id, inFlight);
+    }
+    const row = await inFlight;
+    if (row && this.options.cacheTtlMs > 0) this.remember(id, row, now);
+    return row;
+  }
+
+  private remember(id: string, row: StoredCredential<P>, now: number): void {
+    this.cache.delete(id);
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(id, { row, until: now + this.options.cacheTtlMs });
+  }
+}
