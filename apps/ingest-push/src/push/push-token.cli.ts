@@ -22,8 +22,7 @@ export function parsePushTokenCliArgs(argv: string[]): PushTokenCliArgs {
 }
 
 /** Creates a push token in the database at `databaseUrl` (migrating it first) and returns it. */
-export async function createPushTokenFromCli(databaseUrl: string, argv: string[]): Promise<string> {
-  const args = parsePushTokenCliArgs(argv);
+export async function createPushTokenFromCli(databaseUrl: string, args: PushTokenCliArgs): Promise<string> {
   const dataSource = await createIngestPushDataSource(databaseUrl).initialize();
   try {
     await migrateDatabase(dataSource, INGEST_PUSH_SCHEMA);
@@ -32,3 +31,6 @@ export async function createPushTokenFromCli(databaseUrl: string, argv: string[]
     await dataSource.destroy();
   }
 }
+
+/** `npm run -s push:token -- [--name N] [--account A]` (node tools/app-cli.js ingest-push push/push-token.cli): prints only the token. */
+export const cli = { parse: parsePushTokenCliArgs, run: createPushTokenFromCli };
