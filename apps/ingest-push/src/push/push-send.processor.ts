@@ -1,6 +1,6 @@
 import { nextRetryDelay, QueueWorker, type Job } from '@app/queue';
 import type { Platform } from './push-payload';
-import type { SendJobData } from './push-queue';
+import { PUSH_QUEUES, type SendJobData } from './push-queue';
 import { PushRepository, type AttemptResult, type ClaimedItem } from './push.repository';
 import type { PushProvider, SendOutcome } from './providers/push-provider';
 
@@ -23,7 +23,7 @@ export interface SendProcessorOptions {
  */
 export class PushSendProcessor extends QueueWorker<SendJobData> {
   constructor(private readonly options: SendProcessorOptions) {
-    super(`push-send-${options.platform}`);
+    super(PUSH_QUEUES[options.platform]);
   }
 
   protected async process(job: Job<SendJobData>): Promise<void> {

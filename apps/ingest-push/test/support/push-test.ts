@@ -65,11 +65,14 @@ export function pushItem(change: Record<string, unknown> = {}): Record<string, u
   };
 }
 
-/** `dt_envio` and `hr_envio` (UTC) for an instant `ms` from now, rounded up to the next whole second. */
-export function dueIn(ms: number): { dt_envio: string; hr_envio: string; at: number } {
+/**
+ * `dt_envio` and `hr_envio` (UTC) for an instant `ms` from now, rounded up to the next whole
+ * second, to spread into an item; `at` (that instant, in ms) is not enumerable, so spreading leaves it out.
+ */
+export function dueIn(ms: number): { dt_envio: string; hr_envio: string; readonly at: number } {
   const at = Math.ceil((Date.now() + ms) / 1000) * 1000;
   const iso = new Date(at).toISOString();
-  return { dt_envio: iso.slice(0, 10), hr_envio: iso.slice(11, 19), at };
+  return Object.defineProperty({ dt_envio: iso.slice(0, 10), hr_envio: iso.slice(11, 19) }, 'at', { value: at, enumerable: false }) as { dt_envio: string; hr_envio: string; readonly at: number };
 }
 
 export interface ItemRow {
