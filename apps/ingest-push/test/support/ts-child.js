@@ -1,4 +1,5 @@
 // @ts-check
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload (node -r) */
 'use strict';
 // Loads TypeScript in a child process of a test as jest does: SWC compiles .ts files as they
 // load (bench/register.js), and the @app/* aliases resolve through tsconfig.base.json.
