@@ -1,34 +1,49 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+// Which project types may import which. Tests (specs, e2e specs, test/ folders) may also import
+// the test kit (type:testing); production source may not.
+const layers = {
+  // Apps on top, utilities at the bottom.
+  'type:app': ['type:feature', 'type:data-access', 'type:util'],
+  // The test kit boots whole apps, so it sits above everything else and only tests use it.
+  'type:testing': ['type:feature', 'type:data-access', 'type:util'],
+  'type:feature': ['type:feature', 'type:data-access', 'type:util'],
+  'type:data-access': ['type:data-access', 'type:util'],
+  'type:util': ['type:util'],
+  // The benchmarks load the built apps; from the libs they take types and constants only.
+  'type:bench': ['type:feature', 'type:data-access', 'type:util'],
+};
+
+const boundaries = (forTests) => [
+  'error',
+  {
+    enforceBuildableLibDependency: true,
+    allow: [],
+    depConstraints: [
+      // An app never imports another app; shared code never imports a service.
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:docstore', onlyDependOnLibsWithTags: ['scope:docstore', 'scope:shared'] },
+      { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+      { sourceTag: 'scope:ingest-push', onlyDependOnLibsWithTags: ['scope:ingest-push', 'scope:shared'] },
+      ...Object.entries(layers).map(([sourceTag, allowed]) => ({
+        sourceTag,
+        onlyDependOnLibsWithTags: forTests && sourceTag !== 'type:testing' ? [...allowed, 'type:testing'] : allowed,
+      })),
+    ],
+  },
+];
+
+const TESTS = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
+
 export default [
-  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'tools/**', 'bench/**', '**/jest.config.js', 'jest.preset.js'] },
+  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'tools/**', '**/*.js', '**/jest.config.js', 'jest.preset.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            // An app never imports another app; shared code never imports a service.
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:docstore', onlyDependOnLibsWithTags: ['scope:docstore', 'scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
-            { sourceTag: 'scope:ingest-push', onlyDependOnLibsWithTags: ['scope:ingest-push', 'scope:shared'] },
-            // Layering: apps on top, utilities at the bottom.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:testing'] },
-            // The test kit boots whole apps, so it sits above everything else and only tests use it.
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(false),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'no-restricted-properties': [
         'error',
@@ -36,9 +51,10 @@ export default [
       ],
     },
   },
+  { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },
   {
-    // Config loading, bootstrap and tests are where the environment is read on purpose.
-    files: ['libs/config/**/*.ts', 'libs/testkit/**/*.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/main.ts', '**/*.cli.ts'],
+    // Config loading, bootstrap, tests and the benchmarks are where the environment is read on purpose.
+    files: ['libs/config/**/*.ts', 'libs/testkit/**/*.ts', ...TESTS, '**/main.ts', '**/*.cli.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 ];

@@ -5,27 +5,25 @@
  *
  *   node bench/run.js            (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, ... below)
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
-import { flag, freePort, num } from './lib/harness';
+import { clearRedis, cpuMs, DIST_MAIN, dropDatabase, recreateDatabase, f0, f1, f2, flag, freePort, mintDocstoreToken, num, percentile, PROFILE_HOOK, REGISTER, ROOT, say, table } from './lib/harness';
 import { captureSql, type BenchSql } from './lib/sql';
+
+/** Parsed JSON answers and autocannon results, read field by field in checks. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon');
 
-const ROOT = path.resolve(__dirname, '..');
-const DIST_MAIN = path.join(ROOT, 'dist/docstore/apps/docstore/src/main.js');
 const DIST_APP = path.dirname(DIST_MAIN);
-const REGISTER = path.join(__dirname, 'register.js');
-const PROFILE_HOOK = path.join(__dirname, 'lib/profile-hook.js');
-const ABLATE_HOOK = path.join(__dirname, 'lib/ablate.js');
 
 const CFG = {
   databaseUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -42,11 +40,6 @@ const CFG = {
   /** Where the docstore's pino output goes: a temp file (default), or e.g. /dev/null. */
   logFile: process.env.BENCH_LOG_FILE || '',
   build: flag('BENCH_BUILD', true),
-  /** GET on diagnostic docstore variants: logging silent, and one cost switched off at a time. */
-  ablations: flag('BENCH_ABLATIONS', false),
-  ladderRounds: Math.max(1, num('BENCH_LADDER_ROUNDS', Math.max(2, num('BENCH_ROUNDS', 1)))),
-  /** The ladder also runs each variant at this fixed rate (req/s; 0 = skip) to compare CPU per request at equal load. */
-  ladderRate: num('BENCH_LADDER_RATE', 0),
   profile: flag('BENCH_PROFILE', true),
   profileDir: process.env.BENCH_PROFILE_DIR || '',
   json: process.env.BENCH_JSON || '',
@@ -56,8 +49,6 @@ const CFG = {
 const ENVIRONMENT = 'production';
 const CONTEXT = 'shop';
 const GOALS = { getThroughputRatio: 0.85, getP99Ratio: 1.3, bulkMs: 250 };
-
-const say = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 // ---------------------------------------------------------------------------------------
 // Servers
@@ -83,8 +74,6 @@ interface StartOptions {
   kind: Kind;
   env?: Record<string, string>;
   profile?: boolean;
-  /** Diagnostic switches for bench/lib/ablate.js (docstore only). */
-  ablate?: string;
   stdout?: number | 'ignore';
   auth?: Record<string, string>;
 }
@@ -95,7 +84,7 @@ async function startServer(ctx: Context, opts: StartOptions): Promise<Server> {
     opts.kind === 'docstore'
       ? [DIST_MAIN]
       : ['-r', REGISTER, path.join(__dirname, opts.kind === 'raw' ? 'raw/server.ts' : 'bare-nest/main.ts')];
-  const args = [...(opts.profile ? ['-r', PROFILE_HOOK] : []), ...(opts.ablate ? ['-r', ABLATE_HOOK] : []), ...entry];
+  const args = [...(opts.profile ? ['-r', PROFILE_HOOK] : []), ...entry];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -108,7 +97,6 @@ async function startServer(ctx: Context, opts: StartOptions): Promise<Server> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
     BENCH_SQL: JSON.stringify(ctx.sql),
-    BENCH_ABLATE: opts.ablate ?? '',
     ...opts.env,
   };
   const child = spawn(process.execPath, args, {
@@ -167,28 +155,6 @@ function stopServer(server: Server): Promise<void> {
   });
 }
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * CPU time (user + system) used so far, in ms, by the whole process and by its main
- * (JavaScript) thread alone; null where /proc is missing.
- */
-function cpuMs(pid: number | undefined, mainThread = false): number | null {
-  try {
-    const stat = fs.readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-  } catch {
-    return null;
-  }
-}
-
 // ---------------------------------------------------------------------------------------
 // Data
 
@@ -238,17 +204,6 @@ async function seedCollection(ctx: Context, type: string): Promise<void> {
   );
 }
 
-/** A token row as TokensRepository.insert writes it: secret_hash = sha256(secret). */
-async function mintToken(ctx: Context): Promise<string> {
-  const id = randomUUID();
-  const secret = randomBytes(30).toString('base64url').replace(/[-_]/g, 'x').slice(0, 40);
-  await ctx.pool.query(
-    `INSERT INTO docstore.tokens (id, client_id, name, secret_hash, scopes, status) VALUES ($1, $2, 'bench', $3, '["*"]', 'active')`,
-    [id, ctx.clientId, createHash('sha256').update(secret, 'utf8').digest()],
-  );
-  return `${id}|${secret}`;
-}
-
 // ---------------------------------------------------------------------------------------
 // Load
 
@@ -270,11 +225,6 @@ interface LoadResult {
   mainUsPerReq: number | null;
   /** Server process CPU use over the run, in cores (1.0 = one core busy). */
   cpuCores: number | null;
-}
-
-interface LadderResult extends LoadResult {
-  /** The same variant at the fixed ladder rate. */
-  fixed?: LoadResult;
 }
 
 interface Scenario {
@@ -308,7 +258,7 @@ function putBodies(server: Server, round: number): string[] {
   );
 }
 
-async function expectOk(server: Server, pathname: string, init: RequestInit, test: (body: any) => boolean, what: string): Promise<void> {
+async function expectOk(server: Server, pathname: string, init: RequestInit, test: (body: Json) => boolean, what: string): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${server.port}${pathname}`, {
     ...init,
     headers: { 'content-type': 'application/json', ...server.auth, ...(init.headers as Record<string, string>) },
@@ -342,7 +292,7 @@ const SCENARIOS: Scenario[] = [
         server,
         docPath(ctx, 'product') + LIST_QUERY(),
         {},
-        (b) => b.data.length === 15 && b.total === CFG.docs - Math.floor(CFG.docs / 2) && b.data.every((d: any) => d.data.price >= CFG.docs / 2),
+        (b) => b.data.length === 15 && b.total === CFG.docs - Math.floor(CFG.docs / 2) && b.data.every((d: Json) => d.data.price >= CFG.docs / 2),
         'list',
       ),
   },
@@ -362,12 +312,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-function percentile(sorted: Float64Array | number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
-}
-
 function cannon(server: Server, requests: object[], seconds: number, onStart?: () => void, rate?: number): Promise<{ latencies: Float64Array; codes: Map<number, number>; errors: number; seconds: number }> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
@@ -382,7 +326,7 @@ function cannon(server: Server, requests: object[], seconds: number, onStart?: (
         requests,
         ...(rate ? { overallRate: rate } : {}),
       },
-      (err: Error | null, result: any) => {
+      (err: Error | null, result: Json) => {
         if (err) return reject(err);
         const elapsed = (performance.now() - started) / 1000;
         resolve({ latencies: Float64Array.from(latencies).sort(), codes, errors: result.errors + result.timeouts, seconds: elapsed });
@@ -466,7 +410,7 @@ interface BulkResult {
   max: number;
 }
 
-function bulkBody(type: string, round: number): string {
+function bulkBody(round: number): string {
   return JSON.stringify({
     documents: Array.from({ length: CFG.bulkItems }, (_, i) => ({ key: `item-${String(i).padStart(5, '0')}`, data: productData(i, (i + round) % 50) })),
   });
@@ -505,16 +449,16 @@ async function measureBulk(ctx: Context, server: Server): Promise<BulkResult[]> 
   // Warm-up: two requests of each kind, not counted.
   const upsertType = `bulk-upd-${server.slug}`;
   for (let w = 0; w < 2; w++) {
-    await bulkOnce(ctx, server, `bulk-warm-${server.slug}-${w}`, bulkBody('', w));
-    await bulkOnce(ctx, server, upsertType, bulkBody(upsertType, w));
+    await bulkOnce(ctx, server, `bulk-warm-${server.slug}-${w}`, bulkBody(w));
+    await bulkOnce(ctx, server, upsertType, bulkBody(w));
   }
   const create: number[] = [];
   const upsert: number[] = [];
   for (let r = 0; r < CFG.bulkRuns; r++) {
     // Bodies are built before the clock starts; create goes to a fresh collection each time.
-    const fresh = bulkBody('', r);
+    const fresh = bulkBody(r);
     create.push(await bulkOnce(ctx, server, `bulk-new-${server.slug}-${r}`, fresh));
-    const again = bulkBody(upsertType, r + 2);
+    const again = bulkBody(r + 2);
     upsert.push(await bulkOnce(ctx, server, upsertType, again));
   }
   return [stats('bulk-create', create), stats('bulk-upsert', upsert)];
@@ -533,7 +477,7 @@ interface ProfiledRun {
 function ipc(server: Server, message: object, expect: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${server.name}: no "${expect}" from the profile hook`)), 60_000);
-    const onMessage = (msg: any) => {
+    const onMessage = (msg: { profile?: string; message?: string } | null) => {
       if (msg?.profile === expect) {
         clearTimeout(timer);
         server.child.off('message', onMessage);
@@ -598,10 +542,10 @@ async function profileBulk(ctx: Context, auth: Record<string, string>, out: numb
   const server = await startServer(ctx, { name: 'docstore', kind: 'docstore', profile: true, auth, stdout: out });
   server.slug = 'docstore-prof';
   try {
-    for (let w = 0; w < 2; w++) await bulkOnce(ctx, server, `bulk-pwarm-${w}`, bulkBody('', w));
+    for (let w = 0; w < 2; w++) await bulkOnce(ctx, server, `bulk-pwarm-${w}`, bulkBody(w));
     const file = path.join(CFG.profileDir || ctx.tmp, 'bulk-docstore.cpuprofile');
     const runs = Math.max(5, CFG.bulkRuns);
-    const bodies = Array.from({ length: runs }, (_, r) => bulkBody('', r));
+    const bodies = Array.from({ length: runs }, (_, r) => bulkBody(r));
     await ipc(server, { profile: 'start', intervalUs: 500 }, 'started');
     const cpu0 = cpuMs(server.child.pid);
     const main0 = cpuMs(server.child.pid, true);
@@ -638,46 +582,12 @@ async function profileBulk(ctx: Context, auth: Record<string, string>, out: numb
 // ---------------------------------------------------------------------------------------
 // Report
 
-const f1 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(1));
-const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
-const f0 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : Math.round(x).toString());
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
 function median<T>(items: T[], by: (t: T) => number): T {
   const sorted = [...items].sort((a, b) => by(a) - by(b));
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-type Variant = { name: string; env?: Record<string, string>; ablate?: string };
-
-/** BENCH_VARIANTS="als;fast-validation,redis-autopipeline" replaces the list (each entry: ablate.js switches, comma-joined). */
-function variantsFromEnv(): Variant[] | null {
-  const raw = process.env.BENCH_VARIANTS;
-  if (!raw) return null;
-  const entries = raw.split(';').map((e) => e.trim()).filter(Boolean);
-  return [{ name: 'docstore (all features)' }, ...entries.map((e) => (e === 'silent' ? { name: 'LOG_LEVEL=silent', env: { LOG_LEVEL: 'silent' } } : { name: e, ablate: e }))];
-}
-
-const ABLATIONS: Variant[] = variantsFromEnv() ?? [
-  { name: 'docstore (all features)' },
-  { name: '− request log (LOG_LEVEL=silent)', env: { LOG_LEVEL: 'silent' } },
-  { name: '− pino-http middleware entirely', ablate: 'no-request-log' },
-  { name: '− AsyncLocalStorage (nestjs-pino)', ablate: 'als' },
-  { name: '− Redis rate limit', ablate: 'rate-limit' },
-  { name: 'fix? validation fast path', ablate: 'fast-validation' },
-  { name: 'fix? ioredis enableAutoPipelining', ablate: 'redis-autopipeline' },
-  { name: 'fix? lean request log (no pino-http)', ablate: 'lean-request-log' },
-  { name: 'fix? fast path + auto-pipelining + no ALS', ablate: 'fast-validation,redis-autopipeline,als' },
-  { name: 'fix? all four: fast path, auto-pipelining, no ALS, lean log', ablate: 'fast-validation,redis-autopipeline,als,lean-request-log' },
-  { name: '− all of: pino-http, ALS, validation, rate limit', ablate: 'no-request-log,als,param-validation,rate-limit' },
-];
-
-function report(loads: LoadResult[][], ladderRounds: LadderResult[][], bulks: BulkResult[], profiles: ProfiledRun[], logInfo: string): string {
+function report(loads: LoadResult[][], bulks: BulkResult[], profiles: ProfiledRun[], logInfo: string): string {
   const out: string[] = [];
   const machine = `${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`;
   out.push(`## Docstore benchmark — ${new Date().toISOString()}`);
@@ -736,50 +646,6 @@ function report(loads: LoadResult[][], ladderRounds: LadderResult[][], bulks: Bu
       );
       out.push('');
     }
-  }
-
-  if (ladderRounds.length > 0) {
-    const byName = new Map<string, LadderResult[]>();
-    for (const round of ladderRounds) for (const r of round) byName.set(r.server, [...(byName.get(r.server) ?? []), r]);
-    const mid = (rs: LadderResult[], f: (r: LadderResult) => number | null | undefined) => {
-      const xs = rs.map(f).filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
-      return xs.length === 0 ? null : xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
-    };
-    const rows = [...byName.entries()].map(([name, rs]) => ({
-      name,
-      rps: mid(rs, (r) => r.rps)!,
-      p99: mid(rs, (r) => r.p99),
-      us: mid(rs, (r) => r.mainUsPerReq),
-      fixedUs: mid(rs, (r) => r.fixed?.mainUsPerReq),
-      fixedP99: mid(rs, (r) => r.fixed?.p99),
-    }));
-    const ref = rows[0];
-    const bareRow = rows.find((r) => r.name === 'bare-nest');
-    const delta = (a: number | null, b: number | null) => (a === null || b === null ? '-' : f0(a - b));
-    out.push(`### GET cost ladder (diagnostic docstore variants; median of ${ladderRounds.length} interleaved round(s))`);
-    out.push('');
-    const fixedCols = CFG.ladderRate > 0;
-    out.push(
-      `Each variant is the docstore with one cost removed (−) or one candidate fix applied (fix?), via bench/lib/ablate.js; ` +
-        `"JS µs/req" is the server's JavaScript-thread CPU per request` +
-        (fixedCols ? `; the "at ${CFG.ladderRate}/s" columns come from a second run at that fixed rate.` : '.'),
-    );
-    out.push('');
-    out.push(
-      table(
-        ['variant', 'req/s', '÷ bare-nest', 'p99 ms', 'JS µs/req', 'Δ µs/req vs docstore', ...(fixedCols ? [`JS µs/req at ${CFG.ladderRate}/s`, `p99 ms at ${CFG.ladderRate}/s`] : [])],
-        rows.map((r) => [
-          r.name,
-          f0(r.rps),
-          bareRow ? f2(r.rps / bareRow.rps) : '-',
-          f2(r.p99),
-          f0(r.us),
-          r === ref ? '' : delta(r.us, ref.us),
-          ...(fixedCols ? [f0(r.fixedUs), f2(r.fixedP99)] : []),
-        ]),
-      ),
-    );
-    out.push('');
   }
 
   if (bulks.length > 0) {
@@ -854,39 +720,31 @@ async function main(): Promise<void> {
   const run = randomBytes(4).toString('hex');
   const dbName = `bench_${run}`;
   const adminUrl = CFG.databaseUrl;
-  const dbUrlObj = new URL(adminUrl);
-  dbUrlObj.pathname = `/${dbName}`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docstore-bench-'));
   const logFile = CFG.logFile || path.join(tmp, 'docstore.log');
   const redisPrefix = `bench:${run}:`;
 
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  await admin.end();
+  const dbUrl = await recreateDatabase(adminUrl, dbName);
   say(`database ${dbName} created; Redis prefix ${redisPrefix}; docstore log → ${logFile}`);
 
-  const pool = new Pool({ connectionString: dbUrlObj.toString(), max: 2 });
+  const pool = new Pool({ connectionString: dbUrl, max: 2 });
   cleanupWork = async () => {
     await pool.end().catch(() => undefined);
-    const c = new Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e) => say(`could not drop ${dbName}: ${e.message}`));
-    await c.end();
-    await clearRedis(redisPrefix).catch((e) => say(`could not clear Redis keys ${redisPrefix}*: ${e.message}`));
+    await dropDatabase(adminUrl, dbName).catch((e) => say(`could not drop ${dbName}: ${e.message}`));
+    await clearRedis(CFG.redisUrl, redisPrefix).catch((e) => say(`could not clear Redis keys ${redisPrefix}*: ${e.message}`));
     // tmp holds the default log file and, without BENCH_PROFILE_DIR, the profiles.
     fs.rmSync(tmp, { recursive: true, force: true });
     say(`dropped ${dbName}, cleared ${redisPrefix}*`);
   };
 
   const sql = await captureSql(DIST_APP);
-  const ctx: Context = { dbName, dbUrl: dbUrlObj.toString(), adminUrl, redisPrefix, tmp, sql, clientId: randomUUID(), token: '', pool };
+  const ctx: Context = { dbName, dbUrl, adminUrl, redisPrefix, tmp, sql, clientId: randomUUID(), token: '', pool };
 
   const logFd = fs.openSync(logFile, 'a');
   // The docstore migrates its schema on start; the token and data go in after that.
   say('starting docstore (LOG_LEVEL=' + CFG.logLevel + ')');
   const docstore = await startServer(ctx, { name: 'docstore', kind: 'docstore', stdout: logFd });
-  ctx.token = await mintToken(ctx);
+  ctx.token = await mintDocstoreToken(pool, ctx.clientId);
   const auth = { authorization: `Bearer ${ctx.token}` };
   docstore.auth = auth;
   say('starting bare-nest and raw');
@@ -916,40 +774,6 @@ async function main(): Promise<void> {
         say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
         results.push(r);
       }
-    }
-  }
-
-  // Diagnostics: the same GET against docstore variants, each with one cost removed or one
-  // candidate fix applied, all started side by side and measured in interleaved rounds so
-  // the machine's drifting load hits them alike. The first variant is the unmodified docstore.
-  const ladder: LadderResult[][] = [];
-  if (CFG.ablations && CFG.only.includes('get')) {
-    const get = SCENARIOS.find((x) => x.id === 'get')!;
-    const variants: Server[] = [];
-    try {
-      for (const v of ABLATIONS) {
-        variants.push(await startServer(ctx, { name: v.name, kind: 'docstore', env: v.env, ablate: v.ablate, auth, stdout: logFd }));
-      }
-      for (const v of variants) await get.check(ctx, v);
-      const lineup = [...variants, bare, raw];
-      for (let round = 0; round < CFG.ladderRounds; round++) {
-        const results: LadderResult[] = [];
-        ladder.push(results);
-        for (let i = 0; i < lineup.length; i++) {
-          const server = lineup[(i + round) % lineup.length];
-          say(`ablations round ${round + 1}/${CFG.ladderRounds}: get → ${server.name}`);
-          const r: LadderResult = await measure(ctx, get, server);
-          say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
-          if (CFG.ladderRate > 0) {
-            const fixed = await measure(ctx, get, server, { rate: CFG.ladderRate, warmup: 1, seconds: Math.max(3, CFG.duration / 2) });
-            r.fixed = fixed;
-            say(`  at ${CFG.ladderRate} req/s: JS thread ${f0(fixed.mainUsPerReq)} µs/req, p50 ${f2(fixed.p50)} ms, p99 ${f2(fixed.p99)} ms`);
-          }
-          results.push(r);
-        }
-      }
-    } finally {
-      await Promise.all(variants.map(stopServer));
     }
   }
 
@@ -993,27 +817,10 @@ async function main(): Promise<void> {
   }
   fs.closeSync(logFd);
 
-  const text = report(loads, ladder, bulks, profiles, logInfo);
+  const text = report(loads, bulks, profiles, logInfo);
   process.stdout.write(`\n${text}\n`);
-  if (CFG.json) fs.writeFileSync(CFG.json, JSON.stringify({ config: CFG, loads, ladder, bulks, profiles, report: text }, null, 2));
+  if (CFG.json) fs.writeFileSync(CFG.json, JSON.stringify({ config: CFG, loads, bulks, profiles, report: text }, null, 2));
   if (CFG.profileDir) say(`profiles kept in ${CFG.profileDir}`);
-}
-
-async function clearRedis(prefix: string): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Redis = require('ioredis');
-  const redis = new Redis(CFG.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 main()

@@ -1,16 +1,15 @@
 'use strict';
 // `node bench/run.js`           the HTTP benchmark (bench/docstore.ts)
-// `node bench/run.js micro`     in-process micro-costs of the docstore's per-request parts (bench/micro.ts)
 // `node bench/run.js webhooks`  webhook delivery: writes with and without a webhook, and a bare BullMQ floor (bench/webhooks.ts)
 // `node bench/run.js push`      bulk push: acceptance, end-to-end rate and lag against a fake FCM, and a bare BullMQ floor (bench/push.ts)
 // TypeScript is compiled on load by @swc/core (bench/register.js).
 require('./register');
 const which = process.argv[2];
 if (which === undefined || which === 'http') require('./docstore.ts');
-else if (which === 'micro') require('./micro.ts');
 else if (which === 'webhooks') require('./webhooks.ts');
 else if (which === 'push') require('./push.ts');
 else {
-  process.stderr.write(`usage: node bench/run.js [http|micro|webhooks|push]\n`);
+  process.stderr.write(`usage: node bench/run.js [http|webhooks|push]
+`);
   process.exitCode = 2;
 }

@@ -22,6 +22,7 @@ import {
   percentile, PROFILE_HOOK, recreateDatabase, REGISTER, ROOT, rpc, say, spawnNode, stopAllChildren, stopChild, table, waitHttpReady, wallMs,
   type Child,
 } from './lib/harness';
+import type { DeliverJobData, DeliveryAttempt } from '@app/webhooks';
 
 const CFG = {
   adminUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -38,8 +39,6 @@ const CFG = {
   timeoutS: Math.max(10, num('BENCH_WEBHOOK_TIMEOUT', 300)),
   /** A phase whose receiver saw no new document for this long is declared stalled (reported, run exits 1). */
   stallS: Math.max(5, num('BENCH_WEBHOOK_STALL', 60)),
-  /** Preload bench/lib/webhook-probe.js into the docstore (relay, deferral and recording counters; diagnostic). */
-  probe: flag('BENCH_WEBHOOK_PROBE', false),
   poolSize: num('DB_POOL_SIZE', 20),
   logLevel: process.env.BENCH_LOG_LEVEL || 'info',
   logFile: process.env.BENCH_LOG_FILE || '',
@@ -61,7 +60,6 @@ const DOCSTORE_DEFAULTS: Record<(typeof DOCSTORE_WEBHOOK_ENV)[number], string> =
   WEBHOOK_CACHE_SECONDS: '5',
 };
 
-const PROBE_HOOK = path.join(__dirname, 'lib/webhook-probe.js');
 
 const GOALS = { deliveriesVsFloor: 0.4, p99Ms: 1000, writesVsNoWebhook: 0.8 };
 const ENVIRONMENT = 'production';
@@ -503,7 +501,6 @@ interface PhaseB {
   stuck: { queued: number; deliveredButUnrecorded: number };
   wait: WaitResult;
   samples: Samples;
-  probe?: ProbeStats;
   signatureOk: boolean | null;
   profile?: ProfileSummary;
   sample: Arrivals['sample'];
@@ -585,7 +582,6 @@ async function phaseB(ctx: Ctx, procs: Procs, mode: 'single' | 'bulk'): Promise<
   const { clientId, token } = await freshClient(ctx);
   const hook = await registerWebhook(ctx, clientId, token);
   const stopSampler = startSampler(ctx.redis, ctx.redisPrefix, ctx.pg, hook.id);
-  if (CFG.probe) await probeCtl(ctx.docstore, 'reset');
   const profileFile = CFG.profile ? path.join(CFG.profileDir || ctx.tmp, `docstore-${label}-${ctx.run}.cpuprofile`) : '';
   if (profileFile) await profileCtl(ctx.docstore, { profile: 'start', intervalUs: 500 }, 'started');
   const s0 = snapshot(procs);
@@ -599,7 +595,6 @@ async function phaseB(ctx: Ctx, procs: Procs, mode: 'single' | 'bulk'): Promise<
   if (profileFile) await profileCtl(ctx.docstore, { profile: 'stop', file: profileFile }, 'stopped');
   const samples = stopSampler(s2.at);
   const outbox = await settledOutbox(ctx.pg, hook.id, wait.unique);
-  const probe = CFG.probe ? await probeCtl(ctx.docstore, 'snapshot') : undefined;
   const arrivals = await take(ctx);
   const deliveries = deliveryStats(arrivals, writes, CFG.writes);
   const stuck = await stuckQueued(ctx.pg, hook.id, new Set(arrivals.keys.filter((k): k is string => k !== null)));
@@ -622,7 +617,6 @@ async function phaseB(ctx: Ctx, procs: Procs, mode: 'single' | 'bulk'): Promise<
     stuck,
     wait,
     samples,
-    probe,
     signatureOk: verifySample(arrivals.sample, hook.secret),
     profile: profileFile ? summarizeProfile(profileFile, ROOT, INCLUSIVE, GROUPS, 30) : undefined,
     sample: arrivals.sample,
@@ -643,10 +637,14 @@ function verifySample(sample: Arrivals['sample'], secret: string): boolean | nul
   }
 }
 
-/** Job data like the docstore's (libs/webhooks/src/outbox-relay.service.ts toJob), with bodies shaped like phase B's. */
+/**
+ * Jobs like the docstore's (libs/webhooks/src/webhook-relay.service.ts): one webhook,
+ * DELIVERIES_PER_JOB attempts to a job, bodies shaped like phase B's. One JSON job per line.
+ */
 function floorJobs(template: string, n: number): string {
   const parsed = JSON.parse(template);
-  const lines: string[] = [];
+  const webhookId = randomUUID();
+  const attempts: DeliveryAttempt[] = [];
   for (let i = 0; i < n; i++) {
     const eventId = randomUUID();
     const body = JSON.stringify({
@@ -656,9 +654,14 @@ function floorJobs(template: string, n: number): string {
       client_id: parsed.client_id,
       data: { ...parsed.data, id: randomUUID(), key: keyOf(i), data: productData(i) },
     });
-    lines.push(JSON.stringify({ deliveryId: randomUUID(), webhookId: randomUUID(), attempt: 1, eventId, body }));
+    attempts.push({ deliveryId: randomUUID(), attempt: 1, scheduleAttempt: 1, eventId, body });
   }
-  return lines.join('\n') + '\n';
+  // The built docstore's own constant (read after the bench has built it).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { DELIVERIES_PER_JOB } = require(path.join(ROOT, 'dist/docstore/libs/webhooks/src/webhook-queue.js')) as { DELIVERIES_PER_JOB: number };
+  const jobs: DeliverJobData[] = [];
+  for (let i = 0; i < attempts.length; i += DELIVERIES_PER_JOB) jobs.push({ webhookId, deliveries: attempts.slice(i, i + DELIVERIES_PER_JOB) });
+  return jobs.map((job) => JSON.stringify(job)).join('\n') + '\n';
 }
 
 async function phaseC(ctx: Ctx, template: string): Promise<PhaseC> {
@@ -705,7 +708,7 @@ async function phaseC(ctx: Ctx, template: string): Promise<PhaseC> {
     const keys = new Set(arrivals.keys);
     const seconds = (last - r.t0) / 1000;
     const result: PhaseC = {
-      jobs: CFG.writes,
+      jobs: r.completed + r.failed,
       enqueueMs: r.enqueueMs,
       rate: CFG.writes / seconds,
       workerRate: CFG.writes / ((r.t1 - r.t0) / 1000),
@@ -734,41 +737,6 @@ function profileCtl(child: Child, message: object, expect: string): Promise<unkn
     if (m.profile === 'error') throw new Error(`profiler: ${m.message}`);
     return m;
   });
-}
-
-interface Dist {
-  n: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
-
-/** What bench/lib/webhook-probe.js counted in the docstore during one phase. */
-interface ProbeStats {
-  relayRuns: number;
-  relayEmptyRuns: number;
-  relayRows: number;
-  relayMs: Dist | null;
-  outboxWaitMs: Dist | null;
-  attempts: number;
-  deferrals: number;
-  queueWaitMs: Dist | null;
-  attemptMs: Dist | null;
-  recordCalls: number;
-  recordRows: number;
-  recordMissed: number;
-  recordMissedWhileRelayOpen: number;
-  recordSentWhileRelayOpen: number;
-}
-
-async function probeCtl(child: Child, what: 'reset'): Promise<undefined>;
-async function probeCtl(child: Child, what: 'snapshot'): Promise<ProbeStats>;
-async function probeCtl(child: Child, what: 'reset' | 'snapshot'): Promise<ProbeStats | undefined> {
-  const reply = nextMessage<{ probe?: string; stats?: ProbeStats }>(child, (m) => m?.probe === (what === 'reset' ? 'reset-done' : 'snapshot'));
-  child.process.send({ probe: what });
-  return (await reply).stats;
 }
 
 type Frame = { functionName: string; url: string };
@@ -906,7 +874,7 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
     `Docstore JS thread per write in A: ${f0(perOp(a.cpu.docstoreMain, CFG.writes))} µs; in B, beyond that, ≈ ${f0(extra(a.cpu.docstoreMain, b.cpuTotal.docstoreMain))} µs per delivery ` +
       `(outbox insert + relay + queue + attempt + record, over the ${b.deliveries.delivered} deliveries made). ` +
       `PostgreSQL per write in A: ${f0(perOp(a.cpu.postgres, CFG.writes))} µs; in B ≈ ${f0(extra(a.cpu.postgres, b.cpuTotal.postgres))} µs more per delivery. ` +
-      `Floor C: ${f0((c.floorCpuMs * 1000) / c.jobs)} µs of worker-process CPU per delivery (receiver ${f0(c.receiverCpuMs === null ? null : (c.receiverCpuMs * 1000) / c.jobs)} µs).`,
+      `Floor C: ${f0((c.floorCpuMs * 1000) / CFG.writes)} µs of worker-process CPU per delivery (receiver ${f0(c.receiverCpuMs === null ? null : (c.receiverCpuMs * 1000) / CFG.writes)} µs).`,
   );
   out.push('');
 
@@ -937,36 +905,6 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
       (c.warmupRate !== null ? `, warm-up run ${f0(c.warmupRate)}/s.` : '.'),
   );
   out.push('');
-
-  const probed = bs.filter((p) => p.probe);
-  if (probed.length > 0) {
-    const d = (x: Dist | null) => (x ? `${f1(x.p50)} / ${f1(x.p99)} / ${f1(x.max)}` : '-');
-    out.push('### Inside the docstore (bench/lib/webhook-probe.js; diagnostic preload)');
-    out.push('');
-    out.push(
-      table(
-        ['phase', 'relay runs (empty)', 'rows per run', 'relay run ms p50 / p99 / max', 'outbox wait ms p50 / p99 / max', 'attempts (deferred)', 'job created → sent ms p50 / p99 / max', 'attempt ms p50 / p99 / max', 'record UPDATEs (rows)', 'rows sent while their relay tx was open', 'rows not matched', 'not matched, relay tx open'],
-        probed.map((p) => {
-          const x = p.probe!;
-          return [
-            p.label,
-            `${x.relayRuns} (${x.relayEmptyRuns})`,
-            f1(x.relayRows / Math.max(1, x.relayRuns - x.relayEmptyRuns)),
-            d(x.relayMs),
-            d(x.outboxWaitMs),
-            `${x.attempts} (${x.deferrals})`,
-            d(x.queueWaitMs),
-            d(x.attemptMs),
-            `${x.recordCalls} (${x.recordRows})`,
-            String(x.recordSentWhileRelayOpen),
-            String(x.recordMissed),
-            String(x.recordMissedWhileRelayOpen),
-          ];
-        }),
-      ),
-    );
-    out.push('');
-  }
 
   for (const p of bs) {
     if (!p.profile) continue;
@@ -1048,10 +986,10 @@ async function main(): Promise<void> {
 
   const docPort = await freePort();
   const logFd = fs.openSync(logFile, 'a');
-  say(`starting docstore (LOG_LEVEL=${CFG.logLevel}${CFG.profile ? ', profiler hook' : ''}${CFG.probe ? ', webhook probe' : ''})`);
+  say(`starting docstore (LOG_LEVEL=${CFG.logLevel}${CFG.profile ? ', profiler hook' : ''})`);
   const docstore = spawnNode({
     name: 'docstore',
-    args: [...(CFG.profile ? ['-r', PROFILE_HOOK] : []), ...(CFG.probe ? ['-r', PROBE_HOOK] : []), DIST_MAIN],
+    args: [...(CFG.profile ? ['-r', PROFILE_HOOK] : []), DIST_MAIN],
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -1066,7 +1004,7 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
     },
     stdout: logFd,
-    ipc: CFG.profile || CFG.probe,
+    ipc: CFG.profile,
   });
   await waitHttpReady(docstore, docPort, '/health');
 

@@ -1,32 +1,41 @@
+// @ts-check
 'use strict';
 // Jest globalSetup: one PostgreSQL and one Redis for the whole run. Jest calls
 // every project's globalSetup in this process, so the work is shared through
 // globalThis and done once. Test workers inherit the variables set here.
 
 const crypto = require('node:crypto');
+const { EMBEDDED_POSTGRES } = require('./defaults');
+const { generateEncryptionKeys } = require('./encryption-keys');
 const { ensurePostgres, ensureRedis } = require('./local-services');
 
 async function start() {
-  const postgres = await ensurePostgres(
-    process.env.TEST_DATABASE_URL
-      ? { url: process.env.TEST_DATABASE_URL }
-      : { dataDir: '.data/test-postgres', port: 54321, database: 'postgres' },
-  );
-  let redis;
+  const postgres = await ensurePostgres(process.env.TEST_DATABASE_URL ? { url: process.env.TEST_DATABASE_URL } : EMBEDDED_POSTGRES.test);
   try {
-    redis = await ensureRedis({ url: process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined });
+    return { postgres, redis: await ensureRedis({ url: process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined }) };
   } catch (err) {
     await postgres.stop();
     throw err;
   }
-  return { postgres, redis };
 }
 
+/** @type {typeof globalThis & { __localServices?: ReturnType<typeof start> }} */
+const shared = globalThis;
+
 module.exports = async () => {
-  globalThis.__localServices ??= start();
-  const { postgres, redis } = await globalThis.__localServices;
-  process.env.TEST_DATABASE_URL = postgres.url;
-  process.env.TEST_REDIS_URL = redis.url;
+  shared.__localServices ??= start();
+  let services;
+  try {
+    services = await shared.__localServices;
+  } catch (err) {
+    // One sentence saying what failed and what to do; a stack trace would only bury it.
+    process.stderr.write(`\n${/** @type {Error} */ (err).message}\n`);
+    process.exit(1);
+  }
+  process.env.TEST_DATABASE_URL = services.postgres.url;
+  process.env.TEST_REDIS_URL = services.redis.url;
   process.env.TEST_RUN_ID ||= crypto.randomUUID().replace(/-/g, '').slice(0, 8);
+  // Secrets at rest need a key; a run without one gets a key of its own.
+  process.env.ENCRYPTION_KEYS ||= generateEncryptionKeys();
   process.env.TZ = 'UTC';
 };

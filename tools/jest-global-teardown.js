@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // Jest globalTeardown: drop the databases this run's tests created
 // (t_<TEST_RUN_ID>_*), then stop what jest-global-setup started. Runs once

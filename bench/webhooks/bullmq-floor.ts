@@ -1,8 +1,9 @@
 /**
  * The floor of bench/webhooks.ts, in its own process: a bare BullMQ Queue + Worker whose
- * processor POSTs each job's `body` to the receiver with undici `request` over a
- * keep-alive Agent, and nothing else (no signing, no PostgreSQL, no per-webhook limit).
- * Jobs carry the docstore's job data shape and options (bench/webhooks.ts writes them).
+ * processor POSTs each of a job's deliveries (concurrently) to the receiver with undici `request`
+ * over a keep-alive Agent, and nothing else (no signing, no PostgreSQL, no per-webhook limit).
+ * Jobs carry the docstore's job data shape (DeliverJobData, up to DELIVERIES_PER_JOB deliveries
+ * to one webhook) and options (bench/webhooks.ts writes them).
  *
  * Environment: REDIS_URL, FLOOR_PREFIX (BullMQ key prefix, never the docstore's),
  * FLOOR_TARGET (receiver URL), FLOOR_CONCURRENCY (default 64).
@@ -17,15 +18,10 @@ import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { Agent, request } from 'undici';
+import type { DeliverJobData } from '@app/webhooks';
 import { serveRpc } from '../lib/harness';
 
-interface JobData {
-  deliveryId: string;
-  webhookId: string;
-  attempt: number;
-  eventId: string;
-  body: string;
-}
+type JobData = DeliverJobData;
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PREFIX = process.env.FLOOR_PREFIX || '';
@@ -52,8 +48,8 @@ async function run(file: string, queueName: string): Promise<Record<string, unkn
         jobs.slice(i, i + 1000).map((data) => ({
           name: 'deliver',
           data,
-          // The docstore's job options (libs/webhooks/src/webhook-queue.provider.ts).
-          opts: { jobId: `${data.deliveryId}-${data.attempt}`, removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+          // The engine's job name and id (libs/webhooks/src/webhook-relay.service.ts) and options (libs/queue/src/queue-producer.ts).
+          opts: { jobId: `${data.deliveries[0].deliveryId}-${data.deliveries[0].attempt}`, removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
         })),
       );
     }
@@ -73,15 +69,20 @@ async function run(file: string, queueName: string): Promise<Record<string, unkn
     };
     const worker = new Worker<JobData>(
       queueName,
+      // Like WebhookDeliveryProcessor: the job's deliveries are sent concurrently.
       async (job) => {
-        const res = await request(TARGET, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': 'application/json' },
-          body: job.data.body,
-        });
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`receiver answered ${res.statusCode}`);
+        await Promise.all(
+          job.data.deliveries.map(async (delivery) => {
+            const res = await request(TARGET, {
+              method: 'POST',
+              dispatcher: agent,
+              headers: { 'content-type': 'application/json', 'webhook-id': delivery.eventId },
+              body: delivery.body,
+            });
+            await res.body.dump();
+            if (res.statusCode !== 200) throw new Error(`receiver answered ${res.statusCode}`);
+          }),
+        );
       },
       { connection: workerConnection, prefix: PREFIX, concurrency: CONCURRENCY, autorun: false },
     );

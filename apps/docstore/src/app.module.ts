@@ -6,6 +6,7 @@ import { WebhooksModule } from '@app/webhooks';
 import { DOCSTORE_DEFAULTS, DOCSTORE_SETTINGS } from './config/docstore.config';
 import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
 import { docstoreMigrations } from './database/docstore.migrations';
+import { DOCSTORE_WEBHOOK_ENGINE } from './webhooks/webhook-engine.provider';
 import { DocumentsModule } from './documents/documents.module';
 import { HistoryModule } from './history/history.module';
 import { SchemasModule } from './schemas/schemas.module';
@@ -20,7 +21,7 @@ export const DOCSTORE_VERSION = '0.1.0';
   imports: [
     CoreModule.forRoot({ service: 'docstore', version: DOCSTORE_VERSION, settings: DOCSTORE_SETTINGS, defaults: DOCSTORE_DEFAULTS }),
     DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
-    WebhooksModule,
+    WebhooksModule.forRoot(DOCSTORE_WEBHOOK_ENGINE),
     TokensModule,
     DocstoreWebhooksModule,
     SchemasModule,

@@ -130,9 +130,9 @@ describe('docstore: generated bad input', () => {
          (SELECT md5(coalesce(string_agg(row(id, name, scopes, status, expires_at, updated_at)::text, '|' ORDER BY id), ''))
             FROM docstore.tokens WHERE client_id = ANY($1)) AS tokens,
          (SELECT md5(coalesce(string_agg(row(id, url, events, status, secret, previous_secret, updated_at)::text, '|' ORDER BY id), ''))
-            FROM docstore.webhooks WHERE client_id = ANY($1)) AS webhooks,
+            FROM docstore.webhooks WHERE owner::uuid = ANY($1)) AS webhooks,
          (SELECT md5(coalesce(string_agg(row(id, status, attempts, next_attempt_at)::text, '|' ORDER BY id), ''))
-            FROM docstore.webhook_deliveries WHERE client_id = ANY($1)) AS deliveries`,
+            FROM docstore.webhook_deliveries WHERE owner::uuid = ANY($1)) AS deliveries`,
       [[c.id, other.id]],
     );
   }

@@ -155,6 +155,62 @@ describe('bulk writes', () => {
     expect(await snapshot()).toEqual({ a: [1, {}] });
   });
 
+  describe('under concurrency', () => {
+    const shuffled = <T>(items: T[], seed: number): T[] => {
+      const out = [...items];
+      let x = seed;
+      for (let i = out.length - 1; i > 0; i--) {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        const j = x % (i + 1);
+        [out[i], out[j]] = [out[j], out[i]];
+      }
+      return out;
+    };
+    const keys = Array.from({ length: 500 }, (_, i) => `k${i}`);
+
+    it('ten parallel bulks of the same 500 keys in different orders all answer 200', async () => {
+      await bulk(keys.slice(0, 250).map((key) => ({ key, data: { round: 0 } }))).expect(200);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, round) => bulk(shuffled(keys, round + 1).map((key) => ({ key, data: { round: round + 1 } })))),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const rows = await snapshot();
+      expect(Object.keys(rows)).toHaveLength(500);
+      // Each bulk made one version of every key: 10 on top of the 250 created first.
+      for (const key of keys) expect(rows[key][0]).toBe(Number(key.slice(1)) < 250 ? 11 : 10);
+      expect(await historyCount()).toBe(250 + 10 * 500);
+    });
+
+    it('parallel bulks and PUTs on the same keys never answer 5xx', async () => {
+      const few = keys.slice(0, 50);
+      await bulk(few.map((key) => ({ key, data: { v: 0 } }))).expect(200);
+      const puts = few.flatMap((key) => [key, key].map((k, i) => request(ds.http).put(`${c.doc()}/${k}`).set(c.auth).send(docBody(k, { put: i }))));
+      const bulks = [1, 2, 3, 4].map((seed) => bulk(shuffled(few, seed).map((key) => ({ key, data: { bulk: seed } }))));
+      const statuses = (await Promise.all([...bulks, ...puts])).map((r) => r.status);
+      expect(statuses).toEqual(Array(statuses.length).fill(200));
+      const rows = await snapshot();
+      expect(Object.values(rows).map(([version]) => version)).toEqual(Array(50).fill(1 + 4 + 2));
+    });
+
+    it('runs a bulk again when PostgreSQL picks it as a deadlock victim', async () => {
+      await bulk([{ key: 'a', data: { v: 0 } }, { key: 'b', data: { v: 0 } }]).expect(200);
+      const sql = ds.get(Sql);
+      const [waiting] = await sql.transaction(async (tx) => {
+        // This side waits longer before checking for a deadlock, so PostgreSQL aborts the bulk.
+        await tx.rows(`SET LOCAL deadlock_timeout = '20s'`);
+        await tx.rows(`SELECT 1 FROM docstore.documents WHERE client_id = $1 AND key = 'b' FOR UPDATE`, [c.id]);
+        const sent = bulk([{ key: 'a', data: { v: 'bulk' } }, { key: 'b', data: { v: 'bulk' } }]).then((r) => r);
+        const blocked = `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        while (!(await sql.one(blocked))) await new Promise((r) => setTimeout(r, 5));
+        await tx.rows(`UPDATE docstore.documents SET data = '{"v":"other"}' WHERE client_id = $1 AND key = 'a'`, [c.id]);
+        return [sent];
+      });
+      const res = await waiting;
+      expect(res.status).toBe(200);
+      expect(res.body.map((d: Doc) => [d.key, d.data])).toEqual([['a', { v: 'bulk' }], ['b', { v: 'bulk' }]]);
+    });
+  });
+
   describe('with BULK_MAX_ITEMS=10', () => {
     let small: Docstore;
 

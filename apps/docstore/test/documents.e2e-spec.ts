@@ -290,4 +290,32 @@ describe('documents', () => {
       expect(await rowCount()).toBe(1);
     });
   });
+
+  describe('racing writes without If-Match', () => {
+    it('five DELETEs, PUTs and POSTs on one live key: 200/404 for PUT and DELETE, 201/409 for POST, never 412', async () => {
+      const seen = { put: new Set<number>(), delete: new Set<number>(), post: new Set<number>() };
+      for (let round = 0; round < 15; round++) {
+        const key = `race-${round}`;
+        await create(key, { round }).expect(201);
+        const racers = Array.from({ length: 5 }, (_, i) => [
+          del(key).then((r) => ['delete', r.status] as const),
+          put(key, { put: i }).then((r) => ['put', r.status] as const),
+          create(key, { post: i }).then((r) => ['post', r.status] as const),
+        ]).flat();
+        for (const [method, status] of await Promise.all(racers)) seen[method].add(status);
+      }
+      const other = (statuses: Set<number>, allowed: number[]) => [...statuses].filter((s) => !allowed.includes(s));
+      expect(other(seen.put, [200, 404])).toEqual([]);
+      expect(other(seen.delete, [200, 404])).toEqual([]);
+      expect(other(seen.post, [201, 409])).toEqual([]);
+    });
+
+    it('still answers 412 when If-Match names an older version', async () => {
+      await create('k', { v: 1 }).expect(201);
+      await put('k', { v: 2 }).expect(200);
+      const res = await request(ds.http).put(`${c.doc()}/k`).set(c.auth).set('If-Match', '"1"').send(docBody('k', { v: 3 })).expect(412);
+      expect(res.body.message).toContain('version 2');
+      await request(ds.http).delete(`${c.doc()}/k`).set(c.auth).set('If-Match', '"1"').expect(412);
+    });
+  });
 });

@@ -1,3 +1,5 @@
+import { Sql } from '@app/database';
+import fc from 'fast-check';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -188,5 +190,124 @@ describe('schemas', () => {
       .expect(422);
     expect(res.body.errors).toEqual([{ property: 'documents.1.data.address.city', message: expect.any(String) }]);
     await request(ds.http).get(`${c.doc()}/b0`).set(c.auth).expect(404);
+  });
+
+  describe('patterns run in a linear-time engine', () => {
+    const stringPattern = (pattern: string) => ({ type: 'object', properties: { s: { type: 'string', pattern } } });
+
+    it('answers a catastrophic pattern with a long near-match normally, while other requests are served', async () => {
+      await putSchema(stringPattern('^(a+)+$')).expect(201);
+      await putSchema({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(b+)+$': { type: 'number' } } }).expect(200);
+      const nearMatch = 'a'.repeat(100_000) + '!';
+      const [refused, served, keyRefused] = await Promise.all([
+        createDoc('evil', { s: nearMatch }),
+        request(ds.http).get(`${c.doc()}?per_page=1`).set(c.auth),
+        createDoc('evil-key', { ['b'.repeat(10_000) + 'b']: 'not a number' }),
+      ]);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual([{ property: 's', message: expect.stringContaining('pattern') }]);
+      expect(served.status).toBe(200);
+      expect(keyRefused.status).toBe(422);
+      await createDoc('fine', { s: 'a'.repeat(100_000) }).expect(201);
+      await createDoc('fine-key', { ['b'.repeat(1_000) + '!']: 'anything' }).expect(201);
+    }, 20_000);
+
+    it.each([
+      ['a lookahead', stringPattern('^(?=a)a+$'), '(?=a)'],
+      ['a backreference', stringPattern('^(a)\\1$'), '\\1'],
+      ['a lookbehind in patternProperties', { type: 'object', patternProperties: { '(?<!x)y': { type: 'number' } } }, '(?<!x)y'],
+    ])('refuses a schema with %s with 422 when it is stored', async (_, schema, shown) => {
+      const res = await putSchema(schema).expect(422);
+      expect(res.body.errors).toEqual([{ property: 'schema', message: expect.stringContaining(shown) }]);
+      await request(ds.http).get(schemaUrl()).set(c.auth).expect(404);
+    });
+
+    it('any pattern is stored (201/200) or refused (422, nothing stored), and checking data with it never fails the server', async () => {
+      const piece = fc.constantFrom('a', 'b', '.', '*', '+', '?', '(', ')', '[', ']', '{2,}', '|', '^', '$', '\\', '\\d', '\\1', '(?=', '(?<!', '(?<n>', '\\p{L}', '-', '{');
+      const pattern = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+      await fc.assert(
+        fc.asyncProperty(pattern, fc.string({ maxLength: 40 }), async (p, value) => {
+          const stored = await putSchema(stringPattern(p));
+          expect([200, 201, 422]).toContain(stored.status);
+          if (stored.status === 422) {
+            const current = await request(ds.http).get(schemaUrl()).set(c.auth);
+            if (current.status === 200) expect(current.body.schema.properties.s.pattern).not.toBe(p);
+            return;
+          }
+          const written = await createDoc(`k${Math.random().toString(36).slice(2)}`, { s: value });
+          expect([201, 422]).toContain(written.status);
+        }),
+        { numRuns: 30 },
+      );
+    }, 120_000);
+
+    it('keeps the usual pattern syntax: classes, quantifiers, anchors, unicode', async () => {
+      await putSchema({
+        type: 'object',
+        properties: { zip: { type: 'string', pattern: '^\\d{5}(-\\d{4})?$' }, word: { type: 'string', pattern: '^\\p{L}+$' } },
+        patternProperties: { '^x-[a-z]+$': { type: 'string' } },
+      }).expect(201);
+      await createDoc('ok', { zip: '12345-6789', word: 'Grüße', 'x-tag': 'y' }).expect(201);
+      const res = await createDoc('bad', { zip: '1234', word: 'a1', 'x-tag': 5 }).expect(422);
+      expect(res.body.errors.map((e: { property: string }) => e.property).sort()).toEqual(['word', 'x-tag', 'zip']);
+    });
+  });
+});
+
+describe('schemas across two app instances on one database', () => {
+  let a: Docstore;
+  let b: Docstore;
+  let c: Client;
+  const STRICT = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+  const LOOSE = { type: 'object', properties: { name: { type: 'string' } } };
+
+  beforeAll(async () => {
+    a = await startDocstore();
+    b = await startDocstore();
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+  beforeEach(async () => {
+    c = await a.newClient();
+  });
+
+  const putSchema = (ds: Docstore, schema: Record<string, unknown>) => request(ds.http).post(`${c.doc()}/schema`).set(c.auth).send({ schema });
+  const write = (ds: Docstore, key: string, data: Record<string, unknown>) =>
+    request(ds.http).put(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data));
+
+  it('a schema changed through instance A applies on instance B at once', async () => {
+    await request(a.http).post(`${c.doc()}/doc`).set(c.auth).send(docBody('doc', { name: 'x' })).expect(201);
+    // B caches "no schema", then each change through A must reach B's next write.
+    await write(b, 'doc', {}).expect(200);
+    for (let round = 0; round < 5; round++) {
+      await putSchema(a, STRICT).expect(201);
+      await write(b, 'doc', {}).expect(422);
+      await write(b, 'doc', { name: 'ok' }).expect(200);
+      await putSchema(a, LOOSE).expect(200);
+      await write(b, 'doc', {}).expect(200);
+      await putSchema(a, STRICT).expect(200);
+      await write(b, 'doc', {}).expect(422);
+      await request(a.http).delete(`${c.doc()}/schema`).set(c.auth).expect(204);
+      await write(b, 'doc', {}).expect(200);
+    }
+  });
+
+  it('a replica whose LISTEN connection dropped never uses a schema it may have missed a change of', async () => {
+    await request(a.http).post(`${c.doc()}/doc`).set(c.auth).send(docBody('doc', { name: 'x' })).expect(201);
+    await putSchema(a, LOOSE).expect(201);
+    await write(b, 'doc', {}).expect(200);
+    const sql = a.get(Sql);
+    const listeners = `FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'docstore-schema-listener'`;
+    await sql.rows(`SELECT pg_terminate_backend(pid) ${listeners}`);
+    // Changed while the replicas may not listen: B must not keep the loose schema it cached.
+    await putSchema(a, STRICT).expect(200);
+    while ((await sql.one<{ n: number }>(`SELECT count(*)::int AS n ${listeners} AND state = 'idle'`))!.n < 2) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await write(b, 'doc', {}).expect(422);
+    await putSchema(a, LOOSE).expect(200);
+    await write(b, 'doc', {}).expect(200);
   });
 });

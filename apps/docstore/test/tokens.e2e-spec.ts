@@ -22,7 +22,7 @@ describe('tokens', () => {
   });
   afterAll(() => ds.close());
   beforeEach(async () => {
-    c = await ds.newClient();
+    c = await ds.newClient(['*']);
   });
 
   describe('create', () => {
@@ -182,6 +182,60 @@ describe('tokens', () => {
     });
   });
 
+  describe('a token grants only scopes it holds', () => {
+    const as = (token: string) => ({
+      create: (body: Record<string, unknown>) => request(ds.http).post(tokens()).set(bearer(token)).send(body),
+      update: (id: string, body: Record<string, unknown>) => request(ds.http).put(`${tokens()}/${id}`).set(bearer(token)).send(body),
+    });
+    const tokenCount = async () =>
+      (await ds.get(Sql).one<{ n: number }>('SELECT count(*)::int AS n FROM docstore.tokens WHERE client_id = $1', [c.id]))!.n;
+
+    it('a token:manage token cannot create a * token or one that reads documents (403 naming the scope)', async () => {
+      const manager = as(await ds.mintToken(c.id, ['token:manage']));
+      const before = await tokenCount();
+      const star = await manager.create({ name: 'x', scopes: ['*'] }).expect(403);
+      expect(star.body).toMatchObject({ error: 'Forbidden', message: expect.stringContaining('cannot grant *') });
+      const read = await manager.create({ name: 'x', scopes: { permissions: ['token:manage', 'document:read'] } }).expect(403);
+      expect(read.body.message).toContain('document:read');
+      const rule = await manager.create({
+        name: 'x', scopes: { permissions: [], document_rules: [{ environment: '*', context: '*', permissions: ['document:read'] }] },
+      }).expect(403);
+      expect(rule.body.message).toContain('document:read in */*');
+      expect(await tokenCount()).toBe(before);
+      await manager.create({ name: 'peer', scopes: ['token:manage'] }).expect(201);
+    });
+
+    it('a token cannot raise the scopes of a token it updates', async () => {
+      const manager = as(await ds.mintToken(c.id, ['token:manage', 'document:read']));
+      const made = await manager.create({ name: 'reader', scopes: ['document:read'] }).expect(201);
+      const id = made.body.token_details.id;
+      const res = await manager.update(id, { scopes: ['document:read', 'document:delete'] }).expect(403);
+      expect(res.body.message).toContain('document:delete');
+      const stored = await request(ds.http).get(tokens()).set(c.auth).expect(200);
+      expect(stored.body.data.find((t: { id: string }) => t.id === id).scopes).toEqual(['document:read']);
+      await manager.update(id, { scopes: ['token:manage'], name: 'renamed' }).expect(200);
+    });
+
+    it('document rules grant only within the environment and context the holder has', async () => {
+      const scoped = as(await ds.mintToken(c.id, {
+        permissions: ['token:manage'], document_rules: [{ environment: 'production', context: '*', permissions: ['document:read'] }],
+      }));
+      const rule = (environment: string, context: string) => ({
+        name: 'x', scopes: { permissions: [], document_rules: [{ environment, context, permissions: ['document:read'] }] },
+      });
+      await scoped.create(rule('production', 'shop')).expect(201);
+      await scoped.create(rule('production', '*')).expect(201);
+      const other = await scoped.create(rule('staging', 'shop')).expect(403);
+      expect(other.body.message).toContain('document:read in staging/shop');
+      await scoped.create({ name: 'x', scopes: ['document:read'] }).expect(403);
+    });
+
+    it('a * token can grant anything', async () => {
+      const root = as(await ds.mintToken(c.id, ['*']));
+      await root.create({ name: 'x', scopes: ['*'] }).expect(201);
+    });
+  });
+
   describe('revoke', () => {
     it('answers 204 and the token is refused at once', async () => {
       const made = await create({ name: 'doomed', scopes: ['*'] }).expect(201);
@@ -233,7 +287,7 @@ describe('token expiry (no verifier cache)', () => {
   afterAll(() => ds.close());
 
   it('refuses a token once its expires_at has passed', async () => {
-    const c = await ds.newClient();
+    const c = await ds.newClient(['*']);
     const made = await request(ds.http).post(`/api/v1/client/${c.id}/tokens`).set(c.auth).send({ name: 'short', scopes: ['*'], expires_at: future(1) }).expect(201);
     const auth = { Authorization: `Bearer ${made.body.token}` };
     await request(ds.http).get(c.doc()).set(auth).expect(200);

@@ -2,7 +2,7 @@ import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { OutboxRelay, verifyWebhook, WebhooksRepository } from '@app/webhooks';
+import { verifyWebhook, WebhookRelay, WebhooksRepository } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
@@ -335,16 +335,18 @@ describe('webhook outbox relay and attempt recording', () => {
     const hook = (await webhooksOf(ds, c).create({ url: 'https://93.184.216.34/h', events: ['document.created'] }).expect(201)).body;
     // An event recorded behind the relay's back (nothing wakes it; its interval is a minute).
     await ds.get(Sql).rows(
-      `INSERT INTO docstore.webhook_deliveries (webhook_id, client_id, event_id, event_type, occurred_at, data)
+      `INSERT INTO docstore.webhook_deliveries (webhook_id, owner, event_id, event_type, occurred_at, data)
        VALUES ($1, $2, gen_random_uuid(), 'document.created', now(), '{}')`,
       [hook.id, c.id],
     );
     const repository = ds.get(WebhooksRepository);
     let recording: Promise<Set<string>> | undefined;
     // A worker as fast as can be: it records while the relay has not committed yet.
-    await repository.relay(64, 500, async (jobs) => {
+    await ds.get(WebhookRelay).outbox.claim(async (jobs) => {
       const job = jobs.find((j) => j.webhook_id === hook.id)!;
-      recording = repository.recordAttempts([{ id: job.id, attempt: 1, status: 'succeeded', response_status: 200, duration_ms: 1, error: null, retry_in_ms: null }]);
+      recording = repository.recordAttempts([
+        { id: job.id, attempt: 1, trigger: 'schedule', status: 'succeeded', response_status: 200, duration_ms: 1, error: null, response_body: null, retry_in_ms: null },
+      ]);
       await new Promise((r) => setTimeout(r, 100));
     });
     expect((await recording!).size).toBe(1);
@@ -385,7 +387,7 @@ describe('webhook workers in a separate process (WEBHOOK_WORKERS=off / only)', (
       const c = await api.newClient();
       const hook = (await webhooksOf(api, c).create({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
       await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
-      await api.get(OutboxRelay).drain();
+      await api.get(WebhookRelay).drain();
       expect((await webhooksOf(api, c).deliveries(hook.id)).data).toMatchObject([{ status: 'pending', attempts: 0 }]);
       expect(receiver.calls).toHaveLength(0);
       worker = await createTestApp(DocstoreWebhookWorkerModule, { ...FAST, WEBHOOK_WORKERS: 'only', REDIS_PREFIX: prefix });

@@ -35,7 +35,7 @@ type Path = (string | number)[];
 interface Walk {
   /** @KeepRaw values taken out of the body, with their paths. */
   detached: [Path, unknown][];
-  /** Unknown fields named like Object.prototype members, which class-transformer skips silently. */
+  /** Unknown fields named like Object.prototype members (or `prototype`), which the pipe would drop silently. */
   inherited: FieldErrors;
 }
 
@@ -47,7 +47,8 @@ function walk(cls: unknown, value: unknown, path: Path = [], found: Walk = { det
   if (typeof cls !== 'function' || value === null || typeof value !== 'object' || Array.isArray(value)) return found;
   const body = value as Record<string | symbol, unknown>;
   for (const key of Object.keys(body)) {
-    if (key in Object.prototype) found.inherited[[...path, key].join('.')] = [`property ${key} should not exist`];
+    // `prototype` too: Nest's pipe deletes it before validating, so it would pass unnoticed.
+    if (key in Object.prototype || key === 'prototype') found.inherited[[...path, key].join('.')] = [`property ${key} should not exist`];
   }
   const raw: (string | symbol)[] = Reflect.getMetadata(RAW_JSON_FIELDS, cls) ?? [];
   for (const field of raw) {

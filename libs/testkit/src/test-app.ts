@@ -38,7 +38,11 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
   try {
     const app = await NestFactory.create<NestExpressApplication>(appModule, { bodyParser: false, logger: false, abortOnError: false });
     configureApp(app, { title: 'test', description: 'test', version: '0' });
-    await app.init();
+    // An app that fails to start lets go of what it opened, so the test process can exit.
+    await app.init().catch(async (error: unknown) => {
+      await app.close().catch(() => undefined);
+      throw error;
+    });
     return {
       app,
       http: app.getHttpServer(),

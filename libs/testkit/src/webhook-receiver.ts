@@ -1,4 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedCall {
@@ -10,7 +11,7 @@ export interface ReceivedCall {
 }
 
 /** How to answer the n-th call (0-based): a status (with headers, after a delay), or 'hang' to never answer. */
-export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number; body?: string } | 'hang';
 
 export interface WebhookReceiver {
   url: string;
@@ -27,15 +28,15 @@ export interface WebhookReceiver {
 
 /**
  * A real HTTP server on loopback standing in for a client's webhook receiver: it records
- * every call and answers as told (200 by default).
+ * every call and answers as told (200 by default). With `tls` it speaks https.
  */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(options: { tls?: { key: string; cert: string } } = {}): Promise<WebhookReceiver> {
   const calls: ReceivedCall[] = [];
   const open = new Set<ServerResponse>();
   let abandoned = 0;
   let decide: (call: ReceivedCall, n: number) => Answer = () => ({ status: 200 });
   const waiters: Array<() => void> = [];
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -57,15 +58,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         });
         return;
       }
-      const reply = () => res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.status >= 300 ? `status ${answer.status}` : 'ok');
+      const reply = () =>
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? (answer.status >= 300 ? `status ${answer.status}` : 'ok'));
       if (answer.delayMs) setTimeout(reply, answer.delayMs);
       else reply();
     });
-  });
+  };
+  const server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`,
     calls,
     get hanging() {
       return open.size;

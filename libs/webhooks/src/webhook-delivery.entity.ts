@@ -28,8 +28,8 @@ export class WebhookDeliveryEntity {
   @JoinColumn({ name: 'webhook_id', foreignKeyConstraintName: 'webhook_deliveries_webhook_fk' })
   webhook?: WebhookEntity;
 
-  @Column({ name: 'client_id', type: 'uuid' })
-  clientId!: string;
+  @Column({ type: 'varchar', length: 255 })
+  owner!: string;
 
   /** The same for every webhook the event goes to, and the `webhook-id` header of every attempt. */
   @Column({ name: 'event_id', type: 'uuid' })

@@ -1,32 +1,26 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Worker, type Job } from 'bullmq';
-import Redis from 'ioredis';
-import { OutboxRelay } from './outbox-relay.service';
-import { ThrottledWarning } from './throttled-warning';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { DelayedError, QueueWorker, type Job } from '@app/queue';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
-import { queuePrefix, WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
+import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
+import { WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
+import { WebhookRelay } from './webhook-relay.service';
 import { nextRetryDelay } from './webhook-retry';
 import { WebhookSender, type AttemptOutcome } from './webhook-sender';
-import { signedHeaders } from './webhook-signature';
-import { WebhookSubscriptions } from './webhook-subscriptions.service';
+import { WebhookSubscriptions, type DeliveryTarget } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
-import { WebhooksRepository, type AttemptRecord, type DeliveryTarget } from './webhooks.repository';
+import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
 
 /**
  * The one processor of `webhook-delivery`: one attempt of each delivery in the job (up to
  * DELIVERIES_PER_JOB to one webhook, sent concurrently). The relay queues at most
- * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK jobs per webhook, so a slow receiver holds at most that
- * many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS. Should
- * more run here anyway (a lost job queued again while the original still runs), the extra
- * job goes back to the queue for a moment, not counted as an attempt.
+ * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK deliveries per webhook, so a slow receiver holds at most
+ * that many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS.
+ * Should more run here anyway (a lost job queued again while the original still runs), the
+ * extra job goes back to the queue for a moment, not counted as an attempt.
  */
 @Injectable()
-export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('WebhookDelivery');
-  private readonly failure = new ThrottledWarning('WebhookDelivery');
-  private worker?: Worker<DeliverJobData>;
-  private connection?: Redis;
+export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly sender: WebhookSender;
   private readonly inFlight = new Map<string, number>();
   private readonly schedule: number[];
@@ -36,26 +30,21 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     private readonly repository: WebhooksRepository,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly recorder: AttemptRecorder,
-    private readonly relay: OutboxRelay,
+    private readonly relay: WebhookRelay,
+    @Inject(WEBHOOK_ENGINE_OPTIONS) private readonly options: WebhookEngineOptions,
     policy: TargetPolicy,
   ) {
-    this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000);
+    super(WEBHOOK_DELIVERY_QUEUE);
+    this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000, options.trustedCertificates);
     this.schedule = config.retrySchedule;
   }
 
   onApplicationBootstrap(): void {
     if (this.config.WEBHOOK_WORKERS === 'off') return;
-    const connection = (this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 200, 2000) }));
-    connection.on('error', (error) => this.failure.warn(`webhook worker: ${error.message}`));
-    this.worker = new Worker<DeliverJobData>(WEBHOOK_DELIVERY_QUEUE, (job, token) => this.process(job, token), {
-      connection,
-      prefix: queuePrefix(this.config),
-      concurrency: this.config.WEBHOOK_CONCURRENCY,
-    });
-    this.worker.on('error', (error) => this.failure.warn(`webhook worker: ${error.message}`));
-    this.worker.on('failed', (job, error) => {
-      if (!(error instanceof DelayedError)) this.logger.warn(`deliveries of job ${job?.id} not recorded: ${error.message}`);
-    });
+    // When Redis comes back (perhaps empty), the relay looks for deliveries whose jobs were lost.
+    this.start({ redisUrl: this.config.REDIS_URL, redisPrefix: this.config.REDIS_PREFIX }, this.config.WEBHOOK_CONCURRENCY, () =>
+      void this.relay.outbox.requeueLost(),
+    );
   }
 
   /**
@@ -63,8 +52,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
    * PostgreSQL is still connected so their outcomes are recorded.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    await this.close();
     await this.sender.close();
   }
 
@@ -73,7 +61,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     const target = await this.subscriptions.target(webhookId);
     if (!target || target.status !== 'active') {
       // Deleted: its deliveries went with it. Inactive: it gets nothing.
-      if (target) await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d.deliveryId, d.attempt))));
+      if (target) await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d))));
       return;
     }
     const running = this.inFlight.get(webhookId) ?? 0;
@@ -95,15 +83,17 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
 
   /** One request, its outcome recorded as soon as it is known. */
   private async attempt(target: DeliveryTarget, delivery: DeliveryAttempt): Promise<void> {
-    const { deliveryId, attempt, scheduleAttempt, eventId, body } = delivery;
-    const headers = { ...target.headers, ...signedHeaders(target.secrets, eventId, Math.floor(Date.now() / 1000), body) };
-    const outcome = await this.sender.send(target.url, headers, body);
-    const recorded = await this.recorder.record(this.decide(deliveryId, attempt, scheduleAttempt, outcome));
+    const signed = this.options.signer?.sign(target.secrets, delivery.eventId, Math.floor(Date.now() / 1000), delivery.body) ?? {};
+    const outcome = await this.sender.send(target.url, { ...target.headers, ...signed }, delivery.body);
+    const recorded = await this.recorder.record(this.decide(delivery, outcome));
     if (recorded) await this.afterAttempt(target, outcome);
   }
 
-  private decide(id: string, attempt: number, scheduleAttempt: number, outcome: AttemptOutcome): AttemptRecord {
-    const base = { id, attempt, response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error };
+  private decide(delivery: DeliveryAttempt, outcome: AttemptOutcome): AttemptRecord {
+    const { deliveryId: id, attempt, scheduleAttempt } = delivery;
+    const base = {
+      id, attempt, trigger: trigger(delivery), response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error, response_body: outcome.body,
+    };
     if (outcome.ok) return { ...base, status: 'succeeded', retry_in_ms: null };
     const delay = outcome.retryable ? nextRetryDelay(this.schedule, scheduleAttempt, outcome.retryAfterSeconds) : null;
     return delay === null ? { ...base, status: 'failed', retry_in_ms: null } : { ...base, status: 'retrying', retry_in_ms: delay };
@@ -114,24 +104,32 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     if (outcome.ok) {
       if (target.failing) {
         await this.repository.clearFailing(target.id);
-        this.subscriptions.changed(target.client_id, target.id);
+        this.subscriptions.changed(target.owner, target.id);
       }
       return;
     }
     let reason: string | null = outcome.gone ? 'The receiver answered 410 Gone.' : null;
     if (!reason) {
       const failingFor = await this.repository.markFailing(target.id);
-      if (!target.failing) this.subscriptions.changed(target.client_id, target.id);
+      if (!target.failing) this.subscriptions.changed(target.owner, target.id);
       if (failingFor >= this.config.WEBHOOK_DISABLE_AFTER_SECONDS) reason = `Every delivery failed for ${Math.round(failingFor / 3600)} hours.`;
     }
     if (reason) {
       await this.repository.disable(target.id, reason);
-      this.subscriptions.changed(target.client_id, target.id);
+      this.subscriptions.changed(target.owner, target.id);
       this.logger.warn(`webhook ${target.id} set inactive: ${reason}`);
     }
   }
 }
 
-function cancelled(id: string, attempt: number): AttemptRecord {
-  return { id, attempt, status: 'cancelled', response_status: null, duration_ms: null, error: 'The webhook is inactive.', retry_in_ms: null };
+/** The first attempt of a redelivery was asked for through the API; every other one follows the schedule. */
+function trigger(delivery: DeliveryAttempt): 'schedule' | 'redeliver' {
+  return delivery.attempt > 1 && delivery.scheduleAttempt === 1 ? 'redeliver' : 'schedule';
+}
+
+function cancelled(delivery: DeliveryAttempt): AttemptRecord {
+  return {
+    id: delivery.deliveryId, attempt: delivery.attempt, trigger: trigger(delivery), status: 'cancelled',
+    response_status: null, duration_ms: null, error: 'The webhook is inactive.', response_body: null, retry_in_ms: null,
+  };
 }

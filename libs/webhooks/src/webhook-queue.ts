@@ -1,5 +1,3 @@
-import type { WebhookServiceConfig } from './webhook.config';
-
 /** The BullMQ queue that carries due deliveries from the outbox relay to the delivery workers. */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 /** Its only job: one attempt of each of up to DELIVERIES_PER_JOB deliveries to one webhook. */
@@ -26,11 +24,6 @@ export interface DeliveryAttempt {
   eventId: string;
   /** The exact bytes that are signed and sent. */
   body: string;
-}
-
-/** The queue lives under the service's Redis prefix, so services (and test apps) never share it. */
-export function queuePrefix(config: WebhookServiceConfig): string {
-  return `${config.REDIS_PREFIX}bull`;
 }
 
 /** Named by its first delivery's attempt: a batch queued again for the same attempts is not added twice. */

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from './webhook-retry';
 import { BlockedTargetError, hostOf, type TargetPolicy } from './webhook-target';
@@ -14,9 +15,14 @@ export interface AttemptOutcome {
   durationMs: number;
   error: string | null;
   retryAfterSeconds: number | null;
+  /** The first RESPONSE_BODY_BYTES of the response body, for the attempt log. */
+  body: string | null;
 }
 
-const ERROR_BODY_BYTES = 512;
+/** How much of a response body the attempt log keeps. */
+export const RESPONSE_BODY_BYTES = 1024;
+/** How much of it an error message quotes. */
+const ERROR_DETAIL_CHARS = 512;
 
 /**
  * POSTs signed payloads over pooled keep-alive connections (undici). Every connection
@@ -29,9 +35,12 @@ export class WebhookSender {
   constructor(
     private readonly policy: TargetPolicy,
     private readonly timeoutMs: number,
+    trustedCertificates: readonly string[] = [],
   ) {
+    // `ca` replaces the default trust store, so extra certificates are added to the system's.
+    const ca = trustedCertificates.length > 0 ? [...rootCertificates, ...trustedCertificates] : undefined;
     this.agent = new Agent({
-      connect: { lookup: policy.lookup, timeout: timeoutMs },
+      connect: { lookup: policy.lookup, timeout: timeoutMs, rejectUnauthorized: true, ...(ca && { ca }) },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       keepAliveTimeout: 30_000,
@@ -42,8 +51,10 @@ export class WebhookSender {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const host = hostOf(new URL(url));
+      const target = new URL(url);
+      const host = hostOf(target);
       if (isIP(host) && !this.policy.isReachable(host, host)) throw new BlockedTargetError(host);
+      if (!this.policy.allowsScheme(target)) throw new BlockedTargetError(host, undefined, 'plain http is not allowed');
       const response = await request(url, {
         method: 'POST',
         dispatcher: this.agent,
@@ -53,7 +64,8 @@ export class WebhookSender {
       });
       const status = response.statusCode;
       const ok = status >= 200 && status < 300;
-      const detail = ok ? (await response.body.dump(), '') : await readSome(response.body);
+      const answer = await readSome(response.body);
+      const detail = ok ? '' : answer.slice(0, ERROR_DETAIL_CHARS).replace(/\s+/g, ' ').trim();
       return {
         ok,
         retryable: status === 408 || status === 429 || status >= 500,
@@ -62,10 +74,11 @@ export class WebhookSender {
         durationMs: elapsed(),
         error: ok ? null : `HTTP ${status}${detail ? `: ${detail}` : ''}`,
         retryAfterSeconds: status === 429 || status >= 500 ? parseRetryAfter(response.headers['retry-after']) : null,
+        body: answer === '' ? null : answer,
       };
     } catch (error) {
       const blocked = error instanceof BlockedTargetError || (error as { cause?: unknown }).cause instanceof BlockedTargetError;
-      return { ok: false, retryable: !blocked, gone: false, status: null, durationMs: elapsed(), error: describe(error), retryAfterSeconds: null };
+      return { ok: false, retryable: !blocked, gone: false, status: null, durationMs: elapsed(), error: describe(error), retryAfterSeconds: null, body: null };
     }
   }
 
@@ -81,14 +94,16 @@ async function readSome(body: AsyncIterable<Buffer> & { destroy(): void }): Prom
     for await (const chunk of body) {
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= ERROR_BODY_BYTES) break;
+      if (size >= RESPONSE_BODY_BYTES) break;
     }
   } catch {
     // The body is only a hint for the delivery log.
   } finally {
-    body.destroy();
+    // A body read to its end leaves the connection reusable; a longer one is cut off here.
+    if (size >= RESPONSE_BODY_BYTES) body.destroy();
   }
-  return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8').replace(/\s+/g, ' ').trim();
+  // Cut on a character boundary (a partial UTF-8 sequence at the end is dropped); PostgreSQL text holds no NUL.
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_BYTES), { stream: true }).replace(/\0/g, '');
 }
 
 function describe(error: unknown): string {

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { WebhookSigner } from './webhook-engine.options';
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): the receiver gets
@@ -30,6 +31,9 @@ export function signedHeaders(secrets: readonly string[], id: string, timestamp:
     'webhook-signature': secrets.map((s) => signature(s, id, timestamp, body)).join(' '),
   };
 }
+
+/** Standard Webhooks as a signer for the engine (the docstore's). */
+export const standardWebhooksSigner: WebhookSigner = { generateSecret: generateWebhookSecret, sign: signedHeaders };
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';

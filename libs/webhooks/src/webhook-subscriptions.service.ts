@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { SecretCipher } from '@app/secrets';
 import { TtlCache } from './webhook-cache';
 import { WebhookServiceConfig } from './webhook.config';
-import { WebhooksRepository, type DeliveryTarget } from './webhooks.repository';
+import { WebhooksRepository, type StoredTarget } from './webhooks.repository';
+
+/** What a delivery attempt needs to know about its webhook, secrets readable. */
+export type DeliveryTarget = StoredTarget;
 
 /**
  * What this process knows about webhooks, cached for WEBHOOK_CACHE_SECONDS: which
- * events a client's active webhooks want (so reads cost nothing without a read
+ * events an owner's active webhooks want (so reads cost nothing without a read
  * subscriber), and each webhook's delivery target. Changes made through this process
  * evict at once; other replicas see them within the cache lifetime.
  */
@@ -16,22 +20,27 @@ export class WebhookSubscriptions {
 
   constructor(
     private readonly repository: WebhooksRepository,
+    private readonly cipher: SecretCipher,
     config: WebhookServiceConfig,
   ) {
     this.events = new TtlCache(config.WEBHOOK_CACHE_SECONDS * 1000);
     this.targets = new TtlCache(config.WEBHOOK_CACHE_SECONDS * 1000);
   }
 
-  async wants(clientId: string, eventType: string): Promise<boolean> {
-    return (await this.events.get(clientId, async () => new Set(await this.repository.subscribedEvents(clientId)))).has(eventType);
+  async wants(owner: string, eventType: string): Promise<boolean> {
+    return (await this.events.get(owner, async () => new Set(await this.repository.subscribedEvents(owner)))).has(eventType);
   }
 
   target(webhookId: string): Promise<DeliveryTarget | null> {
-    return this.targets.get(webhookId, () => this.repository.target(webhookId));
+    return this.targets.get(webhookId, async () => {
+      const stored = await this.repository.target(webhookId);
+      // A row written before its secrets were encrypted (an older replica during a rollout) is read as it is.
+      return stored && { ...stored, secrets: stored.secrets.map((s) => (SecretCipher.isCiphertext(s) ? this.cipher.decrypt(s) : s)) };
+    });
   }
 
-  changed(clientId: string, webhookId: string): void {
-    this.events.evict(clientId);
+  changed(owner: string, webhookId: string): void {
+    this.events.evict(owner);
     this.targets.evict(webhookId);
   }
 }

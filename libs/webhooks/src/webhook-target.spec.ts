@@ -8,11 +8,19 @@ describe('TargetPolicy', () => {
     'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/', 'https://0.0.0.0/', 'https://[::1]/', 'https://[fd00:ec2::254]/',
     'https://[fe80::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/', 'https://0x7f000001/', 'https://2130706433/',
     'https://224.0.0.1/', 'https://localhost/', 'https://192.0.2.10/',
+    // IPv6 forms that embed a non-public IPv4 address
+    'https://[::7f00:1]/', 'https://[::127.0.0.1]/', 'https://[::a9fe:a9fe]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/',
+    'https://[::]/', 'https://[::ffff:0:7f00:1]/', 'https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::a9fe:a9fe]/', 'https://[64:ff9b::10.0.0.1]/',
+    'https://[64:ff9b:1::5db8:d822]/', 'https://[2002:7f00:1::]/', 'https://[2002:a9fe:a9fe::1]/', 'https://[2002:c0a8:101::]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'https://[2001:0:a00:1:8000:63bf:a201:27dd]/',
   ])('refuses %s', async (url) => {
     expect(await closed.refusal(url)).toEqual(expect.any(String));
   });
 
-  it.each(['ftp://93.184.216.34/', 'not a url', 'https://user:pw@93.184.216.34/', 'http://93.184.216.34/'])('refuses %s (scheme, form or credentials)', async (url) => {
+  it.each([
+    'ftp://93.184.216.34/', 'not a url', 'https://user:pw@93.184.216.34/', 'http://93.184.216.34/',
+    'https:///x', 'https:///93.184.216.34/', 'https:93.184.216.34/', 'https:/93.184.216.34/', 'https:\\\\93.184.216.34/', 'https://', '//93.184.216.34/',
+  ])('refuses %s (scheme, form or credentials)', async (url) => {
     expect(await closed.refusal(url)).toEqual(expect.any(String));
   });
 
@@ -22,8 +30,22 @@ describe('TargetPolicy', () => {
     expect(await closed.refusal('https://no-such-host.invalid/hook')).toBeNull();
   });
 
-  it('lets the allow list open hosts and CIDRs, also for plain http', async () => {
-    const open = new TargetPolicy('127.0.0.0/8, receiver.internal, ::1');
+  it.each([
+    '::5db8:d822', '64:ff9b::5db8:d822', '64:ff9b::93.184.216.34', '2002:5db8:d822::1', '2001:0:5db8:d822:8000:63bf:a247:27dd',
+  ])('accepts %s, whose embedded IPv4 addresses are public', async (address) => {
+    expect(await closed.refusal(`https://[${address}]/hook`)).toBeNull();
+  });
+
+  it('keeps allow-listed targets on https unless the service allows http for them', async () => {
+    const https = new TargetPolicy('127.0.0.0/8, receiver.internal');
+    expect(await https.refusal('https://127.0.0.1:8443/hook')).toBeNull();
+    expect(await https.refusal('https://receiver.internal/hook')).toBeNull();
+    expect(await https.refusal('http://127.0.0.1:8080/hook')).toEqual('The url must use https.');
+    expect(await https.refusal('http://receiver.internal/hook')).toEqual('The url must use https.');
+  });
+
+  it('lets the allow list open hosts and CIDRs, also for plain http where the service allows it', async () => {
+    const open = new TargetPolicy('127.0.0.0/8, receiver.internal, ::1', true);
     expect(await open.refusal('http://127.0.0.1:8080/hook')).toBeNull();
     expect(await open.refusal('http://[::1]:8080/hook')).toBeNull();
     expect(await open.refusal('http://receiver.internal/hook')).toBeNull();

@@ -6,14 +6,20 @@ import ipaddr from 'ipaddr.js';
  * Where webhooks may be delivered. Only public unicast addresses are reachable:
  * loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade
  * NAT, multicast, documentation and other reserved ranges are refused, also when
- * they hide inside an IPv4-mapped IPv6 address. `WEBHOOK_ALLOWED_TARGETS` names
- * hosts or CIDRs that are reachable anyway; only those may use plain http.
+ * they hide inside an IPv6 address that embeds an IPv4 one (IPv4-mapped `::ffff:0:0/96`,
+ * IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`,
+ * 6to4 `2002::/16`, Teredo `2001::/32`): those are reachable only when every embedded
+ * IPv4 address is public. `WEBHOOK_ALLOWED_TARGETS` names hosts or CIDRs that are
+ * reachable anyway. Targets must use https; a service may let allow-listed ones use http.
  */
 export class TargetPolicy {
   private readonly hosts = new Set<string>();
   private readonly ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
 
-  constructor(allowList: string) {
+  constructor(
+    allowList: string,
+    private readonly allowHttpForAllowedTargets = false,
+  ) {
     for (const entry of allowList.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)) {
       if (entry.includes('/')) this.ranges.push(ipaddr.parseCIDR(entry));
       else if (ipaddr.isValid(entry)) this.ranges.push(ipaddr.parseCIDR(`${entry}/${isIP(entry) === 4 ? 32 : 128}`));
@@ -34,16 +40,18 @@ export class TargetPolicy {
   /** The reason a URL may not be registered, or null. Resolves the host name. */
   async refusal(raw: string): Promise<string | null> {
     let url: URL;
+    // The URL parser repairs `https:///x` and `https:x` into `https://x/`: the host must be written out.
+    if (!/^https?:\/\/[^/\\?#]/i.test(raw)) return 'The url must be an absolute https URL with a host.';
     try {
       url = new URL(raw);
     } catch {
-      return 'The url must be an absolute http or https URL.';
+      return 'The url must be an absolute https URL with a host.';
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The url must be an absolute http or https URL.';
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The url must be an absolute https URL with a host.';
     if (url.username || url.password) return 'The url must not contain credentials.';
     const host = hostOf(url);
     const allowedHost = this.hosts.has(host);
-    if (url.protocol === 'http:' && !allowedHost && !this.isAllowedAddress(host)) return 'The url must use https.';
+    if (!this.allowsScheme(url)) return 'The url must use https.';
     if (allowedHost) return null;
     let addresses: string[];
     try {
@@ -56,11 +64,17 @@ export class TargetPolicy {
     return blocked ? `The url resolves to ${blocked}, which is not a public address.` : null;
   }
 
+  /** https always; http only to allow-listed hosts, and only where the service allows it. */
+  allowsScheme(url: URL): boolean {
+    if (url.protocol === 'https:') return true;
+    const host = hostOf(url);
+    return url.protocol === 'http:' && this.allowHttpForAllowedTargets && (this.hosts.has(host) || this.isAllowedAddress(host));
+  }
+
   /** Whether a connection to `address` (resolved from `host`) is allowed. */
   isReachable(host: string, address: string): boolean {
     if (this.hosts.has(host) || this.isAllowedAddress(address)) return true;
-    if (!ipaddr.isValid(address)) return false;
-    return ipaddr.process(address).range() === 'unicast';
+    return isPublicAddress(address);
   }
 
   /**
@@ -86,12 +100,39 @@ export class TargetPolicy {
   }
 }
 
+/** Whether an address is public unicast, also looking inside IPv6 forms that embed IPv4 addresses. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6);
+  if (embedded) return embedded.every((v4) => v4.range() === 'unicast');
+  return v6.range() === 'unicast';
+}
+
+/** The IPv4 addresses inside an IPv6 address of a form that carries them, or null for other addresses. */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const p = v6.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  // ::/96 (IPv4-compatible, beyond :: and ::1) and ::ffff:0:0:0/96 (IPv4-translated)
+  if (zeros(0, 6) || (zeros(0, 4) && p[4] === 0xffff && p[5] === 0)) return [v4(p[6], p[7])];
+  // 64:ff9b::/96 (NAT64 well-known prefix); 64:ff9b:1::/48 (local-use NAT64) has no fixed place for it: nothing public.
+  if (p[0] === 0x64 && p[1] === 0xff9b) return zeros(2, 6) ? [v4(p[6], p[7])] : [new ipaddr.IPv4([0, 0, 0, 0])];
+  // 2002::/16 (6to4): the IPv4 address follows the prefix
+  if (p[0] === 0x2002) return [v4(p[1], p[2])];
+  // 2001::/32 (Teredo): the server's IPv4 address, and the client's (inverted) in the last 32 bits
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2], p[3]), v4(~p[6] & 0xffff, ~p[7] & 0xffff)];
+  return null;
+}
+
 export class BlockedTargetError extends Error {
   override readonly name = 'BlockedTargetError';
   readonly code = 'EBLOCKEDTARGET';
 
-  constructor(host: string, address?: string) {
-    super(`Refused to connect to ${host}${address ? ` (${address})` : ''}: not a public address.`);
+  constructor(host: string, address?: string, reason = 'not a public address') {
+    super(`Refused to connect to ${host}${address ? ` (${address})` : ''}: ${reason}.`);
   }
 }
 

@@ -28,7 +28,7 @@ export class WebhookServiceConfig extends BaseServiceConfig {
   @IsIn(WEBHOOK_WORKER_MODES)
   WEBHOOK_WORKERS: WebhookWorkerMode = 'inline';
 
-  /** Hosts or CIDRs that webhooks may target although they are not public (and may use http). */
+  /** Hosts or CIDRs that webhooks may target although they are not public (http only where the service allows it). */
   @IsString() @Validate(AllowListConstraint)
   WEBHOOK_ALLOWED_TARGETS: string = '';
 
@@ -63,9 +63,16 @@ export class WebhookServiceConfig extends BaseServiceConfig {
   @IsInt() @Min(10) @Max(60_000)
   WEBHOOK_RELAY_INTERVAL_MS: number = 1000;
 
-  /** A queued delivery not attempted for this long (its job lost with Redis data) is queued again, in seconds. */
+  /**
+   * How often queued deliveries are checked against the queue, in seconds: one whose job is
+   * gone (Redis restarted empty) is queued again. Also checked at start and whenever Redis answers again.
+   */
   @IsInt() @Min(1)
-  WEBHOOK_REQUEUE_AFTER_SECONDS: number = 600;
+  WEBHOOK_REQUEUE_AFTER_SECONDS: number = 60;
+
+  /** How long the attempt log keeps each attempt, in days. */
+  @IsInt() @Min(1) @Max(3650)
+  WEBHOOK_ATTEMPT_RETENTION_DAYS: number = 30;
 
   /** How long a process trusts what it read about a client's webhooks, in seconds. */
   @IsInt() @Min(0) @Max(300)

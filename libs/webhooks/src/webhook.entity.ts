@@ -2,16 +2,19 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type WebhookStatus = 'active' | 'inactive';
 
-/** A receiver registered by a client. Lives in the schema of the app that uses the engine. */
+/**
+ * A receiver, registered by an owner (opaque to the engine: a client id, a business
+ * phone, ...). Lives in the schema of the app that uses the engine.
+ */
 @Entity({ name: 'webhooks' })
-@Index('webhooks_client_url_uq', ['clientId', 'url'], { unique: true })
-@Index('webhooks_client_created_idx', ['clientId', 'createdAt'])
+@Index('webhooks_owner_url_uq', ['owner', 'url'], { unique: true })
+@Index('webhooks_owner_created_idx', ['owner', 'createdAt'])
 export class WebhookEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'webhooks_pkey' })
   id!: string;
 
-  @Column({ name: 'client_id', type: 'uuid' })
-  clientId!: string;
+  @Column({ type: 'varchar', length: 255 })
+  owner!: string;
 
   @Column({ type: 'varchar', length: 2048 })
   url!: string;
@@ -22,18 +25,21 @@ export class WebhookEntity {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   status!: WebhookStatus;
 
-  /** The signing secret. Kept readable, not hashed: every delivery is signed with it. */
-  @Column({ type: 'varchar', length: 128 })
-  secret!: string;
+  /**
+   * The signing secret, encrypted (libs/secrets): it cannot be hashed, every delivery is
+   * signed with it. Null when the service signs nothing.
+   */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  secret!: string | null;
 
-  /** The secret before the last rotation; it also signs until `previous_secret_expires_at`. */
-  @Column({ name: 'previous_secret', type: 'varchar', length: 128, nullable: true })
+  /** The secret before the last rotation (encrypted); it also signs until `previous_secret_expires_at`. */
+  @Column({ name: 'previous_secret', type: 'varchar', length: 512, nullable: true })
   previousSecret!: string | null;
 
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
   previousSecretExpiresAt!: Date | null;
 
-  /** Extra headers sent with every delivery (the gateway lets clients set them). */
+  /** Extra headers sent with every delivery, set by the owner. */
   @Column({ type: 'jsonb', default: () => `'{}'` })
   headers!: Record<string, string>;
 

@@ -15,8 +15,8 @@ export class WebhookNotFoundException extends AppException {
 }
 
 export class WebhookUrlTakenException extends AppException {
-  constructor() {
-    super(WebhookErrorCode.UrlTaken, 409, 'A webhook with this url already exists.', { errors: { url: ['The url has already been taken.'] } });
+  constructor(field = 'url') {
+    super(WebhookErrorCode.UrlTaken, 409, `A webhook with this ${field} already exists.`, { errors: { [field]: [`The ${field} has already been taken.`] } });
   }
 }
 

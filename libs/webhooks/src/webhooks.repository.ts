@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql } from '@app/database';
 import { DataSource } from 'typeorm';
+import type { AttemptTrigger } from './webhook-attempt.entity';
 import type { DeliveryStatus } from './webhook-delivery.entity';
 import type { WebhookStatus } from './webhook.entity';
 
-/** A webhook as the API shows it. */
-export interface WebhookView {
+/** A webhook as the engine knows it; each service shows its own view of it. */
+export interface WebhookRecord {
   id: string;
-  client_id: string;
+  owner: string;
   url: string;
   events: string[];
   status: WebhookStatus;
+  headers: Record<string, string>;
   created_at: string;
   updated_at: string;
 }
@@ -31,10 +33,22 @@ export interface DeliveryView {
   created_at: string;
 }
 
-/** What a delivery attempt needs to know about its webhook. */
-export interface DeliveryTarget {
+/** One attempt as the attempt log shows it. */
+export interface AttemptView {
+  attempt: number;
+  trigger: AttemptTrigger;
+  outcome: 'succeeded' | 'failed';
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  response_body: string | null;
+  attempted_at: string;
+}
+
+/** What a delivery attempt needs to know about its webhook (secrets still encrypted). */
+export interface StoredTarget {
   id: string;
-  client_id: string;
+  owner: string;
   url: string;
   status: WebhookStatus;
   secrets: string[];
@@ -48,7 +62,7 @@ export interface QueuedDelivery {
   webhook_id: string;
   event_id: string;
   event_type: string;
-  client_id: string;
+  owner: string;
   occurred_at: string;
   data: unknown;
   attempts: number;
@@ -60,136 +74,151 @@ export interface AttemptRecord {
   id: string;
   /** 1-based number of this attempt. */
   attempt: number;
+  trigger: AttemptTrigger;
   status: 'succeeded' | 'retrying' | 'failed' | 'cancelled';
   response_status: number | null;
   duration_ms: number | null;
   error: string | null;
+  /** The first 1 KB of the response body. */
+  response_body: string | null;
   /** For `retrying`: milliseconds from now until the next attempt. */
   retry_in_ms: number | null;
+}
+
+export interface NewWebhookRow {
+  url: string;
+  events: string[];
+  status: WebhookStatus;
+  headers: Record<string, string>;
+  /** Encrypted; null when the service signs nothing. */
+  secret: string | null;
 }
 
 export interface WebhookChanges {
   url?: string;
   events?: string[];
   status?: WebhookStatus;
+  headers?: Record<string, string>;
 }
 
-const VIEW = `id, client_id, url, events, status, ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}`;
+const VIEW = `id, owner, url, events, status, headers, ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}`;
 const DELIVERY_VIEW = `id, webhook_id, event_id, event_type AS event, status, attempts, response_status, duration_ms, error,
   ${isoTimestamp('next_attempt_at', 'next_retry_at')}, ${isoTimestamp('last_attempt_at')}, ${isoTimestamp('created_at')}`;
+const ATTEMPT_VIEW = `attempt, trigger, outcome, response_status, duration_ms, error, response_body, ${isoTimestamp('attempted_at')}`;
 
-/** Deliveries that are neither finished nor running move to `cancelled` when their webhook goes inactive. */
-const CANCEL_OPEN = (s: string) => `UPDATE ${s}.webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL
-  WHERE webhook_id = $1 AND status IN ('pending', 'retrying') AND queued_at IS NULL`;
-
-/**
- * CTE parts that record an event for every row of `source` (a CTE or table alias whose
- * rows are exactly what the API returns, with a `client_id` column): one delivery per
- * active webhook of that client subscribed to the event, in the same statement (and so
- * the same transaction) as the change. `eventType` is an SQL expression over `s`, the
- * source row. Count what was recorded with `${DELIVERIES_RECORDED}`.
- */
-export function recordEventsCte(schema: string, source: string, eventType: string): string {
-  return `, webhook_event AS (
-      SELECT gen_random_uuid() AS event_id, ${eventType} AS event_type, s.client_id, now() AS occurred_at, to_json(s) AS data FROM ${source} s
-    ), webhook_delivery AS (
-      INSERT INTO ${schema}.webhook_deliveries (webhook_id, client_id, event_id, event_type, occurred_at, data)
-      SELECT wh.id, e.client_id, e.event_id, e.event_type, e.occurred_at, e.data
-      FROM webhook_event e JOIN ${schema}.webhooks wh
-        ON wh.client_id = e.client_id AND wh.status = 'active' AND e.event_type = ANY (wh.events)
-      RETURNING 1
-    )`;
-}
-
-/** How many deliveries `recordEventsCte` wrote, for the statement's select list. */
-export const DELIVERIES_RECORDED = '(SELECT count(*) FROM webhook_delivery)::int';
-
+/** The engine's tables, in the schema of the app that uses it (the data source's schema, whatever its name). */
 @Injectable()
 export class WebhooksRepository {
   /** The quoted schema of the app's tables. */
   readonly schema: string;
+  /** The quoted, schema-qualified outbox table. */
+  readonly deliveriesTable: string;
+  private readonly cancelOpen: string;
 
   constructor(
     private readonly db: Sql,
     dataSource: DataSource,
   ) {
-    this.schema = `"${dataSource.driver.schema}"`;
+    this.schema = `"${String(dataSource.driver.schema).replace(/"/g, '""')}"`;
+    this.deliveriesTable = `${this.schema}.webhook_deliveries`;
+    // Deliveries that are neither finished nor running move to `cancelled` when their webhook goes inactive.
+    this.cancelOpen = `UPDATE ${this.deliveriesTable} SET status = 'cancelled', next_attempt_at = NULL
+      WHERE webhook_id = $1 AND status IN ('pending', 'retrying') AND queued_at IS NULL`;
   }
 
   // --- registration -------------------------------------------------------------------
 
-  async insert(clientId: string, url: string, events: string[], status: WebhookStatus, secret: string): Promise<WebhookView | null> {
-    return this.db.one<WebhookView>(
-      `INSERT INTO ${this.schema}.webhooks (client_id, url, events, status, secret) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (client_id, url) DO NOTHING RETURNING ${VIEW}`,
-      [clientId, url, events, status, secret],
+  /** Null when the owner already has a webhook with this url. */
+  insert(owner: string, row: NewWebhookRow): Promise<WebhookRecord | null> {
+    return this.db.one<WebhookRecord>(
+      `INSERT INTO ${this.schema}.webhooks (owner, url, events, status, headers, secret) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (owner, url) DO NOTHING RETURNING ${VIEW}`,
+      [owner, row.url, row.events, row.status, row.headers, row.secret],
     );
   }
 
-  find(clientId: string, id: string): Promise<WebhookView | null> {
-    return this.db.one<WebhookView>(`SELECT ${VIEW} FROM ${this.schema}.webhooks WHERE client_id = $1 AND id = $2`, [clientId, id]);
+  find(owner: string, id: string): Promise<WebhookRecord | null> {
+    return this.db.one<WebhookRecord>(`SELECT ${VIEW} FROM ${this.schema}.webhooks WHERE owner = $1 AND id = $2`, [owner, id]);
   }
 
-  list(clientId: string, limit: number, offset: number): Promise<{ rows: WebhookView[]; total: number }> {
-    return this.db.page<WebhookView>(
-      { columns: VIEW, source: `${this.schema}.webhooks WHERE client_id = $1`, orderBy: 'created_at, id', params: [clientId] },
+  list(owner: string, limit: number, offset: number): Promise<{ rows: WebhookRecord[]; total: number }> {
+    return this.db.page<WebhookRecord>(
+      { columns: VIEW, source: `${this.schema}.webhooks WHERE owner = $1`, orderBy: 'created_at, id', params: [owner] },
       limit,
       offset,
     );
   }
 
   /**
-   * Applies the changes. Going inactive cancels what is waiting; a client's activation
-   * forgets why the engine disabled it and starts a fresh failure count.
+   * Applies the changes. Going inactive cancels what is waiting; an owner's activation
+   * forgets why the engine disabled it and starts a fresh failure count. Throws 23505 when
+   * the url is another webhook's.
    */
-  update(clientId: string, id: string, changes: WebhookChanges): Promise<WebhookView | null> {
+  update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
     return this.db.transaction(async (tx) => {
-      const row = await tx.one<WebhookView>(
+      const row = await tx.one<WebhookRecord>(
         `UPDATE ${this.schema}.webhooks SET url = COALESCE($3, url), events = COALESCE($4, events), status = COALESCE($5, status),
+           headers = COALESCE($6, headers),
            disabled_reason = CASE WHEN $5 = 'active' THEN NULL ELSE disabled_reason END,
            failing_since = CASE WHEN $5 = 'active' THEN NULL ELSE failing_since END, updated_at = now()
-         WHERE client_id = $1 AND id = $2 RETURNING ${VIEW}`,
-        [clientId, id, changes.url ?? null, changes.events ?? null, changes.status ?? null],
+         WHERE owner = $1 AND id = $2 RETURNING ${VIEW}`,
+        [owner, id, changes.url ?? null, changes.events ?? null, changes.status ?? null, changes.headers ?? null],
       );
-      if (row?.status === 'inactive') await tx.rows(CANCEL_OPEN(this.schema), [id]);
+      if (row?.status === 'inactive') await tx.rows(this.cancelOpen, [id]);
       return row;
     });
   }
 
-  async delete(clientId: string, id: string): Promise<boolean> {
-    return (await this.db.rows(`DELETE FROM ${this.schema}.webhooks WHERE client_id = $1 AND id = $2 RETURNING id`, [clientId, id])).length > 0;
+  async delete(owner: string, id: string): Promise<boolean> {
+    return (await this.db.rows(`DELETE FROM ${this.schema}.webhooks WHERE owner = $1 AND id = $2 RETURNING id`, [owner, id])).length > 0;
   }
 
-  /** Installs a new secret; the current one keeps signing for `graceSeconds`. */
-  rotate(clientId: string, id: string, secret: string, graceSeconds: number): Promise<(WebhookView & { previous_secret_expires_at: string }) | null> {
+  /** Installs a new (encrypted) secret; the current one keeps signing for `graceSeconds`. */
+  rotate(owner: string, id: string, secret: string, graceSeconds: number): Promise<(WebhookRecord & { previous_secret_expires_at: string }) | null> {
     return this.db.one(
       `UPDATE ${this.schema}.webhooks SET previous_secret = secret, secret = $3,
          previous_secret_expires_at = now() + make_interval(secs => $4), updated_at = now()
-       WHERE client_id = $1 AND id = $2 RETURNING ${VIEW}, ${isoTimestamp('previous_secret_expires_at')}`,
-      [clientId, id, secret, graceSeconds],
+       WHERE owner = $1 AND id = $2 RETURNING ${VIEW}, ${isoTimestamp('previous_secret_expires_at')}`,
+      [owner, id, secret, graceSeconds],
     );
   }
 
-  /** The event types the client's active webhooks subscribe to. */
-  async subscribedEvents(clientId: string): Promise<string[]> {
+  /** The event types the owner's active webhooks subscribe to. */
+  async subscribedEvents(owner: string): Promise<string[]> {
     const rows = await this.db.rows<{ event: string }>(
-      `SELECT DISTINCT unnest(events) AS event FROM ${this.schema}.webhooks WHERE client_id = $1 AND status = 'active'`,
-      [clientId],
+      `SELECT DISTINCT unnest(events) AS event FROM ${this.schema}.webhooks WHERE owner = $1 AND status = 'active'`,
+      [owner],
     );
     return rows.map((r) => r.event);
   }
 
+  // --- events -------------------------------------------------------------------------
+
+  /**
+   * The one SQL that records events: CTEs that take `events` (a SELECT of `event_id`,
+   * `owner`, `event_type`, `data`) and write one delivery per active webhook of the owner
+   * subscribed to the type. A CTE, so `event_id` is drawn once per event, not per webhook.
+   * `RECORDED_CTE` counts what was written.
+   */
+  eventCtes(events: string): string {
+    return `${EVENT_CTE} AS (${events}),
+      ${RECORDED_CTE} AS (
+        INSERT INTO ${this.deliveriesTable} (webhook_id, owner, event_id, event_type, occurred_at, data)
+        SELECT wh.id, e.owner, e.event_id, e.event_type, now(), e.data
+        FROM ${EVENT_CTE} e JOIN ${this.schema}.webhooks wh
+          ON wh.owner = e.owner AND wh.status = 'active' AND e.event_type = ANY (wh.events)
+        RETURNING 1
+      )`;
+  }
+
   /** Records one event per item for every subscribed active webhook; returns how many deliveries were written. */
-  async recordEvents(clientId: string, eventType: string, items: unknown[]): Promise<number> {
-    const rows = await this.db.rows(
-      `WITH e AS (SELECT gen_random_uuid() AS event_id, x.data FROM json_array_elements($3::json) AS x(data))
-       INSERT INTO ${this.schema}.webhook_deliveries (webhook_id, client_id, event_id, event_type, occurred_at, data)
-       SELECT wh.id, wh.client_id, e.event_id, $2, now(), e.data
-       FROM e JOIN ${this.schema}.webhooks wh ON wh.client_id = $1 AND wh.status = 'active' AND $2 = ANY (wh.events)
-       RETURNING 1`,
-      [clientId, eventType, JSON.stringify(items)],
+  async recordEvents(owner: string, eventType: string, items: unknown[]): Promise<number> {
+    const row = await this.db.one<{ n: number }>(
+      `WITH ${this.eventCtes(`SELECT gen_random_uuid() AS event_id, $1::text AS owner, $2::text AS event_type, x.data FROM json_array_elements($3::json) AS x(data)`)}
+       SELECT count(*)::int AS n FROM ${RECORDED_CTE}`,
+      [owner, eventType, JSON.stringify(items)],
     );
-    return rows.length;
+    return row!.n;
   }
 
   // --- delivery log -------------------------------------------------------------------
@@ -197,98 +226,96 @@ export class WebhooksRepository {
   /** Newest first. */
   deliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryView[]; total: number }> {
     return this.db.page<DeliveryView>(
-      { columns: DELIVERY_VIEW, source: `${this.schema}.webhook_deliveries WHERE webhook_id = $1`, orderBy: 'created_at DESC, id DESC', params: [webhookId] },
+      { columns: DELIVERY_VIEW, source: `${this.deliveriesTable} WHERE webhook_id = $1`, orderBy: 'created_at DESC, id DESC', params: [webhookId] },
       limit,
       offset,
     );
   }
 
   async deliveryExists(webhookId: string, id: string): Promise<boolean> {
-    return (await this.db.one(`SELECT 1 FROM ${this.schema}.webhook_deliveries WHERE webhook_id = $1 AND id = $2`, [webhookId, id])) !== null;
+    return (await this.db.one(`SELECT 1 FROM ${this.deliveriesTable} WHERE webhook_id = $1 AND id = $2`, [webhookId, id])) !== null;
+  }
+
+  /** Oldest first. */
+  attempts(deliveryId: string, limit: number, offset: number): Promise<{ rows: AttemptView[]; total: number }> {
+    return this.db.page<AttemptView>(
+      { columns: ATTEMPT_VIEW, source: `${this.schema}.webhook_attempts WHERE delivery_id = $1`, orderBy: 'attempt, id', params: [deliveryId] },
+      limit,
+      offset,
+    );
   }
 
   /** Makes a delivery due now, unless a job for it is in the queue. */
   redeliver(webhookId: string, id: string): Promise<DeliveryView | null> {
     return this.db.one<DeliveryView>(
-      `UPDATE ${this.schema}.webhook_deliveries SET status = 'pending', next_attempt_at = now(), retry_from = attempts
+      `UPDATE ${this.deliveriesTable} SET status = 'pending', next_attempt_at = now(), retry_from = attempts
        WHERE webhook_id = $1 AND id = $2 AND queued_at IS NULL RETURNING ${DELIVERY_VIEW}`,
       [webhookId, id],
     );
   }
 
+  /** Deletes attempts older than `days`, at most `limit` at a time; returns how many. */
+  async pruneAttempts(days: number, limit: number): Promise<number> {
+    const rows = await this.db.rows(
+      `DELETE FROM ${this.schema}.webhook_attempts WHERE id IN (
+         SELECT id FROM ${this.schema}.webhook_attempts WHERE attempted_at < now() - make_interval(days => $1) LIMIT $2
+       ) RETURNING 1`,
+      [days, limit],
+    );
+    return rows.length;
+  }
+
   // --- engine -------------------------------------------------------------------------
 
-  target(id: string): Promise<DeliveryTarget | null> {
-    return this.db.one<DeliveryTarget>(
-      `SELECT id, client_id, url, status, headers, failing_since IS NOT NULL AS failing,
-         CASE WHEN previous_secret IS NOT NULL AND previous_secret_expires_at > now()
-              THEN ARRAY[secret, previous_secret] ELSE ARRAY[secret] END AS secrets
+  /** The keys (active webhooks) and columns the outbox relay works with. */
+  get relayKeys(): string {
+    return `SELECT id AS key FROM ${this.schema}.webhooks WHERE status = 'active'`;
+  }
+
+  target(id: string): Promise<StoredTarget | null> {
+    return this.db.one<StoredTarget>(
+      `SELECT id, owner, url, status, headers, failing_since IS NOT NULL AS failing,
+         CASE WHEN secret IS NULL THEN ARRAY[]::text[]
+              WHEN previous_secret IS NOT NULL AND previous_secret_expires_at > now() THEN ARRAY[secret, previous_secret]
+              ELSE ARRAY[secret] END AS secrets
        FROM ${this.schema}.webhooks WHERE id = $1`,
       [id],
     );
   }
 
   /**
-   * Marks due deliveries as queued and hands them to `enqueue` in the same transaction:
-   * if the queue refuses them (Redis down), nothing is marked. Fair across webhooks: each
-   * active webhook gets at most `perWebhook` jobs in the queue at any time.
-   */
-  relay(perWebhook: number, batch: number, enqueue: (rows: QueuedDelivery[]) => Promise<void>): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.rows<QueuedDelivery>(
-        `WITH picked AS (
-           SELECT d.id FROM ${this.schema}.webhooks w
-           CROSS JOIN LATERAL (
-             SELECT id FROM ${this.schema}.webhook_deliveries d
-             WHERE d.webhook_id = w.id AND d.queued_at IS NULL AND d.next_attempt_at <= now()
-             ORDER BY d.next_attempt_at
-             LIMIT GREATEST(0, $1 - (SELECT count(*) FROM ${this.schema}.webhook_deliveries q WHERE q.webhook_id = w.id AND q.queued_at IS NOT NULL))
-             FOR UPDATE SKIP LOCKED
-           ) d
-           WHERE w.status = 'active'
-           LIMIT $2
-         )
-         UPDATE ${this.schema}.webhook_deliveries d SET queued_at = now() FROM picked WHERE d.id = picked.id
-         RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.client_id, ${isoTimestamp('d.occurred_at')}, d.data, d.attempts, d.retry_from`,
-        [perWebhook, batch],
-      );
-      if (rows.length > 0) await enqueue(rows);
-      return rows.length;
-    });
-  }
-
-  /** Deliveries queued longer than `seconds` ago whose job is gone (Redis lost it) become due again. */
-  async requeueStale(seconds: number): Promise<number> {
-    const rows = await this.db.rows(
-      `UPDATE ${this.schema}.webhook_deliveries SET queued_at = NULL
-       WHERE queued_at IS NOT NULL AND queued_at < now() - make_interval(secs => $1) RETURNING id`,
-      [seconds],
-    );
-    return rows.length;
-  }
-
-  /**
-   * Records many attempts in one statement. An attempt whose number no longer matches
-   * (a duplicate job) changes nothing. Returns the ids that were recorded.
+   * Records many attempts in one statement: the delivery's state, and a row in the attempt
+   * log for each request made. An attempt whose number no longer matches (a duplicate job)
+   * changes nothing. Returns the ids that were recorded.
    *
    * A worker can finish before the relay's transaction that queued the job commits. The
    * condition must therefore hold on the row as it was before that transaction
    * (`queued_at` still null): PostgreSQL then waits for the relay's row lock and applies
    * the update to the committed row. A condition on `queued_at` would skip the row, and
-   * the delivery would wait for WEBHOOK_REQUEUE_AFTER_SECONDS.
+   * the delivery would wait for the lost-job sweep.
    */
   async recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
     const rows = await this.db.rows<{ id: string }>(
-      `UPDATE ${this.schema}.webhook_deliveries d SET
-         status = r.status, error = r.error, queued_at = NULL,
-         attempts = CASE WHEN r.status = 'cancelled' THEN d.attempts ELSE r.attempt END,
-         response_status = CASE WHEN r.status = 'cancelled' THEN d.response_status ELSE r.response_status END,
-         duration_ms = CASE WHEN r.status = 'cancelled' THEN d.duration_ms ELSE r.duration_ms END,
-         last_attempt_at = CASE WHEN r.status = 'cancelled' THEN d.last_attempt_at ELSE now() END,
-         next_attempt_at = CASE WHEN r.status = 'retrying' THEN now() + make_interval(secs => r.retry_in_ms / 1000.0) END
-       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, attempt int, status text, response_status int, duration_ms int, error text, retry_in_ms bigint)
-       WHERE d.id = r.id AND d.attempts = r.attempt - 1
-       RETURNING d.id`,
+      `WITH r AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, attempt int, trigger text, status text, response_status int,
+           duration_ms int, error text, response_body text, retry_in_ms bigint)
+       ), u AS (
+         UPDATE ${this.deliveriesTable} d SET
+           status = r.status, error = r.error, queued_at = NULL,
+           attempts = CASE WHEN r.status = 'cancelled' THEN d.attempts ELSE r.attempt END,
+           response_status = CASE WHEN r.status = 'cancelled' THEN d.response_status ELSE r.response_status END,
+           duration_ms = CASE WHEN r.status = 'cancelled' THEN d.duration_ms ELSE r.duration_ms END,
+           last_attempt_at = CASE WHEN r.status = 'cancelled' THEN d.last_attempt_at ELSE now() END,
+           next_attempt_at = CASE WHEN r.status = 'retrying' THEN now() + make_interval(secs => r.retry_in_ms / 1000.0) END
+         FROM r WHERE d.id = r.id AND d.attempts = r.attempt - 1
+         RETURNING d.id
+       ), a AS (
+         INSERT INTO ${this.schema}.webhook_attempts (delivery_id, attempt, trigger, outcome, response_status, duration_ms, error, response_body)
+         SELECT r.id, r.attempt, r.trigger, CASE WHEN r.status = 'succeeded' THEN 'succeeded' ELSE 'failed' END,
+           r.response_status, r.duration_ms, r.error, r.response_body
+         FROM r JOIN u ON u.id = r.id WHERE r.status <> 'cancelled'
+       )
+       SELECT id FROM u`,
       [JSON.stringify(records)],
     );
     return new Set(rows.map((r) => r.id));
@@ -315,7 +342,35 @@ export class WebhooksRepository {
         `UPDATE ${this.schema}.webhooks SET status = 'inactive', disabled_reason = $2, updated_at = now() WHERE id = $1`,
         [id, reason.slice(0, 255)],
       );
-      await tx.rows(CANCEL_OPEN(this.schema), [id]);
+      await tx.rows(this.cancelOpen, [id]);
     });
   }
+
+  // --- secrets at rest ----------------------------------------------------------------
+
+  /** Webhooks with a secret not made with the key `currentPrefix` starts (plaintext, or an older key). */
+  secretsToReencrypt(currentPrefix: string, limit: number): Promise<Array<{ id: string; secret: string | null; previous_secret: string | null }>> {
+    return this.db.rows(
+      `SELECT id, secret, previous_secret FROM ${this.schema}.webhooks
+       WHERE (secret IS NOT NULL AND NOT starts_with(secret, $1)) OR (previous_secret IS NOT NULL AND NOT starts_with(previous_secret, $1))
+       ORDER BY id LIMIT $2`,
+      [currentPrefix, limit],
+    );
+  }
+
+  /** Writes re-encrypted secrets, each only if the row still holds what was read. */
+  async replaceSecrets(rows: Array<{ id: string; old_secret: string | null; secret: string | null; old_previous: string | null; previous_secret: string | null }>): Promise<number> {
+    const updated = await this.db.rows(
+      `UPDATE ${this.schema}.webhooks w SET secret = r.secret, previous_secret = r.previous_secret
+       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, old_secret text, secret text, old_previous text, previous_secret text)
+       WHERE w.id = r.id AND w.secret IS NOT DISTINCT FROM r.old_secret AND w.previous_secret IS NOT DISTINCT FROM r.old_previous
+       RETURNING 1`,
+      [JSON.stringify(rows)],
+    );
+    return updated.length;
+  }
 }
+
+/** The engine's own CTE names inside a caller's statement (prefixed so they never meet the caller's). */
+const EVENT_CTE = 'webhook_engine_event';
+export const RECORDED_CTE = 'webhook_engine_recorded';

@@ -7,6 +7,7 @@ export enum DocumentErrorCode {
   VersionMismatch = 'DOCUMENT_VERSION_MISMATCH',
   HistoryEntryNotFound = 'HISTORY_ENTRY_NOT_FOUND',
   InvalidQuery = 'DOCUMENT_QUERY_INVALID',
+  WriteConflict = 'DOCUMENT_WRITE_CONFLICT',
 }
 
 export class DocumentNotFoundException extends AppException {
@@ -38,5 +39,12 @@ export class DocumentVersionMismatchException extends AppException {
 export class HistoryEntryNotFoundException extends AppException {
   constructor() {
     super(DocumentErrorCode.HistoryEntryNotFound, 404, 'History entry not found.');
+  }
+}
+
+/** Concurrent writes to the same documents kept deadlocking or conflicting, even after retries. */
+export class DocumentWriteConflictException extends AppException {
+  constructor() {
+    super(DocumentErrorCode.WriteConflict, 409, 'Concurrent writes to the same documents kept conflicting; send the request again.');
   }
 }

@@ -1,10 +1,13 @@
+import { setTimeout } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
-import { DELIVERIES_RECORDED, recordEventsCte } from '@app/webhooks';
+import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
+import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
 import type { DocumentListQuery } from './document-query';
 import type { DocumentScope } from './document-scope';
 import type { DocumentView } from './document.dto';
+import { DocumentWriteConflictException } from './documents.exception';
 
 export const DOCUMENT_VIEW = `id, client_id, environment, context, type, key, data, version,
   ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}, ${isoTimestamp('expires_at')}, ${isoTimestamp('deleted_at')}`;
@@ -21,15 +24,8 @@ const WITH_HISTORY = (written: string) => `
     SELECT id, client_id, environment, context, type, key, data, version, updated_at FROM ${written}
   )`;
 
-/**
- * Ends a write statement whose changed rows are in `w`: the rows as the API shows them
- * (`v`), the webhook event of each in the same statement (so it commits or rolls back
- * with the change), and how many deliveries that recorded.
- */
-const RETURNING_VIEW_AND_EVENTS = (eventType: string) => `
-  , v AS (SELECT ${DOCUMENT_VIEW} FROM w)
-  ${recordEventsCte('docstore', 'v', eventType)}
-  SELECT v.*, ${DELIVERIES_RECORDED} AS webhook_deliveries FROM v`;
+/** The webhook event of each written row (the row as the API shows it), owned by its client. */
+const EVENTS = (eventType: EventRows['eventType']): EventRows => ({ rows: 'v', ownerColumn: 'client_id', eventType });
 
 /** Reviving a soft-deleted or expired document continues its version count. */
 const UPSERT = `
@@ -47,12 +43,9 @@ export interface Written<T> {
   deliveries: number;
 }
 
-type WrittenRow = DocumentView & { webhook_deliveries: number };
-
-function written(row: WrittenRow | null): Written<DocumentView | null> {
-  if (!row) return { value: null, deliveries: 0 };
-  const { webhook_deliveries: deliveries, ...view } = row;
-  return { value: view, deliveries };
+function written(rows: DocumentView[]): Written<DocumentView | null> {
+  const { rows: [value = null], deliveries } = splitRecorded(rows);
+  return { value, deliveries };
 }
 
 export interface DocumentState {
@@ -61,14 +54,41 @@ export interface DocumentState {
   live: boolean;
 }
 
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const WRITE_ATTEMPTS = 5;
+
 const scopeParams = (s: DocumentScope): unknown[] => [s.clientId, s.environment, s.context, s.type];
 
 @Injectable()
 export class DocumentsRepository {
-  constructor(private readonly db: Sql) {}
+  constructor(
+    private readonly db: Sql,
+    private readonly events: WebhookEvents,
+  ) {}
 
-  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+  /**
+   * A write statement that ends with the rows as the API shows them (`v`) and records the
+   * webhook event of each in the same statement, so it commits or rolls back with the change.
+   */
+  private withEvents(ctes: string, eventType: EventRows['eventType']): string {
+    return this.events.withEvents(`${ctes}, v AS (SELECT ${DOCUMENT_VIEW} FROM w)`, EVENTS(eventType));
+  }
+
+  /**
+   * Runs `work` in one transaction. A deadlock or serialization failure rolls it back and
+   * runs it again, up to `WRITE_ATTEMPTS` times in all; then the caller gets a 409.
+   */
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction(work);
+      } catch (error) {
+        if (!RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+        if (attempt === WRITE_ATTEMPTS) throw new DocumentWriteConflictException();
+        await setTimeout(Math.random() * 10 * attempt);
+      }
+    }
   }
 
   find(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView | null> {
@@ -88,48 +108,48 @@ export class DocumentsRepository {
 
   /** Creates the document, or revives a deleted or expired one; null when a live one exists. */
   async create(scope: DocumentScope, key: string, write: DocumentWrite): Promise<Written<DocumentView | null>> {
-    return written(await this.db.one<WrittenRow>(
-      `WITH w AS (
+    return written(await this.db.rows<DocumentView>(
+      this.withEvents(`w AS (
          INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
          WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
          RETURNING d.*
-       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS("'document.created'")}`,
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Created),
       [...scopeParams(scope), key, write.data, write.expiresAt],
     ));
   }
 
   /** Replaces a live document's data; `expectedVersion` makes it conditional. Null when nothing matched. */
   async update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number): Promise<Written<DocumentView | null>> {
-    return written(await this.db.one<WrittenRow>(
-      `WITH w AS (
+    return written(await this.db.rows<DocumentView>(
+      this.withEvents(`w AS (
          UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
          RETURNING *
-       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS("'document.updated'")}`,
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated),
       [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null],
     ));
   }
 
   /** Brings back an earlier version's data (also for a deleted or expired document, which becomes live again). */
   async restore(id: string, data: Record<string, unknown>, db: SqlRunner): Promise<Written<DocumentView | null>> {
-    return written(await db.one<WrittenRow>(
-      `WITH w AS (
+    return written(await db.rows<DocumentView>(
+      this.withEvents(`w AS (
          UPDATE docstore.documents SET data = $2, version = version + 1, updated_at = now(), deleted_at = NULL,
            expires_at = CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END
          WHERE id = $1 RETURNING *
-       ) ${WITH_HISTORY('w')} ${RETURNING_VIEW_AND_EVENTS("'document.updated'")}`,
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated),
       [id, data],
     ));
   }
 
   /** The event carries the document as it was deleted (deleted_at set). */
   async softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<Written<DocumentView | null>> {
-    return written(await this.db.one<WrittenRow>(
-      `WITH w AS (
+    return written(await this.db.rows<DocumentView>(
+      this.withEvents(`w AS (
          UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
-       ) ${RETURNING_VIEW_AND_EVENTS("'document.deleted'")}`,
+       )`, DocumentEvent.Deleted),
       [...scopeParams(scope), key, expectedVersion ?? null],
     ));
   }
@@ -137,24 +157,25 @@ export class DocumentsRepository {
   /**
    * Creates or updates every item in one statement; rows come back in input order. A key
    * that was not live before is `document.created`, one that was is `document.updated`.
+   * Rows are written in key order, so concurrent bulks lock shared keys in one order and
+   * cannot deadlock each other.
    */
   async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<Written<DocumentView[]>> {
-    const rows = await db.rows<WrittenRow>(
-      `WITH input AS (
+    const { rows, deliveries } = splitRecorded(await db.rows<DocumentView>(
+      this.withEvents(`input AS (
          SELECT * FROM jsonb_to_recordset($5::jsonb) AS i(key text, data jsonb, expires_at timestamptz)
        ), was_live AS (
          SELECT key FROM docstore.documents WHERE ${SCOPE} AND key IN (SELECT key FROM input) AND ${LIVE}
        ), w AS (
          INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
-         SELECT $1, $2, $3, $4, key, data, expires_at FROM input ${UPSERT}
+         SELECT $1, $2, $3, $4, key, data, expires_at FROM input ORDER BY key COLLATE "C" ${UPSERT}
          RETURNING d.*
-       ) ${WITH_HISTORY('w')}
-       ${RETURNING_VIEW_AND_EVENTS("CASE WHEN s.key IN (SELECT key FROM was_live) THEN 'document.updated' ELSE 'document.created' END")}`,
+       ) ${WITH_HISTORY('w')}`,
+      (row) => `CASE WHEN ${row}.key IN (SELECT key FROM was_live) THEN '${DocumentEvent.Updated}' ELSE '${DocumentEvent.Created}' END`),
       [...scopeParams(scope), JSON.stringify(items.map((i) => ({ key: i.key, data: i.data, expires_at: i.expiresAt })))],
-    );
+    ));
     const position = new Map(items.map((item, i) => [item.key, i]));
-    const documents = rows.map((row) => written(row).value!).sort((a, b) => position.get(a.key)! - position.get(b.key)!);
-    return { value: documents, deliveries: rows[0]?.webhook_deliveries ?? 0 };
+    return { value: rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!), deliveries };
   }
 
   list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentView[]; total: number }> {

@@ -51,13 +51,13 @@ export class DocumentsService {
     const updated = await this.documents.update(scope, key, write, expectedVersion);
     this.events.recorded(updated.deliveries);
     if (updated.value) return updated.value;
-    throw await this.whyNothingMatched(scope, key);
+    throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
   async delete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<void> {
     const deleted = await this.documents.softDelete(scope, key, expectedVersion);
     this.events.recorded(deleted.deliveries);
-    if (!deleted.value) throw await this.whyNothingMatched(scope, key);
+    if (!deleted.value) throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
   /** Each listed document is a `document.read` event. */
@@ -67,7 +67,7 @@ export class DocumentsService {
     return found;
   }
 
-  /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one transaction. */
+  /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one (retried) transaction. */
   async bulk(scope: DocumentScope, items: BulkItemDto[]): Promise<DocumentView[]> {
     if (items.length > this.config.BULK_MAX_ITEMS) {
       throw ValidationFailedException.of('documents', `The documents field must not have more than ${this.config.BULK_MAX_ITEMS} items.`);
@@ -79,15 +79,19 @@ export class DocumentsService {
       seen.set(item.key, i);
     });
     const writes = items.map((item, i) => ({ key: item.key, ...toWrite(item, `documents.${i}.`) }));
-    const written = await this.documents.transaction(async (tx) => {
-      await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`, tx);
-      return this.documents.bulkUpsert(scope, writes, tx);
-    });
+    await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`);
+    const written = await this.documents.transaction((tx) => this.documents.bulkUpsert(scope, writes, tx));
     this.events.recorded(written.deliveries);
     return written.value;
   }
 
-  private async whyNothingMatched(scope: DocumentScope, key: string): Promise<Error> {
+  /**
+   * Without If-Match the write already waited for any concurrent writer of the row and
+   * found it not live, so the answer is 404 whatever happened since. With If-Match, a row
+   * live now means the version differed: 412.
+   */
+  private async whyNothingMatched(scope: DocumentScope, key: string, expectedVersion: number | undefined): Promise<Error> {
+    if (expectedVersion === undefined) return new DocumentNotFoundException();
     const state = await this.documents.state(scope, key);
     return state?.live ? new DocumentVersionMismatchException(state.version) : new DocumentNotFoundException();
   }

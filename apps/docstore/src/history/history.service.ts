@@ -35,7 +35,7 @@ export class HistoryService {
       const entry = await this.history.entryData(document.id, entryId, tx);
       if (!entry) throw new HistoryEntryNotFoundException();
       if (expectedVersion !== undefined && expectedVersion !== document.version) throw new DocumentVersionMismatchException(document.version);
-      await this.schemas.assertValid(scope, [entry.data], undefined, tx);
+      await this.schemas.assertValid(scope, [entry.data]);
       return this.documents.restore(document.id, entry.data, tx);
     });
     this.events.recorded(restored.deliveries);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Ajv, { type ValidateFunction, type ErrorObject } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { linearRegExp } from './linear-regexp';
 
 export interface SchemaViolation {
   property: string;
@@ -10,21 +11,21 @@ export interface SchemaViolation {
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
-const CACHE_LIMIT = 1000;
+
+/** Checks document data against one compiled schema. */
+export type SchemaCheck = (data: unknown) => SchemaViolation[];
 
 /**
  * JSON Schema validation with Ajv. A schema declaring draft-07 in `$schema` is read as
  * draft-07; one declaring 2020-12, or nothing, as draft 2020-12. Each schema compiles in
  * an Ajv instance of its own, so `$id`s of different or replaced schemas never collide
- * and a dropped validator frees everything it held. Compiling costs tens of
- * milliseconds, so validators are cached by schema id and update time.
+ * and a dropped validator frees everything it held. Patterns run in a linear-time engine.
  */
 @Injectable()
 export class JsonSchemaValidator {
   /** Only checks schemas against the meta-schemas; never compiles or registers user schemas. */
   private readonly metaDraft07 = new Ajv({ strict: false, addUsedSchema: false });
   private readonly metaDraft2020 = new Ajv2020({ strict: false, addUsedSchema: false });
-  private readonly compiled = new Map<string, ValidateFunction>();
 
   /** Why the schema itself is unusable, or null. */
   schemaProblems(schema: Record<string, unknown>): SchemaViolation[] | null {
@@ -40,20 +41,26 @@ export class JsonSchemaValidator {
     }
   }
 
-  /** Violations of `data` against the schema identified by `cacheKey`. */
-  validate(cacheKey: string, schema: Record<string, unknown>, data: unknown): SchemaViolation[] {
-    let validate = this.compiled.get(cacheKey);
-    if (!validate) {
-      validate = compile(draftOf(schema)!, schema);
-      if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
-      this.compiled.set(cacheKey, validate);
-    }
+  /**
+   * Compiles a stored schema (tens of milliseconds: callers cache the result). One that no
+   * longer compiles, e.g. stored before patterns were restricted to RE2, refuses all data.
+   */
+  compile(schema: Record<string, unknown>): SchemaCheck {
+    let validate: ValidateFunction;
     try {
-      return validate(data) ? [] : toViolations(validate.errors ?? []);
-    } catch {
-      // A schema that refers to itself without end ({"$ref": "#"}) overflows the stack.
-      return [{ property: '(root)', message: 'The schema could not be applied: it refers to itself without end.' }];
+      validate = compile(draftOf(schema) ?? '2020', schema);
+    } catch (error) {
+      const refusal = [{ property: '(root)', message: `The schema could not be applied: ${(error as Error).message}` }];
+      return () => refusal;
     }
+    return (data) => {
+      try {
+        return validate(data) ? [] : toViolations(validate.errors ?? []);
+      } catch {
+        // A schema that refers to itself without end ({"$ref": "#"}) overflows the stack.
+        return [{ property: '(root)', message: 'The schema could not be applied: it refers to itself without end.' }];
+      }
+    };
   }
 }
 
@@ -66,7 +73,7 @@ function draftOf(schema: Record<string, unknown>): '07' | '2020' | null {
 
 function compile(draft: '07' | '2020', schema: Record<string, unknown>): ValidateFunction {
   // Unknown formats are annotations (as the spec allows): ignored, not logged.
-  const options = { allErrors: true, strict: false, logger: false as const };
+  const options = { allErrors: true, strict: false, logger: false as const, code: { regExp: linearRegExp } };
   return withFormats(draft === '07' ? new Ajv(options) : new Ajv2020(options)).compile(schema);
 }
 

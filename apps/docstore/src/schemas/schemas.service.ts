@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlRunner } from '@app/database';
 import type { DocumentScope } from '../documents/document-scope';
 import { JsonSchemaValidator, type SchemaViolation } from './json-schema.validator';
+import { SchemaCache } from './schema-cache.service';
 import { InvalidSchemaException, SchemaNotFoundException, SchemaValidationException } from './schemas.exception';
 import { SchemasRepository, type SchemaView } from './schemas.repository';
 
@@ -10,12 +10,13 @@ export class SchemasService {
   constructor(
     private readonly schemas: SchemasRepository,
     private readonly validator: JsonSchemaValidator,
+    private readonly cache: SchemaCache,
   ) {}
 
   async put(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaView; created: boolean }> {
     const problems = this.validator.schemaProblems(schema);
     if (problems) throw new InvalidSchemaException(problems);
-    return this.schemas.upsert(scope, schema);
+    return this.cache.change(scope, () => this.schemas.upsert(scope, schema));
   }
 
   async get(scope: DocumentScope): Promise<SchemaView> {
@@ -25,20 +26,21 @@ export class SchemasService {
   }
 
   async delete(scope: DocumentScope): Promise<void> {
-    if (!(await this.schemas.delete(scope))) throw new SchemaNotFoundException();
+    const deleted = await this.cache.change(scope, () => this.schemas.delete(scope), (found) => found);
+    if (!deleted) throw new SchemaNotFoundException();
   }
 
   /**
-   * Checks each payload against the scope's schema (none: everything passes). Violations
+   * Checks each payload against the scope's schema (none: everything passes), as cached by
+   * SchemaCache. Violations
    * are reported under `prefix(i)`, e.g. `documents.3.data.price` for bulk.
    */
-  async assertValid(scope: DocumentScope, payloads: unknown[], prefix?: (index: number) => string, db?: SqlRunner): Promise<void> {
-    const schema = await this.schemas.find(scope, db);
-    if (!schema) return;
-    const cacheKey = `${schema.id}@${schema.updated_at}`;
+  async assertValid(scope: DocumentScope, payloads: unknown[], prefix?: (index: number) => string): Promise<void> {
+    const check = await this.cache.get(scope);
+    if (!check) return;
     const violations: SchemaViolation[] = [];
     payloads.forEach((data, i) => {
-      for (const v of this.validator.validate(cacheKey, schema.schema, data)) {
+      for (const v of check(data)) {
         violations.push(prefix ? { property: `${prefix(i)}.${v.property}`, message: v.message } : v);
       }
     });

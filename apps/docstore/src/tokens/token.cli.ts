@@ -46,3 +46,6 @@ export async function createTokenFromCli(databaseUrl: string, args: TokenCliArgs
     await dataSource.destroy();
   }
 }
+
+/** `npm run -s docstore:token -- …` (node tools/app-cli.js docstore tokens/token.cli): prints only the new token. */
+export const cli = { parse: parseTokenCliArgs, run: createTokenFromCli };

@@ -1,7 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { AuthEndpoint, RequireScopes } from '@app/auth';
+import { AuthEndpoint, RequireScopes, type TokenScopes } from '@app/auth';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import type { Request } from 'express';
+import type { DocstorePrincipal } from './docstore-auth.policy';
 import { DocstoreScope } from './docstore-scopes';
 import { CreateTokenDto, UpdateTokenDto, type TokenView } from './token.dto';
 import { TokensService } from './tokens.service';
@@ -21,15 +23,15 @@ export class TokensController {
   }
 
   @Post()
-  async create(@Param('client') client: string, @Body() body: CreateTokenDto) {
-    const { plainText, token } = await this.tokens.create(client, body);
+  async create(@Param('client') client: string, @Req() req: Request, @Body() body: CreateTokenDto) {
+    const { plainText, token } = await this.tokens.create(client, callerScopes(req), body);
     const { last_used_at: _lastUsed, ...details } = token; // not shown at creation
     return { message: 'Token created. Store it now: it will not be shown again.', token: plainText, token_details: details };
   }
 
   @Put(':tokenId')
-  update(@Param('client') client: string, @Param('tokenId') id: string, @Body() body: UpdateTokenDto): Promise<TokenView> {
-    return this.tokens.update(client, id, body);
+  update(@Param('client') client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenView> {
+    return this.tokens.update(client, callerScopes(req), id, body);
   }
 
   @Delete(':tokenId')
@@ -37,4 +39,9 @@ export class TokensController {
   async revoke(@Param('client') client: string, @Param('tokenId') id: string): Promise<void> {
     await this.tokens.revoke(client, id);
   }
+}
+
+/** The scopes of the token making the request (the guard has authenticated it with the docstore's store). */
+function callerScopes(req: Request): TokenScopes {
+  return (req.principal as DocstorePrincipal).scopes;
 }

@@ -6,7 +6,8 @@ import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
 import { TokenVerifier } from './token-verifier.service';
 import type { CreateTokenDto, TokenView, UpdateTokenDto } from './token.dto';
-import { TokenNotFoundException } from './tokens.exception';
+import { ungrantableScope } from './token-grant';
+import { TokenNotFoundException, TokenScopeNotHeldException } from './tokens.exception';
 import { TokensRepository } from './tokens.repository';
 
 export interface IssuedToken {
@@ -22,7 +23,9 @@ export class TokensService {
     private readonly verifier: TokenVerifier,
   ) {}
 
-  async create(clientId: string, input: CreateTokenDto): Promise<IssuedToken> {
+  /** `holder` is the scopes of the token making the request: it may grant no more than those. */
+  async create(clientId: string, holder: TokenScopes, input: CreateTokenDto): Promise<IssuedToken> {
+    assertGrantable(holder, input.scopes);
     return issueToken(this.tokens, clientId, input.name, input.scopes, input.expires_at ?? null);
   }
 
@@ -31,7 +34,8 @@ export class TokensService {
     return this.tokens.list(clientId, page.perPage, page.offset);
   }
 
-  async update(clientId: string, id: string, input: UpdateTokenDto): Promise<TokenView> {
+  async update(clientId: string, holder: TokenScopes, id: string, input: UpdateTokenDto): Promise<TokenView> {
+    if (input.scopes !== undefined) assertGrantable(holder, input.scopes);
     const token = isUuid(id) ? await this.tokens.update(clientId, id, input) : null;
     if (!token) throw new TokenNotFoundException();
     this.verifier.evict(id);
@@ -43,6 +47,11 @@ export class TokensService {
     if (!token) throw new TokenNotFoundException();
     this.verifier.evict(id);
   }
+}
+
+function assertGrantable(holder: TokenScopes, requested: TokenScopes): void {
+  const scope = ungrantableScope(holder, requested);
+  if (scope !== null) throw new TokenScopeNotHeldException(scope);
 }
 
 /** Creates a token row and returns its one-time plain text; shared with the first-credentials CLI. */

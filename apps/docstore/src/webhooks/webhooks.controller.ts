@@ -2,16 +2,17 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
-import { WebhooksService, type DeliveryView, type WebhookView } from '@app/webhooks';
+import type { AttemptView, DeliveryView } from '@app/webhooks';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { CreateWebhookDto, UpdateWebhookDto } from './webhook.dto';
+import { DocstoreWebhooksService, type WebhookView } from './webhooks.service';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @RequireScopes(DocstoreScope.WebhookManage)
 @Controller('api/v1/client/:client/webhooks')
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+  constructor(private readonly webhooks: DocstoreWebhooksService) {}
 
   @Get()
   async list(@Param('client') client: string, @PageRequest() paging: Paging): Promise<Paginated<WebhookView>> {
@@ -50,6 +51,15 @@ export class WebhooksController {
   @Get(':webhookId/deliveries')
   async deliveries(@Param('client') client: string, @Param('webhookId') id: string, @PageRequest() paging: Paging): Promise<Paginated<DeliveryView>> {
     const { rows, total } = await this.webhooks.deliveries(client, id, paging);
+    return paginate(rows, total, paging);
+  }
+
+  /** Every attempt of the delivery, oldest first. */
+  @Get(':webhookId/deliveries/:deliveryId/attempts')
+  async attempts(
+    @Param('client') client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string, @PageRequest() paging: Paging,
+  ): Promise<Paginated<AttemptView>> {
+    const { rows, total } = await this.webhooks.attempts(client, id, deliveryId, paging);
     return paginate(rows, total, paging);
   }
 

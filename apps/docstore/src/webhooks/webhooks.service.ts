@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { PageQuery } from '@app/pagination';
+import { WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
+import type { CreateWebhookDto, UpdateWebhookDto } from './webhook.dto';
+
+/** A webhook as the docstore's API shows it. */
+export interface WebhookView {
+  id: string;
+  client_id: string;
+  url: string;
+  events: string[];
+  status: 'active' | 'inactive';
+  created_at: string;
+  updated_at: string;
+}
+
+function view(record: WebhookRecord): WebhookView {
+  return {
+    id: record.id, client_id: record.owner, url: record.url, events: record.events, status: record.status, created_at: record.created_at, updated_at: record.updated_at,
+  };
+}
+
+/** The docstore's webhook API on the shared engine: a client owns its webhooks. */
+@Injectable()
+export class DocstoreWebhooksService {
+  constructor(private readonly engine: WebhooksService) {}
+
+  /** The answer carries `secret`, shown only here and on rotation. */
+  async create(clientId: string, input: CreateWebhookDto): Promise<WebhookView & { secret: string }> {
+    const { webhook, secret } = await this.engine.create(clientId, input);
+    return { ...view(webhook), secret: secret! };
+  }
+
+  async get(clientId: string, id: string): Promise<WebhookView> {
+    return view(await this.engine.get(clientId, id));
+  }
+
+  async list(clientId: string, page: PageQuery): Promise<{ rows: WebhookView[]; total: number }> {
+    const { rows, total } = await this.engine.list(clientId, page);
+    return { rows: rows.map(view), total };
+  }
+
+  async update(clientId: string, id: string, changes: UpdateWebhookDto): Promise<WebhookView> {
+    return view(await this.engine.update(clientId, id, changes));
+  }
+
+  delete(clientId: string, id: string): Promise<void> {
+    return this.engine.delete(clientId, id);
+  }
+
+  async rotateSecret(clientId: string, id: string): Promise<WebhookView & { secret: string; previous_secret_expires_at: string }> {
+    const rotated = await this.engine.rotateSecret(clientId, id);
+    return { ...view(rotated), secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at };
+  }
+
+  deliveries(clientId: string, id: string, page: PageQuery): Promise<{ rows: DeliveryView[]; total: number }> {
+    return this.engine.deliveries(clientId, id, page);
+  }
+
+  attempts(clientId: string, id: string, deliveryId: string, page: PageQuery): Promise<{ rows: AttemptView[]; total: number }> {
+    return this.engine.attempts(clientId, id, deliveryId, page);
+  }
+
+  redeliver(clientId: string, id: string, deliveryId: string): Promise<DeliveryView> {
+    return this.engine.redeliver(clientId, id, deliveryId);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './outbox-relay';
+export * from './queue-connection';
+export * from './queue-producer';
+export * from './queue-worker';
+export * from './throttled-warning';

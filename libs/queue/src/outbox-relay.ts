@@ -1,0 +1,190 @@
+import { Logger } from '@nestjs/common';
+import type { Sql } from '@app/database';
+import type { NewJob, QueueProducer } from './queue-producer';
+import { ThrottledWarning } from './throttled-warning';
+
+/**
+ * The PostgreSQL outbox -> BullMQ relay. PostgreSQL is the record of work to do; Redis
+ * only carries what is due. A service writes outbox rows in its own transactions; the
+ * relay moves due rows into a queue and marks them queued, in one transaction (if Redis
+ * refuses the jobs, nothing is marked). Whoever processes a job clears the mark when it
+ * records the outcome, and sets the next due time if there is more to do.
+ *
+ * Contract of an outbox table (any name, in any schema):
+ *   - `id`               primary key (uuid, bigint or text);
+ *   - `next_attempt_at`  timestamptz, when the row is next due; NULL when nothing is to do;
+ *   - `queued_at`        timestamptz, set by the relay while a job carries the row, NULL otherwise;
+ *   - a fairness key column (`keyColumn`): each key has at most `perKey` rows queued at a
+ *     time, so one busy key never fills the queue in front of the others.
+ * Suggested indexes: (key, next_attempt_at) WHERE queued_at IS NULL AND next_attempt_at IS NOT NULL,
+ * and (key, queued_at) WHERE queued_at IS NOT NULL.
+ *
+ * What the relay does:
+ *   - claims due rows with FOR UPDATE SKIP LOCKED (replicas never take the same rows), oldest
+ *     due first, at most `perKey` queued per key and `batch` per run;
+ *   - turns them into jobs with the owner's `toJobs` (several rows to a job if it likes); each
+ *     job id must name the attempt it carries, so the same attempt is never queued twice;
+ *   - runs when asked (`kick`, coalesced), every `intervalMs`, and again at once while runs are full;
+ *   - re-queues lost jobs: rows marked queued whose job is no longer in the queue (Redis
+ *     restarted empty, or a job failed for good) are released and relayed again. It checks
+ *     at start, whenever the producer's Redis connection comes back, and every `sweepMs`.
+ *
+ * A second outbox (e.g. push items per platform) plugs in with its own table, `keys`,
+ * `where`, `returning`, `toJobs`, `rowIds` and its own producer/queue.
+ */
+export interface OutboxSpec<Row, Data> {
+  /** For log lines. */
+  name: string;
+  /** The quoted, schema-qualified table. */
+  table: string;
+  /** Column of the fairness key. */
+  keyColumn: string;
+  /** SQL selecting the keys that may be relayed now, as column `key` (e.g. active webhooks). */
+  keys: string;
+  /** Extra condition on the rows, over alias `t` (e.g. `t.platform = 'ios'` for a per-platform relay). */
+  where?: string;
+  /** Columns the claim returns, over alias `t`: what `toJobs` needs. */
+  returning: string;
+  perKey: number;
+  batch: number;
+  intervalMs: number;
+  sweepMs: number;
+  toJobs(rows: Row[]): Array<NewJob<Data>>;
+  /** The outbox rows (ids as text) a job carries. */
+  rowIds(data: Data): string[];
+}
+
+const RERUN_PAUSE_MS = 5;
+
+export class OutboxRelay<Row, Data> {
+  private readonly logger: Logger;
+  private readonly failure: ThrottledWarning;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly claimSql: string;
+  private readonly where: string;
+
+  constructor(
+    private readonly db: Sql,
+    private readonly producer: QueueProducer<Data>,
+    private readonly spec: OutboxSpec<Row, Data>,
+  ) {
+    this.logger = new Logger(`Outbox ${spec.name}`);
+    this.failure = new ThrottledWarning(`Outbox ${spec.name}`);
+    const { table, keyColumn: key, keys, returning } = spec;
+    this.where = spec.where ? ` AND (${spec.where})` : '';
+    this.claimSql = `WITH picked AS (
+        SELECT c.id FROM (${keys}) k
+        CROSS JOIN LATERAL (
+          SELECT t.id FROM ${table} t
+          WHERE t.${key} = k.key AND t.queued_at IS NULL AND t.next_attempt_at <= now()${this.where}
+          ORDER BY t.next_attempt_at
+          LIMIT GREATEST(0, $1 - (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL))
+          FOR UPDATE SKIP LOCKED
+        ) c
+        LIMIT $2
+      )
+      UPDATE ${table} t SET queued_at = now() FROM picked WHERE t.id = picked.id
+      RETURNING ${returning}`;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timers.push(setInterval(() => this.kick(), this.spec.intervalMs).unref());
+    this.timers.push(setInterval(() => void this.requeueLost(), this.spec.sweepMs).unref());
+    this.producer.onReconnect(() => void this.requeueLost());
+    void this.requeueLost();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timers.forEach(clearInterval);
+    this.timers = [];
+    await this.running;
+  }
+
+  /** Asks for a run; runs requested while one is going coalesce into one more. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => (this.running = null));
+  }
+
+  /** Resolves when everything due now has been handed to the queue (for tests and shutdown). */
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.stopped) return this.claim().then(() => undefined);
+    this.kick();
+    await this.running;
+  }
+
+  /**
+   * Marks due rows as queued and adds their jobs, in one transaction. `enqueue` replaces
+   * adding to the producer (tests use it to act inside the transaction). Returns the rows moved.
+   */
+  claim(enqueue: (rows: Row[]) => Promise<void> = (rows) => this.producer.add(this.spec.toJobs(rows))): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.rows<Row>(this.claimSql, [this.spec.perKey, this.spec.batch]);
+      if (rows.length > 0) await enqueue(rows);
+      return rows.length;
+    });
+  }
+
+  /**
+   * Releases rows marked queued whose job the queue no longer has, and relays them again.
+   * Only rows committed as queued before the queue is read are considered (their jobs were
+   * added before that commit), and a row is released only if it is still the same claim,
+   * so a job that finished meanwhile is never sent again. Returns how many were released.
+   */
+  async requeueLost(): Promise<number> {
+    try {
+      const queued = await this.db.rows<{ id: string; at: string }>(
+        `SELECT t.id::text AS id, t.queued_at::text AS at FROM ${this.spec.table} t WHERE t.queued_at IS NOT NULL${this.where}`,
+      );
+      if (queued.length === 0) return 0;
+      const live = new Set<string>();
+      for await (const data of this.producer.liveJobs()) for (const id of this.spec.rowIds(data)) live.add(id);
+      const lost = queued.filter((row) => !live.has(row.id));
+      if (lost.length === 0) return 0;
+      const released = await this.db.rows(
+        `UPDATE ${this.spec.table} t SET queued_at = NULL FROM unnest($1::text[], $2::timestamptz[]) AS x(id, at)
+         WHERE t.queued_at IS NOT NULL AND t.queued_at = x.at AND t.id::text = x.id RETURNING 1`,
+        [lost.map((r) => r.id), lost.map((r) => r.at)],
+      );
+      if (released.length > 0) {
+        this.logger.warn(`queued ${released.length} rows again whose jobs were lost`);
+        this.kick();
+      }
+      return released.length;
+    } catch (error) {
+      this.warn(error as Error);
+      return 0;
+    }
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (;;) {
+        this.again = false;
+        const moved = await this.claim();
+        if (moved === this.spec.batch) this.again = true;
+        if (!this.again || this.stopped) break;
+        // Under load every write and every finished job asks for a run: a short pause lets
+        // those requests gather, so each run (one transaction) moves many rows, not a few.
+        await new Promise((resolve) => setTimeout(resolve, RERUN_PAUSE_MS));
+      }
+    } catch (error) {
+      this.warn(error as Error);
+    }
+  }
+
+  private warn(error: Error): void {
+    this.failure.warn(`relay: ${error.message}; the work waits in the outbox`);
+  }
+}

@@ -1,0 +1,50 @@
+import Redis from 'ioredis';
+
+/** Where a queue lives: the Redis server, and the service's key prefix (services and test apps never share a queue). */
+export interface QueueConnection {
+  redisUrl: string;
+  redisPrefix: string;
+}
+
+/** BullMQ's key prefix under the service's Redis prefix. */
+export function bullPrefix(connection: QueueConnection): string {
+  return `${connection.redisPrefix}bull`;
+}
+
+const reconnect = (times: number) => Math.min(times * 200, 2000);
+
+/**
+ * A producer's connection fails fast while Redis is away (no offline queue): whoever adds
+ * jobs learns at once and keeps its work in PostgreSQL.
+ */
+export function producerRedis(connection: QueueConnection): Redis {
+  return new Redis(connection.redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: 5000,
+    retryStrategy: reconnect,
+  });
+}
+
+/** A worker's connection blocks on Redis and waits it out (BullMQ requires maxRetriesPerRequest null). */
+export function workerRedis(connection: QueueConnection): Redis {
+  return new Redis(connection.redisUrl, { maxRetriesPerRequest: null, retryStrategy: reconnect });
+}
+
+/**
+ * Calls `onBack` whenever the connection is ready again after it was lost (not on the
+ * first connect): the moment to look for jobs that a Redis restarted empty has lost.
+ */
+export function onReconnect(redis: Redis, onBack: () => void): void {
+  let connected = false;
+  let lost = false;
+  redis.on('ready', () => {
+    if (connected && lost) onBack();
+    connected = true;
+    lost = false;
+  });
+  redis.on('close', () => {
+    if (connected) lost = true;
+  });
+}

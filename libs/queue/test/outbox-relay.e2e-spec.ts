@@ -1,0 +1,291 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { Sql } from '@app/database';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the queue lib's own tests use the shared test database
+import { workerDatabaseUrl } from '@app/testkit';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { OutboxRelay, type OutboxSpec } from '../src/outbox-relay';
+import type { QueueConnection } from '../src/queue-connection';
+import { QueueProducer } from '../src/queue-producer';
+import { QueueWorker, type Job } from '../src/queue-worker';
+
+jest.setTimeout(30_000);
+
+interface Item {
+  id: string;
+  k: string;
+  attempts: number;
+}
+interface JobData {
+  ids: string[];
+  attempt: number;
+}
+
+/**
+ * A small app of the queue lib's own: an outbox table `items` (key `k`), a producer, a
+ * worker that marks items done, and the relay between them, on the real PostgreSQL and Redis.
+ */
+class ItemWorker extends QueueWorker<JobData> {
+  /** Item id -> how many times a job carried it to this worker. */
+  readonly seen = new Map<string, number>();
+  delayMs = 0;
+  started?: () => void;
+
+  constructor(
+    queue: string,
+    private readonly db: Sql,
+    private readonly table: string,
+  ) {
+    super(queue);
+  }
+
+  protected async process(job: Job<JobData>): Promise<void> {
+    this.started?.();
+    for (const id of job.data.ids) this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    await this.db.rows(
+      `UPDATE ${this.table} SET attempts = attempts + 1, queued_at = NULL, next_attempt_at = NULL, done_at = now()
+       WHERE id = ANY($1::bigint[]) AND attempts = $2 - 1`,
+      [job.data.ids, job.data.attempt],
+    );
+  }
+}
+
+let dataSource: DataSource;
+let db: Sql;
+
+beforeAll(async () => {
+  dataSource = await new DataSource({ type: 'postgres', url: await workerDatabaseUrl(), poolSize: 6 }).initialize();
+  db = new Sql(dataSource);
+  await db.rows('CREATE SCHEMA IF NOT EXISTS queue_test');
+});
+afterAll(() => dataSource?.destroy());
+
+async function newTable(): Promise<string> {
+  const table = `queue_test.items_${randomUUID().slice(0, 8)}`;
+  await db.rows(`CREATE TABLE ${table} (id bigserial PRIMARY KEY, k text NOT NULL, attempts int NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz DEFAULT now(), queued_at timestamptz, done_at timestamptz)`);
+  return table;
+}
+
+function connection(redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'): QueueConnection {
+  return { redisUrl, redisPrefix: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:` };
+}
+
+function spec(table: string, overrides: Partial<OutboxSpec<Item, JobData>> = {}): OutboxSpec<Item, JobData> {
+  return {
+    name: 'items',
+    table,
+    keyColumn: 'k',
+    keys: `SELECT DISTINCT k AS key FROM ${table}`,
+    returning: 't.id::text AS id, t.k, t.attempts',
+    perKey: 1000,
+    batch: 500,
+    intervalMs: 100,
+    sweepMs: 600_000,
+    // Three items to a job, one key per job; the id names the attempt.
+    toJobs: (rows) => {
+      const jobs = [];
+      for (const k of new Set(rows.map((r) => r.k))) {
+        const mine = rows.filter((r) => r.k === k);
+        for (let i = 0; i < mine.length; i += 3) {
+          const part = mine.slice(i, i + 3);
+          jobs.push({ name: 'items', data: { ids: part.map((r) => r.id), attempt: part[0].attempts + 1 }, jobId: `${part[0].id}-${part[0].attempts + 1}` });
+        }
+      }
+      return jobs;
+    },
+    rowIds: (data) => data.ids,
+    ...overrides,
+  };
+}
+
+async function insert(table: string, k: string, n: number, dueInSeconds = 0): Promise<void> {
+  await db.rows(`INSERT INTO ${table} (k, next_attempt_at) SELECT $1, now() + make_interval(secs => $3) FROM generate_series(1, $2)`, [k, n, dueInSeconds]);
+}
+
+async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const count = async (table: string, where: string) => (await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))!.n;
+
+describe('OutboxRelay', () => {
+  it('moves due rows once, several to a job, at most perKey queued per key; rows not yet due wait', async () => {
+    const table = await newTable();
+    await insert(table, 'busy', 30);
+    await insert(table, 'quiet', 2);
+    await insert(table, 'quiet', 5, 3600);
+    const conn = connection();
+    const producer = new QueueProducer<JobData>('items', conn);
+    const relay = new OutboxRelay(db, producer, spec(table, { perKey: 4 }));
+    try {
+      expect(await relay.claim()).toBe(6); // 4 busy + 2 quiet
+      expect(await relay.claim()).toBe(0); // busy is at its cap, quiet has nothing due
+      expect(await count(table, `k = 'busy' AND queued_at IS NOT NULL`)).toBe(4);
+      const jobs: JobData[] = [];
+      for await (const data of producer.liveJobs()) jobs.push(data);
+      expect(jobs.map((j) => j.ids.length).sort()).toEqual([1, 2, 3]);
+
+      const worker = new ItemWorker('items', db, table);
+      worker.start(conn, 4, () => void relay.requeueLost());
+      relay.start();
+      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 32 ? true : undefined));
+      await worker.close();
+      expect([...worker.seen.values()].every((n) => n === 1)).toBe(true);
+      expect(worker.seen.size).toBe(32);
+      expect(await count(table, 'done_at IS NULL')).toBe(5);
+    } finally {
+      await relay.stop();
+      await producer.close();
+    }
+  });
+
+  it('never hands one row to two relays running at once (SKIP LOCKED)', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 300);
+    await insert(table, 'b', 300);
+    const producer = new QueueProducer<JobData>('items', connection());
+    const claimed: string[] = [];
+    const relays = [1, 2, 3].map(() => new OutboxRelay(db, producer, spec(table, { batch: 100 })));
+    try {
+      const collect = (relay: OutboxRelay<Item, JobData>) =>
+        relay.claim(async (rows) => {
+          claimed.push(...rows.map((r) => r.id));
+          await new Promise((r) => setTimeout(r, 20));
+        });
+      for (let round = 0; round < 3; round++) await Promise.all(relays.map(collect));
+      expect(claimed.length).toBe(600);
+      expect(new Set(claimed).size).toBe(600);
+    } finally {
+      await producer.close();
+    }
+  });
+
+  it('rolls back the claim when the queue refuses the jobs: the rows stay due', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 3);
+    const producer = new QueueProducer<JobData>('items', connection());
+    const relay = new OutboxRelay(db, producer, spec(table));
+    try {
+      await expect(relay.claim(async () => Promise.reject(new Error('Redis is away')))).rejects.toThrow('Redis is away');
+      expect(await count(table, 'queued_at IS NULL AND next_attempt_at IS NOT NULL')).toBe(3);
+    } finally {
+      await producer.close();
+    }
+  });
+});
+
+/** A redis-server of this test's own, so stopping it disturbs no other test. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (;;) {
+    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return server;
+    } catch {
+      probe.disconnect();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function stopRedis(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGKILL');
+  await exited;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('lost jobs', () => {
+  it('queues again, as soon as Redis is back, the rows whose jobs a Redis restarted empty lost; each row is done once', async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const table = await newTable();
+    await insert(table, 'a', 10);
+    const conn = connection(`redis://127.0.0.1:${port}`);
+    const producer = new QueueProducer<JobData>('items', conn);
+    // The periodic check is an hour away: only the reconnect can find the lost jobs.
+    const relay = new OutboxRelay(db, producer, spec(table, { sweepMs: 3_600_000 }));
+    const worker = new ItemWorker('items', db, table);
+    try {
+      relay.start();
+      await relay.drain();
+      expect(await count(table, 'queued_at IS NOT NULL')).toBe(10); // the jobs are in Redis, and only there
+      await stopRedis(redis);
+      redis = await startRedis(port); // empty: no persistence
+      worker.start(conn, 4);
+      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 10 ? true : undefined));
+      expect([...worker.seen.values()]).toEqual(Array(10).fill(1));
+    } finally {
+      await worker.close();
+      await relay.stop();
+      await producer.close();
+      await stopRedis(redis);
+    }
+  });
+
+  it('leaves alone rows whose jobs are still queued or running', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 6);
+    const conn = connection();
+    const producer = new QueueProducer<JobData>('items', conn);
+    const relay = new OutboxRelay(db, producer, spec(table));
+    const worker = new ItemWorker('items', db, table);
+    worker.delayMs = 500;
+    try {
+      expect(await relay.claim()).toBe(6);
+      const running = new Promise<void>((resolve) => (worker.started = resolve));
+      worker.start(conn, 1);
+      await running; // one job running, one waiting
+      expect(await relay.requeueLost()).toBe(0);
+      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 6 ? true : undefined));
+      expect([...worker.seen.values()]).toEqual(Array(6).fill(1));
+    } finally {
+      await worker.close();
+      await producer.close();
+    }
+  });
+});
+
+describe('QueueWorker shutdown', () => {
+  it('stops taking jobs and finishes the one in flight before close resolves', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 6);
+    const conn = connection();
+    const producer = new QueueProducer<JobData>('items', conn);
+    const relay = new OutboxRelay(db, producer, spec(table));
+    const worker = new ItemWorker('items', db, table);
+    worker.delayMs = 300;
+    try {
+      await relay.claim();
+      const running = new Promise<void>((resolve) => (worker.started = resolve));
+      worker.start(conn, 1);
+      await running;
+      await worker.close();
+      // The job in flight (3 items) was finished and recorded; the other was not taken.
+      expect(await count(table, 'done_at IS NOT NULL')).toBe(3);
+      expect(worker.seen.size).toBe(3);
+    } finally {
+      await producer.close();
+    }
+  });
+});

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { Sql } from '@app/database';
+import { ValidationFailedException } from '@app/errors';
+import { SecretCipher } from '@app/secrets';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the engine's own tests use the shared loopback receiver
+import { startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
+import type { WebhookEngineOptions } from '../src/webhook-engine.options';
+import { splitRecorded, WebhookEvents } from '../src/webhook-events.service';
+import { WebhookMaintenance } from '../src/webhook-maintenance.service';
+import { WebhooksService } from '../src/webhooks.service';
+import { eventually, makeCertificates, startEngineApp, type TestCertificates } from './support/engine-test-app';
+
+jest.setTimeout(30_000);
+
+/** A gateway-like service: its own envelope, no signature, https only, `endpoint` as the URL's field. */
+const unsigned = (ca: string): WebhookEngineOptions => ({
+  envelope: (e) => JSON.stringify({ object: 'test', owner: e.owner, type: e.type, value: e.data }),
+  trustedCertificates: [ca],
+  urlField: 'endpoint',
+});
+
+/** A docstore-like service: Standard Webhooks signatures, http allowed for allow-listed hosts. */
+const signed: WebhookEngineOptions = {
+  envelope: (e) => JSON.stringify({ id: e.id, type: e.type, data: e.data }),
+  signer: standardWebhooksSigner,
+  allowHttpForAllowedTargets: true,
+};
+
+const owner = () => `+1555${randomBytes(4).readUInt32BE() % 10_000_000}`;
+
+async function deliveriesOf(t: TestApp, who: string, id: string) {
+  return (await t.get(WebhooksService).deliveries(who, id, { perPage: 100, offset: 0 })).rows;
+}
+
+function settled(t: TestApp, who: string, id: string, count: number) {
+  return eventually(async () => {
+    const rows = await deliveriesOf(t, who, id);
+    return rows.length >= count && rows.every((d) => !['pending', 'retrying'].includes(d.status)) ? rows : undefined;
+  });
+}
+
+describe('webhook engine, unsigned https service', () => {
+  let certs: TestCertificates;
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    certs = makeCertificates();
+    t = await startEngineApp(unsigned(certs.ca), 'engine_unsigned');
+    receiver = await startWebhookReceiver({ tls: certs.signed });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it('keys webhooks by an opaque owner and sends the service envelope with the per-webhook headers, unsigned', async () => {
+    const who = owner();
+    const { webhook, secret } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['messages'], headers: { 'x-api-key': 'k1' } });
+    expect(secret).toBeNull();
+    expect(webhook).toMatchObject({ owner: who, url: receiver.url, events: ['messages'], status: 'active', headers: { 'x-api-key': 'k1' } });
+    await t.get(WebhookEvents).emit(who, 'messages', [{ text: 'hi' }]);
+    await t.get(WebhookEvents).emit(who, 'statuses', [{ ignored: true }]);
+    const [call] = await receiver.waitFor(1, (c) => c.json?.owner === who);
+    expect(call.body).toBe(JSON.stringify({ object: 'test', owner: who, type: 'messages', value: { text: 'hi' } }));
+    expect(call.headers['x-api-key']).toBe('k1');
+    expect(call.headers).not.toHaveProperty('webhook-signature');
+    expect((await settled(t, who, webhook.id, 1)).map((d) => d.event)).toEqual(['messages']);
+  });
+
+  it('lets the owner change the headers, and sends the new ones', async () => {
+    const who = owner();
+    const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['messages'], headers: { 'x-api-key': 'old' } });
+    const updated = await t.get(WebhooksService).update(who, webhook.id, { headers: { authorization: 'Bearer new' } });
+    expect(updated.headers).toEqual({ authorization: 'Bearer new' });
+    await t.get(WebhookEvents).emit(who, 'messages', [{ n: 1 }]);
+    const [call] = await receiver.waitFor(1, (c) => c.json?.owner === who);
+    expect(call.headers.authorization).toBe('Bearer new');
+    expect(call.headers).not.toHaveProperty('x-api-key');
+  });
+
+  it('refuses plain http even for an allow-listed host, naming the service field', async () => {
+    const error = await t.get(WebhooksService).create(owner(), { url: 'http://127.0.0.1:9/hook', events: ['messages'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationFailedException);
+    expect((error as ValidationFailedException).body()).toMatchObject({ errors: { endpoint: ['The endpoint must use https.'] } });
+  });
+
+  it('verifies certificates: a self-signed receiver gets nothing, the attempt says why', async () => {
+    const rogue = await startWebhookReceiver({ tls: certs.selfSigned });
+    try {
+      const who = owner();
+      const { webhook } = await t.get(WebhooksService).create(who, { url: rogue.url, events: ['messages'] });
+      await t.get(WebhookEvents).emit(who, 'messages', [{ n: 1 }]);
+      const [delivery] = await settled(t, who, webhook.id, 1);
+      expect(delivery).toMatchObject({ status: 'failed', response_status: null, error: expect.stringMatching(/certificate/i) });
+      expect(rogue.calls).toHaveLength(0);
+    } finally {
+      await rogue.close();
+    }
+  });
+
+  it("records events inside the caller's statement: nothing when it rolls back, delivered when it commits", async () => {
+    const who = owner();
+    const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['messages'] });
+    const events = t.get(WebhookEvents);
+    const statement = events.withEvents(`src AS (SELECT $1::text AS phone, $2::text AS note)`, { rows: 'src', ownerColumn: 'phone', eventType: 'messages' });
+    await expect(
+      t.get(Sql).transaction(async (tx) => {
+        await tx.rows(statement, [who, 'rolled back']);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await deliveriesOf(t, who, webhook.id)).toEqual([]);
+    const { rows, deliveries } = splitRecorded(await t.get(Sql).transaction((tx) => tx.rows<{ phone: string; note: string }>(statement, [who, 'committed'])));
+    expect(rows).toEqual([{ phone: who, note: 'committed' }]);
+    expect(deliveries).toBe(1);
+    events.recorded(deliveries);
+    const calls = await receiver.waitFor(1, (c) => c.json?.owner === who);
+    expect(calls.map((c) => c.json.value)).toEqual([{ phone: who, note: 'committed' }]);
+  });
+
+  it('keeps every attempt: 500 then 200 shows both, with the first 1 KB of each body; a redelivery is its own trigger', async () => {
+    const who = owner();
+    const flaky = await startWebhookReceiver({ tls: certs.signed });
+    flaky.answer((_call, n) => (n === 0 ? { status: 500, body: `${'x'.repeat(1023)}é${'y'.repeat(3000)}` } : { status: 200, body: 'thanks' }));
+    try {
+      const service = t.get(WebhooksService);
+      const { webhook } = await service.create(who, { url: flaky.url, events: ['messages'] });
+      await t.get(WebhookEvents).emit(who, 'messages', [{ n: 1 }]);
+      const [delivery] = await settled(t, who, webhook.id, 1);
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 200 });
+      const page = { perPage: 15, offset: 0 };
+      const { rows, total } = await service.attempts(who, webhook.id, delivery.id, page);
+      expect(total).toBe(2);
+      expect(rows).toEqual([
+        {
+          attempt: 1, trigger: 'schedule', outcome: 'failed', response_status: 500, duration_ms: expect.any(Number),
+          // 1 KB ends inside the two bytes of é: the log keeps whole characters only.
+          error: `HTTP 500: ${'x'.repeat(512)}`, response_body: 'x'.repeat(1023), attempted_at: expect.any(String),
+        },
+        {
+          attempt: 2, trigger: 'schedule', outcome: 'succeeded', response_status: 200, duration_ms: expect.any(Number),
+          error: null, response_body: 'thanks', attempted_at: expect.any(String),
+        },
+      ]);
+      await service.redeliver(who, webhook.id, delivery.id);
+      await eventually(async () => ((await service.attempts(who, webhook.id, delivery.id, page)).total === 3 ? true : undefined));
+      expect((await service.attempts(who, webhook.id, delivery.id, { perPage: 1, offset: 2 })).rows).toEqual([
+        expect.objectContaining({ attempt: 3, trigger: 'redeliver', outcome: 'succeeded' }),
+      ]);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('prunes attempts older than the retention, and only those', async () => {
+    const who = owner();
+    const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['messages'] });
+    await t.get(WebhookEvents).emit(who, 'messages', [{ n: 1 }, { n: 2 }]);
+    const [a, b] = await settled(t, who, webhook.id, 2);
+    await t.get(Sql).rows(`UPDATE engine_unsigned.webhook_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id = $1`, [a.id]);
+    expect(await t.get(WebhookMaintenance).prune()).toBe(1);
+    const page = { perPage: 15, offset: 0 };
+    expect((await t.get(WebhooksService).attempts(who, webhook.id, a.id, page)).total).toBe(0);
+    expect((await t.get(WebhooksService).attempts(who, webhook.id, b.id, page)).total).toBe(1);
+  });
+});
+
+describe('webhook engine, signing secrets at rest', () => {
+  const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
+  const oldKey = key('old');
+  const newKey = key('new');
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: oldKey });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  const stored = async (id: string) =>
+    (await t.get(Sql).one<{ secret: string; previous_secret: string | null }>(`SELECT secret, previous_secret FROM engine_signed.webhooks WHERE id = $1`, [id]))!;
+
+  it('stores the secret encrypted with the current key, and signs with the plaintext', async () => {
+    const who = owner();
+    const { webhook, secret } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    expect(secret).toMatch(/^whsec_/);
+    const row = await stored(webhook.id);
+    expect(row.secret.startsWith('enc1:old:')).toBe(true);
+    expect(row.secret).not.toContain(secret!.slice(6));
+    await t.get(WebhookEvents).emit(who, 'e', [{ who }]);
+    const [call] = await receiver.waitFor(1, (c) => c.json?.data?.who === who);
+    expect(verifyWebhook(secret!, call.headers, call.body)).toMatchObject({ type: 'e', data: { who } });
+  });
+
+  it('encrypts plaintext rows at start; a new first key re-encrypts old rows, and the old key can then go', async () => {
+    const who = owner();
+    const service = t.get(WebhooksService);
+    const { webhook, secret } = await service.create(who, { url: receiver.url, events: ['e'] });
+    const rotated = await service.rotateSecret(who, webhook.id);
+    // A row from before encryption at rest.
+    await t.get(Sql).rows(`UPDATE engine_signed.webhooks SET secret = $2 WHERE id = $1`, [webhook.id, rotated.secret]);
+    expect(await t.get(WebhookMaintenance).reencryptSecrets()).toBe(1);
+    expect(t.get(SecretCipher).decrypt((await stored(webhook.id)).secret)).toBe(rotated.secret);
+
+    // A process whose first key is new re-encrypts every row at start, both secrets of a rotation included.
+    const next = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: `${newKey},${oldKey}` });
+    await next.close();
+    const row = await stored(webhook.id);
+    expect(row.secret.startsWith('enc1:new:')).toBe(true);
+    expect(row.previous_secret!.startsWith('enc1:new:')).toBe(true);
+
+    // Now the old key can be dropped; both secrets still sign during the grace period.
+    const onlyNew = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: newKey });
+    try {
+      await onlyNew.get(WebhookEvents).emit(who, 'e', [{ who }]);
+      const [call] = await receiver.waitFor(1, (c) => c.json?.data?.who === who);
+      expect(verifyWebhook(rotated.secret, call.headers, call.body)).toMatchObject({ data: { who } });
+      expect(verifyWebhook(secret!, call.headers, call.body)).toMatchObject({ data: { who } });
+    } finally {
+      await onlyNew.close();
+    }
+  });
+
+  it('refuses to start when a stored secret was made with a key that is no longer listed', async () => {
+    await expect(startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: key('other') })).rejects.toThrow(/no key "(old|new)"/);
+  });
+});
