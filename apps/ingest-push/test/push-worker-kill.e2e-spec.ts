@@ -29,7 +29,7 @@ describe('a push worker killed mid-batch', () => {
       FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile,
       PUSH_CONCURRENCY: '2',
       PUSH_ITEMS_PER_JOB: '10',
-      PUSH_TIMEOUT_SECONDS: '1',
+      PUSH_TIMEOUT_SECONDS: '5',
       PUSH_SWEEP_SECONDS: '1',
       PUSH_RELAY_INTERVAL_MS: '50',
       PUSH_WORKER_LOCK_SECONDS: '2',

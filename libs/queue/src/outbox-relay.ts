@@ -55,6 +55,7 @@ export interface OutboxSpec<Row, Data> {
 }
 
 const RERUN_PAUSE_MS = 5;
+const STOP_WAIT_MS = 5000;
 
 export class OutboxRelay<Row, Data> {
   private readonly logger: Logger;
@@ -99,11 +100,17 @@ export class OutboxRelay<Row, Data> {
     this.kick();
   }
 
+  /**
+   * Stops relaying and waits for a run under way, at most STOP_WAIT_MS: a run stuck on a
+   * database that went away never commits, so its rows stay in the outbox for the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
-    await this.running;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Asks for a run; runs requested while one is going coalesce into one more. */

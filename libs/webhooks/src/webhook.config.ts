@@ -1,7 +1,7 @@
 import { BaseServiceConfig } from '@app/config';
+import { parseRetrySchedule } from '@app/queue';
 import { IsEncryptionKeys } from '@app/secrets';
 import { IsIn, IsInt, IsString, Matches, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
-import { parseRetrySchedule } from './webhook-retry';
 import { TargetPolicy } from './webhook-target';
 
 @ValidatorConstraint({ name: 'allowList' })

@@ -74,7 +74,7 @@ export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShut
         finished: () => relay.kick(),
       });
       this.lanes.set(platform, { producer, relay, worker });
-      worker.start(connection, this.config.PUSH_CONCURRENCY, () => void relay.requeueLost());
+      worker.start(connection, this.config.PUSH_CONCURRENCY, () => void relay.requeueLost(), this.config.PUSH_WORKER_LOCK_SECONDS * 1000);
       relay.start();
     }
   }

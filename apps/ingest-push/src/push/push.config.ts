@@ -1,6 +1,7 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { parseRetrySchedule } from '@app/queue';
 import { isTimeZone } from './push-due-time';
 
 @ValidatorConstraint({ name: 'timeZone' })
@@ -103,6 +104,10 @@ export class PushConfig {
   @IsInt() @Min(1) @Max(3600)
   PUSH_SWEEP_SECONDS: number = 30;
 
+  /** How long a worker that died keeps its jobs before another worker takes them over (BullMQ's lock), in seconds. */
+  @IsInt() @Min(1) @Max(600)
+  PUSH_WORKER_LOCK_SECONDS: number = 30;
+
   /** Pushes of one account queued in Redis at a time, per platform: one big batch never holds the others back longer. */
   @IsInt() @Min(1) @Max(100_000)
   PUSH_MAX_QUEUED_PER_ACCOUNT: number = 5000;
@@ -112,7 +117,7 @@ export class PushConfig {
   PUSH_TOKEN_CACHE_TTL_SECONDS: number = 30;
 
   get retrySchedule(): number[] {
-    return this.PUSH_RETRY_SCHEDULE.split(',').map((s) => Number(s.trim()));
+    return parseRetrySchedule(this.PUSH_RETRY_SCHEDULE);
   }
 
   get timeoutMs(): number {

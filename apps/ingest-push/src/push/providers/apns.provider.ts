@@ -1,10 +1,10 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { parseRetryAfter } from '@app/queue';
 import { apnsPayload } from '../push-payload';
 import { base64url } from './fcm-access-token';
 import { networkError, type PushMessage, type PushProvider, type SendOutcome } from './push-provider';
-import { parseRetryAfter } from './retry-after';
 
 export interface ApnsOptions {
   baseUrl: string;

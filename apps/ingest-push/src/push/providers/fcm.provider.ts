@@ -1,8 +1,8 @@
+import { parseRetryAfter } from '@app/queue';
 import { Agent, request } from 'undici';
 import { fcmMessage } from '../push-payload';
 import { FcmAccessToken, readServiceAccount } from './fcm-access-token';
 import { networkError, type PushMessage, type PushProvider, type SendOutcome } from './push-provider';
-import { parseRetryAfter } from './retry-after';
 
 export interface FcmOptions {
   baseUrl: string;
