@@ -181,7 +181,7 @@ describe('POST /api/pushm/bulk', () => {
   });
 
   it('never answers 5xx and stores nothing for a refused request, whatever the body', async () => {
-    const field = fc.constantFrom('nm_envio', 'nm_push', 'nm_titulo', 'nm_mensagem', 'url_scheme', 'dt_envio', 'hr_envio', 'campos', 'valor', 'valor_json', 'nm_plataforma', 'other');
+    const field = fc.constantFrom('nm_envio', 'nm_push', 'nm_titulo', 'nm_mensagem', 'url_scheme', 'dt_envio', 'hr_envio', 'campos', 'valor', 'valor_json', 'nm_plataforma', 'other', 'valueOf', 'toString');
     const item = fc.oneof(fc.dictionary(field, fc.oneof(fc.string(), fc.jsonValue())), fc.jsonValue());
     const body = fc.oneof(fc.record({ pushs: fc.array(item, { maxLength: 5 }) }), fc.jsonValue(), fc.string().map((s) => ({ raw: s })));
     await fc.assert(

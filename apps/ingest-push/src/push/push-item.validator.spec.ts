@@ -74,6 +74,8 @@ describe('checkPushItem', () => {
     ['valor_json', { valor_json: '{"nome":{"deep":1}}' }],
     ['nm_mensagem', { campos: 'nome', valor: 'Ana' }],
     ['extra', { extra: 1 }],
+    ['valueOf', { valueOf: false }],
+    ['constructor', { constructor: 'x' }],
     ['nm_titulo', { nm_titulo: 'x'.repeat(4097) }],
     ['payload', { nm_titulo: 'é'.repeat(2000), nm_mensagem: 'ü'.repeat(2000) }],
   ])('refuses a bad %s (case %#)', (field, change) => {
@@ -102,6 +104,7 @@ describe('checkPushItem', () => {
           expect(Object.keys(result.errors).length).toBeGreaterThan(0);
         }
       }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -37,7 +37,8 @@ const MAX_VARIABLES = 100;
 export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, errors: { item: ['Each push must be an object.'] } };
   const item = raw as Record<string, unknown>;
-  const errors: FieldErrors = {};
+  // No prototype: an unknown field may be named like one of Object's members (`valueOf`).
+  const errors: FieldErrors = Object.create(null) as FieldErrors;
   const fail = (field: string, message: string): void => {
     (errors[field] ??= []).push(message);
   };
