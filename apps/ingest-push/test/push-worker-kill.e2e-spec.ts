@@ -9,8 +9,8 @@ import { itemRows, pushItem, startPush, type PushApp } from './support/push-test
 jest.setTimeout(150_000);
 
 /**
- * A worker process killed (SIGKILL) while it sends a batch: every push is still sent, and
- * sent twice at most if its send was in flight when the worker died (at-least-once).
+ * A worker process killed (SIGKILL) while it sends a batch: every push is still sent; one whose
+ * send was in flight when the worker died is taken over and sent again (at least once).
  */
 describe('a push worker killed mid-batch', () => {
   let fcm: FakeFcm;
@@ -70,14 +70,13 @@ describe('a push worker killed mid-batch', () => {
     const rows = await api.until('every push', () => itemRows(api.sql, posted.body.batch_id), (r) => r.every((x) => x.status === 'sent'));
     expect(rows).toHaveLength(100);
 
+    // Each attempt sends at most once: a push reached the fake more than once only if it had as many
+    // attempts (its first was in flight when the worker died, or timed out and was retried).
     const times = new Map<string, number>();
     for (const r of fcm.received) times.set(r.device, (times.get(r.device) ?? 0) + 1);
     expect(times.size).toBe(100);
-    for (const [device, n] of times) {
-      if (n > 1) {
-        expect(inFlight.has(device)).toBe(true);
-        expect(n).toBe(2);
-      }
-    }
+    const attempts = new Map(rows.map((r) => [r.device, r.attempts]));
+    for (const [device, n] of times) expect(n).toBeLessThanOrEqual(attempts.get(device)!);
+    for (const device of inFlight) expect(attempts.get(device)).toBeGreaterThanOrEqual(2);
   });
 });
