@@ -1,15 +1,16 @@
 'use strict';
 // `node bench/run.js`           the HTTP benchmark (bench/docstore.ts)
 // `node bench/run.js webhooks`  webhook delivery: writes with and without a webhook, and a bare BullMQ floor (bench/webhooks.ts)
+// `node bench/run.js ingest`    sales ingestion: psql \copy floor vs the service on a 1 GB CSV and the same rows as JSON (bench/ingest.ts)
 // `node bench/run.js push`      bulk push: acceptance, end-to-end rate and lag against a fake FCM, and a bare BullMQ floor (bench/push.ts)
 // TypeScript is compiled on load by @swc/core (bench/register.js).
 require('./register');
 const which = process.argv[2];
 if (which === undefined || which === 'http') require('./docstore.ts');
 else if (which === 'webhooks') require('./webhooks.ts');
+else if (which === 'ingest') require('./ingest.ts');
 else if (which === 'push') require('./push.ts');
 else {
-  process.stderr.write(`usage: node bench/run.js [http|webhooks|push]
-`);
+  process.stderr.write(`usage: node bench/run.js [http|webhooks|ingest|push]\n`);
   process.exitCode = 2;
 }

@@ -182,3 +182,48 @@ describe('failed authentications per address', () => {
     await request(ds.http).get(good.doc()).set(good.auth).expect(200);
   });
 });
+
+describe('rate limits counted locally between syncs (issue 8)', () => {
+  const started: Docstore[] = [];
+  const pair = async (env: Record<string, string>): Promise<[Docstore, Docstore]> => {
+    const prefix = `test:${process.env.TEST_RUN_ID}:local-${randomUUID().slice(0, 8)}:`;
+    const both = [await startDocstore({ ...env, REDIS_PREFIX: prefix }), await startDocstore({ ...env, REDIS_PREFIX: prefix })];
+    started.push(...both);
+    return both as [Docstore, Docstore];
+  };
+  afterAll(async () => {
+    for (const ds of started) await ds.close();
+  });
+
+  it('keeps a small limit (5/min) exact across two instances', async () => {
+    const [one, two] = await pair({ RATE_LIMIT_PER_MINUTE: '5' });
+    const responses = await inOneWindow(async () => {
+      const c = await one.newClient();
+      const out: Response[] = [];
+      for (let i = 0; i < 8; i++) out.push(await request((i % 2 ? two : one).http).get(c.doc()).set(c.auth));
+      return out;
+    });
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(responses.map((r) => limitOf(r).remaining)).toEqual([4, 3, 2, 1, 0, 0, 0, 0]);
+  });
+
+  it('overshoots a larger limit across two instances by at most one local share, and agrees after a sync', async () => {
+    // 100/min with a 5 % share: each instance counts up to 5 hits on its own between syncs.
+    const [one, two] = await pair({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_LOCAL_PERCENT: '5', RATE_LIMIT_SYNC_MS: '50' });
+    const responses = await inOneWindow(async () => {
+      const c = await one.newClient();
+      const out: Response[] = [];
+      for (let i = 0; i < 120; i++) out.push(await request((i % 2 ? two : one).http).get(`${c.doc()}/none`).set(c.auth));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // past a sync on both
+      out.push(await request(one.http).get(c.doc()).set(c.auth), await request(two.http).get(c.doc()).set(c.auth));
+      return out;
+    });
+    const admitted = responses.slice(0, 120).filter((r) => r.status === 404).length;
+    expect(admitted).toBeGreaterThanOrEqual(100);
+    expect(admitted).toBeLessThanOrEqual(100 + 5);
+    expect(responses.slice(-2).map((r) => r.status)).toEqual([429, 429]);
+    // Headers never claim more than the limit, and count down to 0.
+    expect(Math.max(...responses.map((r) => limitOf(r).remaining))).toBeLessThanOrEqual(99);
+    expect(limitOf(responses[119]).remaining).toBe(0);
+  });
+});

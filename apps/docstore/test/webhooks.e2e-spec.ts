@@ -113,6 +113,10 @@ describe('webhook targets (no allow list)', () => {
     'http://127.0.0.1:8080/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://[::1]/hook', 'https://10.0.0.7/hook',
     'https://192.168.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:169.254.169.254]/', 'https://0x7f.1/hook',
     'http://93.184.216.34/hook', 'ftp://93.184.216.34/hook', 'https://user:pw@93.184.216.34/hook',
+    // IPv6 forms that embed a loopback, metadata or private IPv4 address, and URLs without a host
+    'https://[::7f00:1]/', 'https://[::127.0.0.1]/', 'https://[::a9fe:a9fe]/', 'https://[::10.0.0.1]/', 'https://[::ffff:0:7f00:1]/',
+    'https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::a9fe:a9fe]/', 'https://[2002:7f00:1::]/', 'https://[2002:a9fe:a9fe::]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'https:///x', 'https:///93.184.216.34/hook', 'https:93.184.216.34/hook',
   ])('refuses %s with 422, and on update too', async (url) => {
     const w = webhooksOf(ds, c);
     const res = await w.create({ url, events: ['document.created'] }).expect(422);

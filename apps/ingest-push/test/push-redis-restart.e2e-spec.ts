@@ -1,20 +1,23 @@
 import 'reflect-metadata';
-import { OwnRedis } from './support/own-redis';
+import { type ChildProcess } from 'node:child_process';
+import { freePort, startOwnRedis, stopOwnRedis } from '@app/testkit';
 import { FakeFcm } from './support/push-fakes';
 import { dueIn, itemRows, pushItem, startPush, type PushApp } from './support/push-test';
 
 jest.setTimeout(90_000);
 
 describe('push while Redis restarts empty', () => {
-  let redis: OwnRedis;
+  let redis: ChildProcess;
+  let port: number;
   let fcm: FakeFcm;
   let app: PushApp;
 
   beforeAll(async () => {
-    redis = await OwnRedis.start();
+    port = await freePort();
+    redis = await startOwnRedis(port);
     fcm = await new FakeFcm().start();
     app = await startPush({
-      REDIS_URL: redis.url,
+      REDIS_URL: `redis://127.0.0.1:${port}`,
       PUSH_PROVIDER_ANDROID: 'fcm',
       FCM_BASE_URL: fcm.baseUrl,
       FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile,
@@ -26,7 +29,7 @@ describe('push while Redis restarts empty', () => {
   afterAll(async () => {
     await app.close();
     await fcm.stop();
-    await redis.kill();
+    await stopOwnRedis(redis);
   });
 
   it('sends every push exactly once: queued ones, one in flight and scheduled ones', async () => {
@@ -39,9 +42,9 @@ describe('push while Redis restarts empty', () => {
     await app.until('some sends', async () => fcm.received.length, (n) => n >= 5);
     const queued = await app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1 AND queued_at IS NOT NULL`, [now.body.batch_id]);
     expect(queued!.n).toBeGreaterThan(10);
-    await redis.kill();
+    await stopOwnRedis(redis);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await redis.restart();
+    redis = await startOwnRedis(port);
     fcm.delayMs = 0;
 
     const rows = [

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
-import { TooManyRequestsException, UnauthenticatedException } from '@app/errors';
+import { TooManyRequestsException, UnauthenticatedException, type CallerHeaders } from '@app/errors';
 import { RateLimitConfig, RateLimiter, type RateLimitResult } from '@app/rate-limit';
 import type { Request, Response } from 'express';
 import { CREDENTIAL_SOURCES, IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } from './auth.decorators';
@@ -32,7 +32,7 @@ interface RouteRules {
  * refused from its Content-Length.
  */
 @Injectable()
-export class AuthGuard implements CanActivate, OnApplicationBootstrap {
+export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBootstrap {
   /** Addresses over the failure limit, until their window resets (ms). Saves a Redis round trip per refused request. */
   private readonly lockedOut = new Map<string, number>();
   private readonly rules = new WeakMap<object, RouteRules>();
@@ -77,6 +77,21 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     return true;
   }
 
+  /**
+   * For answers the gate never saw (unknown routes): when the request carries valid
+   * credentials of any source, it is counted and gets its rate-limit headers. Nothing
+   * else happens: no failure is counted, nothing is refused.
+   */
+  async annotate(req: Request, res: Response): Promise<void> {
+    try {
+      const found = this.findCredential(req, [...this.stores.values()]);
+      const principal = found.credential && (await found.store.verify(found.credential));
+      if (principal) this.setHeaders(res, await this.limiter.hit('api', principal.credentialId, this.limits.RATE_LIMIT_PER_MINUTE));
+    } catch {
+      // The answer goes out without the headers.
+    }
+  }
+
   /** What the decorators say about a handler; read once per handler, not per request. */
   private routeRules(context: ExecutionContext): RouteRules {
     const handler = context.getHandler();
@@ -108,19 +123,8 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
    * them out buys nothing); failures past the limit get 429.
    */
   private async authenticate(req: Request, res: Response, route: RouteRules, oversized: boolean): Promise<Principal> {
-    let found: { credential: Credential; store: CredentialStore } | null = null;
-    let present = false;
-    for (const { source, store } of route.sources) {
-      const raw = source.header.read(req.headers);
-      if (raw === null) continue;
-      present = true;
-      const credential = source.parse(raw);
-      if (credential) {
-        found = { credential, store };
-        break;
-      }
-    }
-    const principal = found ? await found.store.verify(found.credential) : null;
+    const { credential, store, present } = this.findCredential(req, route.sources);
+    const principal = credential ? await store.verify(credential) : null;
     if (principal) return principal;
 
     const address = clientAddress(req);
@@ -143,6 +147,19 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     );
   }
 
+  /** The first credential that parses, in source order, and whether any source's header was there at all. */
+  private findCredential(req: Request, sources: ResolvedSource[]): { credential?: Credential; store: CredentialStore; present: boolean } {
+    let present = false;
+    for (const { source, store } of sources) {
+      const raw = source.header.read(req.headers);
+      if (raw === null) continue;
+      present = true;
+      const credential = source.parse(raw);
+      if (credential) return { credential, store, present };
+    }
+    return { store: NO_STORE, present };
+  }
+
   private enforce(res: Response, result: RateLimitResult): void {
     this.setHeaders(res, result);
     if (result.exceeded) throw new TooManyRequestsException(result.retryAfter);
@@ -162,6 +179,8 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     this.lockedOut.set(address, untilMs);
   }
 }
+
+const NO_STORE: CredentialStore = { verify: async () => null };
 
 function clientAddress(req: Request): string {
   return req.ip ?? 'unknown';

@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { CALLER_HEADERS } from '@app/errors';
 import { AuthGuard } from './auth.guard';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import { RequestBodyReader } from './request-body.reader';
@@ -14,6 +15,9 @@ export function authProviders(options: AuthOptions): Provider[] {
     { provide: AUTH_OPTIONS, useValue: options },
     RequestBodyReader,
     ...(options.policy ? [options.policy] : []),
-    { provide: APP_GUARD, useClass: AuthGuard },
+    AuthGuard,
+    { provide: APP_GUARD, useExisting: AuthGuard },
+    // Unknown-route 404s carry the caller's rate-limit headers too.
+    { provide: CALLER_HEADERS, useExisting: AuthGuard },
   ];
 }

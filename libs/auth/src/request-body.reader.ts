@@ -3,8 +3,12 @@ import { AppException, CommonErrorCode, ValidationFailedException } from '@app/e
 import bodyParser from 'body-parser';
 import type { Request, Response } from 'express';
 import { bodyProblem } from './json-body.check';
+import { lossyNumberPath } from './lossy-number';
 import { RequestBodyConfig } from './request-body.config';
 import type { StreamBodyOptions } from './request-body.decorators';
+
+const RAW = Symbol('rawBody');
+type RawCarrier = { [RAW]?: Buffer };
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -21,7 +25,11 @@ export class RequestBodyReader {
   private readonly parseJson: (req: Request, res: Response, next: (error?: unknown) => void) => void;
 
   constructor(private readonly config: RequestBodyConfig) {
-    this.parseJson = bodyParser.json({ limit: config.BODY_LIMIT_BYTES, type: () => true });
+    this.parseJson = bodyParser.json({
+      limit: config.BODY_LIMIT_BYTES,
+      type: () => true,
+      verify: (req, _res, raw) => void ((req as RawCarrier)[RAW] = raw),
+    });
   }
 
   /** True when the declared Content-Length is over the route's limit: answerable without reading anything. */
@@ -35,9 +43,13 @@ export class RequestBodyReader {
     if (mode.kind === 'stream' || !hasContent(req)) return;
     if (!req.is(JSON_TYPES)) throw new AppException(CommonErrorCode.UnsupportedMediaType, 415, 'The request body must be JSON (Content-Type: application/json).');
     await new Promise<void>((resolve, reject) => this.parseJson(req, res, (error) => (error ? reject(error) : resolve())));
+    const raw = (req as RawCarrier)[RAW];
+    delete (req as RawCarrier)[RAW];
     const problem = bodyProblem(req.body, this.config.BODY_MAX_JSON_VALUES);
     if (problem?.tooLarge) throw new AppException(CommonErrorCode.PayloadTooLarge, 413, problem.message);
     if (problem) throw ValidationFailedException.of(problem.path || 'body', problem.message);
+    const lossy = raw && lossyNumberPath(raw);
+    if (lossy) throw ValidationFailedException.of(lossy, 'The number cannot be stored exactly (too many significant digits, or beyond ±1.8e308): send it as a string.');
   }
 }
 

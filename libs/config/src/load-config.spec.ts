@@ -27,6 +27,9 @@ class AppConfig extends DatabaseConfig {
 
   @IsString()
   NAME: string = 'app';
+
+  @IsString() @Matches(/^k\d:[A-Za-z0-9+/=]{44}$/)
+  ENCRYPTION_KEYS: string = 'k1:' + 'A'.repeat(43) + '=';
 }
 
 const failure = (env: NodeJS.ProcessEnv): InvalidConfigError => {
@@ -106,5 +109,11 @@ describe('loadConfig', () => {
     expect(message).toContain('DATABASE_URL');
     expect(message).toContain('mysql://admin:***@db/app');
     expect(message).not.toContain('hunter2');
+  });
+
+  it('names a bad key setting without printing the key material', () => {
+    const message = failure({ DATABASE_URL: DB, ENCRYPTION_KEYS: 'k1:c2VjcmV0LWtleS1tYXRlcmlhbA' }).message;
+    expect(message).toContain('ENCRYPTION_KEYS');
+    expect(message).not.toContain('c2VjcmV0LWtleS1tYXRlcmlhbA');
   });
 });

@@ -32,10 +32,13 @@ export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: Node
   return config;
 }
 
+/** Settings whose values are key material or credentials: an error names them but never prints the value. */
+const SECRET_SETTING = /KEY|SECRET|TOKEN|PASSWORD/;
+
 /** Names the value as it was set (not as converted: "abc", not NaN), with any URL password hidden. */
 function describe(error: ValidationError, given: string | undefined): string {
   const reasons = Object.values(error.constraints ?? {}).join(', ');
-  const value = given === undefined ? 'it is missing' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
+  const value = given === undefined ? 'it is missing' : SECRET_SETTING.test(error.property) ? 'the value is not shown' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
   return `Setting ${error.property} is invalid (${reasons}); ${value}.`;
 }
 

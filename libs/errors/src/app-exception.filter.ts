@@ -1,4 +1,5 @@
-import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppException } from './app.exception';
 import { BadRequestException, CommonErrorCode } from './common.exception';
@@ -13,6 +14,17 @@ interface HttpErrorLike {
 }
 
 /**
+ * Adds what is known about the caller (rate-limit headers) to an answer the guard never
+ * saw: an unknown route. Provided by the auth lib; without one such answers go as they are.
+ */
+export interface CallerHeaders {
+  /** Sets the caller's headers when its credentials verify; never throws, never counts a failure. */
+  annotate(req: Request, res: Response): Promise<void>;
+}
+
+export const CALLER_HEADERS = Symbol('CALLER_HEADERS');
+
+/**
  * The one place an error becomes a response. AppExceptions render their own body;
  * framework and middleware errors are mapped to the same shapes; anything else is a
  * bug: logged with the request id and answered 500 with a generic message.
@@ -20,6 +32,9 @@ interface HttpErrorLike {
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+  private callerHeaders?: CallerHeaders | null;
+
+  constructor(@Optional() private readonly moduleRef?: ModuleRef) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -30,7 +45,21 @@ export class AppExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
-    res.status(error.status).set(error.headers).json(error.body());
+    const send = (): void => void res.status(error.status).set(error.headers).json(error.body());
+    const caller = error.code === CommonErrorCode.RouteNotFound ? this.caller() : null;
+    if (caller) void caller.annotate(req, res).then(send, send);
+    else send();
+  }
+
+  private caller(): CallerHeaders | null {
+    if (this.callerHeaders === undefined) {
+      try {
+        this.callerHeaders = this.moduleRef?.get<CallerHeaders>(CALLER_HEADERS, { strict: false }) ?? null;
+      } catch {
+        this.callerHeaders = null;
+      }
+    }
+    return this.callerHeaders;
   }
 }
 

@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Sql } from '@app/database';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the queue lib's own tests use the shared test database
-import { workerDatabaseUrl } from '@app/testkit';
-import Redis from 'ioredis';
+import { freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, workerDatabaseUrl } from '@app/testkit';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, type OutboxSpec } from '../src/outbox-relay';
 import type { QueueConnection } from '../src/queue-connection';
@@ -181,39 +177,6 @@ describe('OutboxRelay', () => {
     }
   });
 });
-
-/** A redis-server of this test's own, so stopping it disturbs no other test. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (;;) {
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return server;
-    } catch {
-      probe.disconnect();
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-async function stopRedis(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGKILL');
-  await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('lost jobs', () => {
   it('queues again, as soon as Redis is back, the rows whose jobs a Redis restarted empty lost; each row is done once', async () => {

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
+import { RateLimitConfig } from './rate-limit.config';
 
 export interface RateLimitResult {
   limit: number;
@@ -14,38 +15,79 @@ export interface RateLimitResult {
 
 const WINDOW_MS = 60_000;
 
-// INCR and set the expiry on the first hit: one round trip, atomic.
-const HIT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+// INCRBY and set the expiry when the key is new: one round trip, atomic.
+const ADD_SCRIPT = `
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<number> };
+type RedisWithAdd = Redis & { rateLimitAdd(key: string, ttlMs: number, amount: number): Promise<number> };
+
+/** One key's count as this process knows it. */
+interface Counter {
+  window: number;
+  /** The shared count Redis returned last (null until this process has asked once). */
+  shared: number | null;
+  /** Hits counted here and not yet added in Redis. */
+  pending: number;
+}
 
 /**
- * Fixed one-minute windows counted in Redis, so every replica shares one count.
- * Each hit costs exactly one Redis round trip. While Redis is unreachable each process
- * counts on its own (the same limit per replica) rather than refusing requests: writes
- * and their webhook events must go on without Redis.
+ * Fixed one-minute windows shared by every replica through Redis, without a Redis round
+ * trip on most requests. Each process may count up to RATE_LIMIT_LOCAL_PERCENT of a
+ * limit on its own and adds those hits to Redis every RATE_LIMIT_SYNC_MS (one pipelined
+ * write for all keys). A hit goes to Redis at once (exact) when the process has not
+ * seen the key's shared count yet, when its local share is used up, when the known
+ * count plus a share reaches the limit, and for limits too small to have a share.
+ * Worst case with N replicas: up to (N - 1) × share hits past the limit in a window;
+ * X-RateLimit-Remaining may be high by the other replicas' unsynced hits (the same
+ * bound) for at most one sync interval. While Redis is unreachable each process counts
+ * on its own (the same limit per replica) rather than refusing requests.
  */
 @Injectable()
-export class RateLimiter {
+export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimiter');
-  private readonly redis: RedisWithHit;
-  private readonly local = new Map<string, number>();
-  private localWindow = -1;
+  private readonly redis: RedisWithAdd;
+  private readonly counters = new Map<string, Counter>();
   private lastWarning = 0;
+  private timer?: NodeJS.Timeout;
+  private syncing: Promise<void> = Promise.resolve();
 
-  constructor(@Inject(REDIS) redis: Redis) {
-    if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    this.redis = redis as RedisWithHit;
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    private readonly config: RateLimitConfig,
+  ) {
+    if (!('rateLimitAdd' in redis)) redis.defineCommand('rateLimitAdd', { numberOfKeys: 1, lua: ADD_SCRIPT });
+    this.redis = redis as RedisWithAdd;
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.sync(), this.config.RATE_LIMIT_SYNC_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sync();
   }
 
   async hit(bucket: string, subject: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
     const window = Math.floor(now / WINDOW_MS);
-    const resetMs = (window + 1) * WINDOW_MS;
     const key = `rl:${bucket}:${subject}:${window}`;
-    const count = await this.redis.rateLimitHit(key, resetMs - now + 1000).catch((error: Error) => this.localHit(key, window, error));
+    const share = Math.floor((limit * this.config.RATE_LIMIT_LOCAL_PERCENT) / 100);
+    let counter = this.counters.get(key);
+    if (!counter) {
+      counter = { window, shared: null, pending: 0 };
+      this.counters.set(key, counter);
+    }
+    let count: number;
+    if (counter.shared !== null && counter.pending < share && counter.shared + counter.pending + share < limit) {
+      counter.pending++;
+      count = counter.shared + counter.pending;
+    } else {
+      count = await this.add(key, counter, counter.pending + 1, now);
+    }
+    const resetMs = (window + 1) * WINDOW_MS;
     return {
       limit,
       remaining: Math.max(0, limit - count),
@@ -55,17 +97,40 @@ export class RateLimiter {
     };
   }
 
-  private localHit(key: string, window: number, error: Error): number {
-    if (window !== this.localWindow) {
-      this.local.clear();
-      this.localWindow = window;
+  /** Adds locally counted hits to every shared count in one pipelined write; runs on a timer and at shutdown. */
+  sync(): Promise<void> {
+    this.syncing = this.syncing.then(() => this.syncNow());
+    return this.syncing;
+  }
+
+  private async syncNow(): Promise<void> {
+    const now = Date.now();
+    const current = Math.floor(now / WINDOW_MS);
+    const writes: Promise<number>[] = [];
+    for (const [key, counter] of this.counters) {
+      if (counter.pending > 0) writes.push(this.add(key, counter, counter.pending, now));
+      else if (counter.window < current) this.counters.delete(key);
     }
-    if (Date.now() - this.lastWarning > 10_000) {
-      this.lastWarning = Date.now();
-      this.logger.warn(`Redis unreachable (${error.message}): rate limits are counted per process`);
+    await Promise.all(writes);
+  }
+
+  /** Adds `amount` hits in Redis (taking them out of `pending` first) and returns the shared count. */
+  private async add(key: string, counter: Counter, amount: number, now: number): Promise<number> {
+    const fromPending = Math.min(counter.pending, amount);
+    counter.pending -= fromPending;
+    const ttl = (counter.window + 1) * WINDOW_MS - now + 1000;
+    try {
+      const shared = await this.redis.rateLimitAdd(key, ttl, amount);
+      counter.shared = Math.max(counter.shared ?? 0, shared);
+      return shared;
+    } catch (error) {
+      // Counted here instead (never added to Redis later): per process while Redis is away.
+      if (Date.now() - this.lastWarning > 10_000) {
+        this.lastWarning = Date.now();
+        this.logger.warn(`Redis unreachable (${(error as Error).message}): rate limits are counted per process`);
+      }
+      counter.shared = (counter.shared ?? 0) + amount;
+      return counter.shared;
     }
-    const count = (this.local.get(key) ?? 0) + 1;
-    this.local.set(key, count);
-    return count;
   }
 }

@@ -20,6 +20,8 @@ export interface CoreOptions {
   settings?: ClassConstructor<object>[];
   /** The app's defaults for core settings, e.g. `{ PORT: 3001, REDIS_PREFIX: 'docstore:' }`. */
   defaults?: SettingDefaults;
+  /** Earlier form of `settings: [cls]`, kept while callers move over (libs/webhooks' test app). */
+  config?: ClassConstructor<object>;
 }
 
 /** The feature config classes every service runs with. */
@@ -59,7 +61,7 @@ class RootLoggerModule implements OnApplicationShutdown {
 @Module({})
 export class CoreModule {
   static forRoot(options: CoreOptions): DynamicModule {
-    const settings = options.settings ?? [];
+    const settings = [...(options.settings ?? []), ...(options.config ? [options.config] : [])];
     // Libs not yet on feature classes inject BaseServiceConfig (or a subclass the app lists, e.g. WebhookServiceConfig).
     const compat = settings.find((cls) => cls.prototype instanceof BaseServiceConfig) ?? BaseServiceConfig;
     return {

@@ -8,6 +8,7 @@ export * from './webhook-attempt.entity';
 export * from './webhook-delivery.entity';
 export * from './webhook-engine.options';
 export * from './webhook-events.service';
+export * from './webhook-maintenance.service';
 export * from './webhook-queue';
 export * from './webhook-relay.service';
 export * from './webhook-signature';

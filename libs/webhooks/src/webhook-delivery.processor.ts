@@ -1,5 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, nextRetryDelay, QueueWorker, type Job } from '@app/queue';
+import { RedisConfig } from '@app/redis';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
@@ -32,6 +33,7 @@ export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implem
     private readonly relay: WebhookRelay,
     @Inject(WEBHOOK_ENGINE_OPTIONS) private readonly options: WebhookEngineOptions,
     policy: TargetPolicy,
+    private readonly redisConfig: RedisConfig,
   ) {
     super(WEBHOOK_DELIVERY_QUEUE);
     this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000, options.trustedCertificates);
@@ -41,7 +43,7 @@ export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implem
   onApplicationBootstrap(): void {
     if (this.config.WEBHOOK_WORKERS === 'off') return;
     // When Redis comes back (perhaps empty), the relay looks for deliveries whose jobs were lost.
-    this.start({ redisUrl: this.config.REDIS_URL, redisPrefix: this.config.REDIS_PREFIX }, this.config.WEBHOOK_CONCURRENCY, () =>
+    this.start({ redisUrl: this.redisConfig.REDIS_URL, redisPrefix: this.redisConfig.REDIS_PREFIX }, this.config.WEBHOOK_CONCURRENCY, () =>
       void this.relay.outbox.requeueLost(),
     );
   }

@@ -1,4 +1,5 @@
-import { BaseServiceConfig } from '@app/config';
+// Settings are converted by their declared types, which needs decorator metadata.
+import 'reflect-metadata';
 import { parseRetrySchedule } from '@app/queue';
 import { IsEncryptionKeys } from '@app/secrets';
 import { IsIn, IsInt, IsString, Matches, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
@@ -18,8 +19,11 @@ class AllowListConstraint implements ValidatorConstraintInterface {
 export const WEBHOOK_WORKER_MODES = ['inline', 'off', 'only'] as const;
 export type WebhookWorkerMode = (typeof WEBHOOK_WORKER_MODES)[number];
 
-/** Settings of a service that delivers webhooks; the service's config class extends this one. */
-export class WebhookServiceConfig extends BaseServiceConfig {
+/**
+ * The webhook engine's settings: a service that uses WebhooksModule lists this class among
+ * its settings (it also carries ENCRYPTION_KEYS, which encrypts the signing secrets).
+ */
+export class WebhookServiceConfig {
   /** Keys that encrypt signing secrets at rest: `<keyId>:<base64 of 32 bytes>`, comma-separated, first encrypts (libs/secrets). */
   @IsEncryptionKeys()
   ENCRYPTION_KEYS!: string;

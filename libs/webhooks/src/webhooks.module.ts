@@ -1,5 +1,4 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { BaseServiceConfig } from '@app/config';
 import { SecretCipher } from '@app/secrets';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
@@ -18,7 +17,7 @@ import { WebhooksService } from './webhooks.service';
  * The webhook engine: the outbox, its relay, the `webhook-delivery` queue and its
  * processor (which starts unless WEBHOOK_WORKERS=off), the delivery and attempt logs, and
  * generic registration by owner. The service supplies its envelope, signer and http
- * policy; its config class extends WebhookServiceConfig and its migrations include
+ * policy; it lists WebhookServiceConfig among its settings and its migrations include
  * `webhookMigrations`. Registration's API shape is the service's own.
  */
 @Global()
@@ -29,14 +28,6 @@ export class WebhooksModule {
       module: WebhooksModule,
       providers: [
         { provide: WEBHOOK_ENGINE_OPTIONS, useValue: options },
-        {
-          provide: WebhookServiceConfig,
-          inject: [BaseServiceConfig],
-          useFactory: (config: BaseServiceConfig) => {
-            if (!(config instanceof WebhookServiceConfig)) throw new Error('The app config class must extend WebhookServiceConfig.');
-            return config;
-          },
-        },
         {
           provide: SecretCipher,
           inject: [WebhookServiceConfig],
@@ -57,7 +48,7 @@ export class WebhooksModule {
         WebhooksService,
         WebhookEvents,
       ],
-      exports: [WebhookServiceConfig, SecretCipher, TargetPolicy, WebhooksService, WebhookEvents, WebhookRelay],
+      exports: [SecretCipher, TargetPolicy, WebhooksService, WebhookEvents, WebhookRelay],
     };
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Sql } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the engine's own tests use the shared loopback receiver
+ 
 import { startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
 import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
 import type { WebhookEngineOptions } from '../src/webhook-engine.options';
@@ -178,8 +178,9 @@ describe('webhook engine, signing secrets at rest', () => {
     t = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: oldKey });
     receiver = await startWebhookReceiver();
   });
+  let closed = false;
   afterAll(async () => {
-    await t?.close();
+    if (!closed) await t?.close();
     await receiver?.close();
   });
 
@@ -208,16 +209,19 @@ describe('webhook engine, signing secrets at rest', () => {
     expect(await t.get(WebhookMaintenance).reencryptSecrets()).toBe(1);
     expect(t.get(SecretCipher).decrypt((await stored(webhook.id)).secret)).toBe(rotated.secret);
 
+    // Every process knows the new key before any makes it first (a process without it could not read re-encrypted rows).
+    await t.close();
+    closed = true;
     // A process whose first key is new re-encrypts every row at start, both secrets of a rotation included.
     const next = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: `${newKey},${oldKey}` });
     await next.close();
-    const row = await stored(webhook.id);
-    expect(row.secret.startsWith('enc1:new:')).toBe(true);
-    expect(row.previous_secret!.startsWith('enc1:new:')).toBe(true);
 
     // Now the old key can be dropped; both secrets still sign during the grace period.
     const onlyNew = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: newKey });
     try {
+      const row = (await onlyNew.get(Sql).one<{ secret: string; previous_secret: string }>(`SELECT secret, previous_secret FROM engine_signed.webhooks WHERE id = $1`, [webhook.id]))!;
+      expect(row.secret.startsWith('enc1:new:')).toBe(true);
+      expect(row.previous_secret.startsWith('enc1:new:')).toBe(true);
       await onlyNew.get(WebhookEvents).emit(who, 'e', [{ who }]);
       const [call] = await receiver.waitFor(1, (c) => c.json?.data?.who === who);
       expect(verifyWebhook(rotated.secret, call.headers, call.body)).toMatchObject({ data: { who } });

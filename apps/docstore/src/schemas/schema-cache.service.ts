@@ -83,6 +83,24 @@ export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /**
+   * Resolves when this process next hears (through its listener) that the collection's
+   * schema changed: how a caller, e.g. a test with two replicas, knows a change has reached
+   * this replica. Never resolves while nothing listens.
+   */
+  nextChange(scope: DocumentScope): Promise<void> {
+    const key = schemaCacheKey(scope);
+    return new Promise((resolve) => {
+      const waiting = this.waiters.get(key) ?? new Set();
+      const done = () => {
+        waiting.delete(done);
+        if (waiting.size === 0 && this.waiters.get(key) === waiting) this.waiters.delete(key);
+        resolve();
+      };
+      this.waiters.set(key, waiting.add(done));
+    });
+  }
+
   private notified(key: string): void {
     this.entries.delete(key);
     for (const resolve of this.waiters.get(key) ?? []) resolve();

@@ -5,14 +5,12 @@ import { join } from 'node:path';
 import { Module, type Type } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- the engine's own tests boot it with the shared test kit
+ 
 import { createTestApp, type TestApp } from '@app/testkit';
 import { WebhookServiceConfig } from '../../src/webhook.config';
 import type { WebhookEngineOptions } from '../../src/webhook-engine.options';
 import { WebhooksModule } from '../../src/webhooks.module';
 import { webhookEntities, webhookMigrations } from '../../src';
-
-class EngineTestConfig extends WebhookServiceConfig {}
 
 /**
  * The smallest app that uses the engine: config, database (in a schema of its own, so
@@ -22,7 +20,7 @@ class EngineTestConfig extends WebhookServiceConfig {}
 export function startEngineApp(options: WebhookEngineOptions, schema: string, env: Record<string, string> = {}): Promise<TestApp> {
   @Module({
     imports: [
-      CoreModule.forRoot({ service: 'webhook-engine-test', version: '0', config: EngineTestConfig }),
+      CoreModule.forRoot({ service: 'webhook-engine-test', version: '0', settings: [WebhookServiceConfig] }),
       DatabaseModule.forRoot({ schema, entities: webhookEntities, migrations: webhookMigrations }),
       WebhooksModule.forRoot(options),
     ],

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Push: accounts, their tokens, batches, items (the outbox and the record) and invalid devices. */
-export class PushTables1763900000000 implements MigrationInterface {
-  name = 'PushTables1763900000000';
+export class PushTables1763900000001 implements MigrationInterface {
+  name = 'PushTables1763900000001';
 
   async up(q: QueryRunner): Promise<void> {
     const s = `"${q.connection.driver.schema}"`;

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { saleCells, saleJson } from '../../test/support/sale-fixtures';
+import { copyText, SaleCopyEncoder } from './sale-copy.encoder';
+import { SALE_FIELDS } from './sale-fields';
+import { dateTimeProblem, floatTextProblem, integerTextProblem, orderDateProblem } from './sale-values';
+
+function json(source: string) {
+  const encoder = new SaleCopyEncoder();
+  encoder.jsonRecord(source, 7);
+  return { encoder, copy: encoder.take() };
+}
+
+function problems(source: string): Array<[string, string]> {
+  return json(source).encoder.errors.map((e) => [e.field, e.reason]);
+}
+
+// Floats that JSON.stringify writes with a decimal part (it writes 10.0 as 10).
+const FLOATS = { OrderTotal: 100.5, OrderTotalWeight: 1.25, OrderDiscount: 0.5, ProductPrice: 40.25, ShippingPrice: 9.9 };
+const sale = (overrides: Record<string, unknown> = {}) => JSON.stringify({ ...JSON.parse(saleJson(saleCells(3))), ...FLOATS, ...overrides });
+
+describe('Sale values', () => {
+  it.each([
+    ['10.0', true],
+    ['-3.25', true],
+    ['1.5e3', true],
+    ['10', false],
+    ['1e3', false],
+    ['10.', false],
+    ['.5', false],
+    ['10,5', false],
+    ['1.0e999', false],
+    ['1.0e-400', false],
+    ['4.9e-324', true],
+    ['0.0', true],
+    ['+1.5', true],
+    ['abc', false],
+  ])('float %j accepted: %s', (text, ok) => expect(floatTextProblem(text) === null).toBe(ok));
+
+  it.each([
+    ['0', true],
+    ['-2147483648', true],
+    ['2147483647', true],
+    ['2147483648', false],
+    ['1.0', false],
+    ['1e2', false],
+    ['', false],
+  ])('integer %j accepted: %s', (text, ok) => expect(integerTextProblem(text) === null).toBe(ok));
+
+  it.each([
+    ['2024-05-31T13:45:00.123Z', true],
+    ['2024-02-29T00:00:00.000Z', true],
+    ['2023-02-29T00:00:00.000Z', false],
+    ['2024-05-31T13:45:00Z', false],
+    ['2024-05-31T13:45:00.12Z', false],
+    ['2024-05-31T13:45:00.123+00:00', false],
+    ['2024-05-31T24:00:00.000Z', false],
+    ['0000-01-01T00:00:00.000Z', false],
+    ['2024-13-01T00:00:00.000Z', false],
+  ])('OrderDate %j accepted: %s', (text, ok) => expect(orderDateProblem(text) === null).toBe(ok));
+
+  it.each([
+    ['1990-05-31T00:00:00Z', true],
+    ['1990-05-31T00:00:00.5-03:00', true],
+    ['1990-05-31 10:00:00+05:30', true],
+    ['1990-05-31', false],
+    ['1990-05-31T00:00:00', false],
+    ['1990-05-31T00:00:00+25:00', false],
+    ['1990-04-31T00:00:00Z', false],
+  ])('CustomerBirth %j accepted: %s', (text, ok) => expect(dateTimeProblem(text) === null).toBe(ok));
+});
+
+describe('SaleCopyEncoder (JSON records)', () => {
+  it('turns a valid sale into one COPY line: line, record, the 32 fields, no error', () => {
+    const { encoder, copy } = json(saleJson(saleCells(3)));
+    expect(encoder.accepted).toBe(1);
+    const columns = copy.slice(0, -1).split('\t');
+    expect(columns).toHaveLength(2 + SALE_FIELDS.length + 2);
+    expect(columns.slice(0, 3)).toEqual(['7', '1', saleCells(3).OrderId]);
+    expect(columns.slice(-2)).toEqual(['\\N', '\\N']);
+  });
+
+  it('refuses a float written without a decimal part, and accepts 10.0', () => {
+    expect(problems(sale().replace(/"ProductPrice":[\d.]+/, '"ProductPrice":10'))).toEqual([['ProductPrice', expect.stringContaining('decimal part')]]);
+    expect(problems(sale().replace(/"ProductPrice":[\d.]+/, '"ProductPrice":1e3'))).toEqual([['ProductPrice', expect.stringContaining('decimal part')]]);
+    expect(problems(sale().replace(/"ProductPrice":[\d.]+/, '"ProductPrice": 10.0 '))).toEqual([]);
+    // The same text inside another field's string is not the field.
+    expect(problems(sale({ ProductName: '"ProductPrice":10,' }))).toEqual([]);
+  });
+
+  it('checks types, required fields and unknown fields, listing every problem of the record', () => {
+    expect(problems(sale({ OrderId: 12, ProductQuantity: 2.5, OrderTotal: '10.5', StoreId: '  ', CustomerEmail: null, Extra: 1, OrderDate: 5 }))).toEqual([
+      ['Extra', 'is not a Sale field'],
+      ['OrderId', 'must be a string'],
+      ['OrderDate', expect.stringContaining('ISO 8601')],
+      ['OrderTotal', expect.stringContaining('decimal part')],
+      ['ProductQuantity', expect.stringContaining('integer')],
+      ['StoreId', 'is required'],
+      ['CustomerEmail', 'is required'],
+    ]);
+  });
+
+  it.each([['[1]'], ['"text"'], ['12'], ['null'], ['{"a":tru}']])('rejects the element %s as one row error', (source) => {
+    const { encoder } = json(source);
+    expect(encoder.rejected).toBe(1);
+    expect(encoder.errors[0]).toMatchObject({ line: 7, record: 1, field: '' });
+  });
+
+  it('escapes what COPY text must, and refuses text PostgreSQL cannot hold', () => {
+    const { copy } = json(sale({ ProductName: 'tab\there\nnew \\ back' }));
+    expect(copy).toContain('tab\\there\\nnew \\\\ back');
+    expect(problems(sale({ ProductName: 'nul\u0000' }))).toEqual([['ProductName', expect.stringContaining('NUL')]]);
+    expect(problems(sale({ ProductName: 'half \ud800' }))).toEqual([['ProductName', expect.stringContaining('surrogate')]]);
+    expect(copyText('a\\b\tc\rd\ne')).toBe('a\\\\b\\tc\\rd\\ne');
+  });
+
+  it('never throws, and each record is one valid line or one line per problem', () => {
+    const value = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.constant(null), fc.boolean(), fc.jsonValue());
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...SALE_FIELDS.map((f) => f.name), 'Other'), value), (overrides) => {
+        const { encoder, copy } = json(sale(overrides));
+        const lines = copy.slice(0, -1).split('\n');
+        expect(encoder.received).toBe(1);
+        if (encoder.accepted === 1) expect(lines).toHaveLength(1);
+        else expect(lines).toHaveLength(encoder.errorCount);
+        for (const line of lines) expect(line.split('\t')).toHaveLength(2 + SALE_FIELDS.length + 2);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { CsvSalesReader } from './csv-sales.reader';
+import { JsonArraySplitter } from './json-array.splitter';
+import { SaleCopyEncoder } from './sale-copy.encoder';
+import { SalesFileTooLargeException } from './sales.exception';
+
+export type SalesFormat = 'csv' | 'json';
+
+export interface SalesCopyLimits {
+  /** Bytes of body accepted; one more is a 413. */
+  maxBytes: number;
+  /** Longest single record, in bytes (JSON) or characters (CSV). */
+  maxRecordBytes: number;
+}
+
+/**
+ * The body (bytes of a CSV or JSON Sale file) in, COPY text for the staging table out,
+ * one output chunk per input chunk, so stream backpressure reaches from PostgreSQL back
+ * to the client. Counts every byte read (chunked bodies too) against the limit. Counters
+ * and the first errors are read from `encoder` while and after it runs.
+ */
+export class SalesCopyTransform extends Transform {
+  readonly encoder = new SaleCopyEncoder();
+  bytes = 0;
+  private readonly consume: (chunk: Buffer) => void;
+  private readonly complete: () => void;
+
+  constructor(
+    format: SalesFormat,
+    private readonly limits: SalesCopyLimits,
+  ) {
+    super({ readableHighWaterMark: 64 * 1024 });
+    if (format === 'csv') {
+      const reader = new CsvSalesReader(this.encoder, limits.maxRecordBytes);
+      this.consume = (chunk) => reader.push(chunk);
+      this.complete = () => reader.end();
+    } else {
+      const splitter = new JsonArraySplitter(limits.maxRecordBytes);
+      const sink = (source: string, line: number) => this.encoder.jsonRecord(source, line);
+      this.consume = (chunk) => splitter.push(chunk, sink);
+      this.complete = () => splitter.end();
+    }
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limits.maxBytes) return callback(new SalesFileTooLargeException(this.limits.maxBytes));
+    try {
+      this.consume(chunk);
+    } catch (error) {
+      return callback(error as Error);
+    }
+    this.flushRows(callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      this.complete();
+    } catch (error) {
+      return callback(error as Error);
+    }
+    this.flushRows(callback);
+  }
+
+  private flushRows(callback: TransformCallback): void {
+    const text = this.encoder.take();
+    callback(null, text === '' ? undefined : Buffer.from(text));
+  }
+}

@@ -1,0 +1,50 @@
+import { Controller, Get, Header, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
+import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
+import { salesFormat } from './sales-media-type';
+import { IngestionNotFoundException } from './sales.exception';
+import { SalesService, type IngestionSummary } from './sales.service';
+import { salesCaller } from './sales-caller';
+
+@ApiTags('sales')
+@ApiSecurity('apiKey')
+@AcceptCredentials('salesApiKey')
+@Controller('DataInserterSales/api/sales')
+export class SalesController {
+  constructor(private readonly sales: SalesService) {}
+
+  /** Streams a CSV or JSON Sale file into the sales table; 201 with the ingestion's summary. */
+  @Post()
+  @HttpCode(201)
+  // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
+  @StreamBody()
+  @ApiConsumes('application/json', 'application/csv', 'text/csv')
+  upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestionSummary> {
+    const format = salesFormat(req.headers['content-type']);
+    // The body may still be arriving when the answer is ready (413, 400, 408): never reuse the connection.
+    res.setHeader('Connection', 'close');
+    return this.sales.ingest(salesCaller(req), format, req);
+  }
+
+  @Get('ingestions/:id')
+  ingestion(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
+    if (!isUuid(id)) throw new IngestionNotFoundException();
+    return this.sales.summary(salesCaller(req).accountId, id);
+  }
+
+  /** Every row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
+  @Get('ingestions/:id/errors')
+  @Header('Content-Type', 'text/csv; charset=utf-8')
+  async errors(@Req() req: Request, @Param('id') id: string): Promise<StreamableFile> {
+    if (!isUuid(id)) throw new IngestionNotFoundException();
+    const lines = this.sales.errorsCsv(salesCaller(req).accountId, id);
+    // The first line is read here, so an unknown id is a 404 before anything is sent.
+    const first = await lines.next();
+    return new StreamableFile(Readable.from((async function* () {
+      if (!first.done) yield first.value;
+      yield* lines;
+    })()), { disposition: `attachment; filename="ingestion-${id}-errors.csv"` });
+  }
+}

@@ -1,0 +1,28 @@
+import type { Server } from 'node:http';
+import { Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { SalesApiKeyStore } from './sales-api-key.store';
+import { SalesApiKeysService } from './sales-api-keys.service';
+import { SalesController } from './sales.controller';
+import { SalesRepository } from './sales.repository';
+import { SalesService } from './sales.service';
+
+/** Sales ingestion: `POST /DataInserterSales/api/sales`, its ingestions, and the `apiKey` store. */
+@Module({
+  controllers: [SalesController],
+  providers: [SalesRepository, SalesService, SalesApiKeysService, SalesApiKeyStore],
+  exports: [SalesApiKeysService],
+})
+export class SalesModule implements OnApplicationBootstrap {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /**
+   * Node cuts any request whose body takes longer than 5 minutes (`requestTimeout`), which
+   * a 1 GB upload over a modest link does. Uploads are bounded by their own idle timeout
+   * (INGEST_IDLE_TIMEOUT_MS, 408) instead; headers keep Node's `headersTimeout`.
+   */
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server) server.requestTimeout = 0;
+  }
+}

@@ -1,0 +1,96 @@
+// As in main.ts: config classes need reflect-metadata loaded before them.
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Sql } from '@app/database';
+import { createTestApp, type TestApp } from '@app/testkit';
+import { AppModule } from '../../src/app.module';
+import { SalesApiKeysService } from '../../src/sales/sales-api-keys.service';
+
+export const SALES_PATH = '/DataInserterSales/api/sales';
+
+export interface IngestApp extends TestApp {
+  /** A new API key of a new account (or of `accountId`'s). */
+  apiKey(accountId?: string): Promise<{ key: string; accountId: string }>;
+  sql: Sql;
+  port: number;
+}
+
+export async function startIngest(env: Record<string, string> = {}): Promise<IngestApp> {
+  const t = await createTestApp(AppModule, env);
+  await t.app.listen(0, '127.0.0.1');
+  const keys = t.get(SalesApiKeysService);
+  return {
+    ...t,
+    sql: t.get(Sql),
+    port: (t.http.address() as AddressInfo).port,
+    apiKey: async (accountId?: string) => {
+      const k = await keys.create('test', accountId);
+      return { key: k.key, accountId: k.accountId };
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+/**
+ * POSTs `body` (a stream, or bytes) the way a real client does, over its own connection,
+ * and keeps the answer even when the server answers before the body is all sent (413,
+ * 400, 408) and closes the connection on the rest.
+ */
+export function upload(port: number, headers: Record<string, string>, body: Readable | Buffer | string, path = SALES_PATH): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', () => undefined);
+      res.on('end', () => {
+        settled = true;
+        if (typeof body !== 'string' && !Buffer.isBuffer(body)) body.destroy();
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body: text, json: <T>() => JSON.parse(text) as T });
+      });
+    });
+    // Writing into a connection the server closed after answering is expected here.
+    req.on('error', (error) => setTimeout(() => !settled && reject(error), 200));
+    if (typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
+    else body.on('error', () => req.destroy()).pipe(req);
+  });
+}
+
+const ROOT = join(__dirname, '../../../..');
+
+/** A file made by the generator script, streamed from its stdout: `node tools/sales-file.js <args>`. */
+export function generated(args: string[]): Readable {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-file.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return child.stdout;
+}
+
+/** Writes a generated file to `path` and resolves when it is complete. */
+export async function generateFile(path: string, args: string[]): Promise<void> {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-file.js'), ...args, '--out', path], { stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`sales-file.js exited with ${code}`);
+}
+
+/** Runs the upload tool as users do: `node tools/sales-upload.js <args>`; stdout holds JSON lines. */
+export async function runUploadTool(args: string[]): Promise<{ code: number; lines: Array<Record<string, unknown>>; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-upload.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, lines, stderr };
+}
