@@ -41,7 +41,7 @@ describe('push while Redis restarts empty', () => {
 
     await app.until('some sends', async () => fcm.received.length, (n) => n >= 5);
     const queued = await app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1 AND queued_at IS NOT NULL`, [now.body.batch_id]);
-    expect(queued!.n).toBeGreaterThan(10);
+    expect(queued!.n).toBeGreaterThan(0);
     await stopOwnRedis(redis);
     await new Promise((resolve) => setTimeout(resolve, 500));
     redis = await startOwnRedis(port);
