@@ -146,5 +146,8 @@ describe('push delivery through FCM and APNs (loopback fakes)', () => {
     const posted = await app.post(token, [pushItem({ nm_push: 'fcm-outage' }), pushItem({ nm_push: 'apns-ok', nm_plataforma: 'ios' })]);
     const rows = await app.until('the iOS push', () => itemRows(app.sql, posted.body.batch_id), (r) => r[1].status === 'sent');
     expect(rows[1].attempts).toBe(1);
+    // Let the Android push finish its retries, so nothing of this test is left to send.
+    const done = await app.until('the Android push', () => itemRows(app.sql, posted.body.batch_id), sentAll);
+    expect(done[0]).toMatchObject({ status: 'failed', attempts: 3 });
   });
 });
