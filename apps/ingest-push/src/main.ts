@@ -1,8 +1,11 @@
 import 'reflect-metadata';
+import { loadConfig } from '@app/config';
 import { bootstrap } from '@app/server';
 import { AppModule, INGEST_PUSH_VERSION } from './app.module';
+import { PushConfig } from './push/push.config';
+import { PushWorkerModule } from './push/push-worker.module';
 
-void bootstrap(AppModule, {
+void bootstrap(() => (loadConfig(PushConfig).PUSH_WORKERS === 'only' ? PushWorkerModule : AppModule), {
   title: 'Sales ingestion and push',
   description: 'Streams sales files into PostgreSQL and fans out mobile push notifications.',
   version: INGEST_PUSH_VERSION,

@@ -2,4 +2,5 @@ export * from './outbox-relay';
 export * from './queue-connection';
 export * from './queue-producer';
 export * from './queue-worker';
+export * from './retry';
 export * from './throttled-warning';

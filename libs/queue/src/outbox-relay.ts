@@ -102,12 +102,17 @@ export class OutboxRelay<Row, Data> {
     this.kick();
   }
 
+  /**
+   * Stops relaying and waits for a run under way, at most STOP_WAIT_MS: a run stuck on a
+   * database that went away never commits, so its rows stay in the outbox for the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
-    // A run stuck on a database that went away must not hold the shutdown: wait a bounded time.
-    await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Asks for a run; runs requested while one is going coalesce into one more. */

@@ -36,12 +36,21 @@ export abstract class QueueWorker<T> {
 
   protected abstract process(job: Job<T>, token?: string): Promise<void>;
 
-  /** Starts taking jobs; `onBack` runs whenever Redis answers again after the connection was lost. */
-  start(connection: QueueConnection, concurrency: number, onBack?: () => void): void {
+  /**
+   * Starts taking jobs; `onBack` runs whenever Redis answers again after the connection was lost.
+   * `lockMs` (BullMQ's lock duration and stalled-job check interval, default 30 s) bounds how long
+   * the jobs of a worker that died stay with it before another worker takes them over.
+   */
+  start(connection: QueueConnection, concurrency: number, onBack?: () => void, lockMs?: number): void {
     const redis = (this.redis = workerRedis(connection));
     redis.on('error', (error) => this.failure.warn(`worker ${this.queueName}: ${error.message}`));
     if (onBack) onReconnect(redis, onBack);
-    this.worker = new Worker<T>(this.queueName, (job, token) => this.process(job, token), { connection: redis, prefix: bullPrefix(connection), concurrency });
+    this.worker = new Worker<T>(this.queueName, (job, token) => this.process(job, token), {
+      connection: redis,
+      prefix: bullPrefix(connection),
+      concurrency,
+      ...(lockMs ? { lockDuration: lockMs, stalledInterval: lockMs } : {}),
+    });
     this.worker.on('error', (error) => this.failure.warn(`worker ${this.queueName}: ${error.message}`));
     this.worker.on('failed', (job, error) => {
       if (error instanceof DelayedError) return;
@@ -64,9 +73,11 @@ export abstract class QueueWorker<T> {
   }
 
   async close(): Promise<void> {
-    // Without Redis a graceful close would wait for it forever: nothing can be finished then anyway.
-    if (this.redis && this.redis.status !== 'ready') this.redis.disconnect();
-    await this.worker?.close(this.redis?.status !== 'ready');
+    // With Redis away, BullMQ's close would wait for a connection that may never come: close at once. A job
+    // still running then is not recorded; its outbox rows stay queued and are taken up again (at least once).
+    const away = this.redis !== undefined && this.redis.status !== 'ready';
+    if (away) this.redis!.disconnect();
+    await this.worker?.close(away);
     this.redis?.disconnect();
     this.worker = undefined;
   }

@@ -1,12 +1,11 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, QueueWorker, type Job } from '@app/queue';
+import { DelayedError, nextRetryDelay, QueueWorker, type Job } from '@app/queue';
 import { RedisConfig } from '@app/redis';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
 import { WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
 import { WebhookRelay } from './webhook-relay.service';
-import { nextRetryDelay } from './webhook-retry';
 import { WebhookSender, type AttemptOutcome } from './webhook-sender';
 import { WebhookSubscriptions, type DeliveryTarget } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { parseRetryAfter } from '@app/queue';
 import { Agent, request } from 'undici';
-import { parseRetryAfter } from './webhook-retry';
 import { BlockedTargetError, hostOf, type TargetPolicy } from './webhook-target';
 
 export interface AttemptOutcome {

@@ -1,8 +1,8 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
+import { parseRetrySchedule } from '@app/queue';
 import { IsEncryptionKeys } from '@app/secrets';
 import { IsIn, IsInt, IsString, Matches, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
-import { parseRetrySchedule } from './webhook-retry';
 import { TargetPolicy } from './webhook-target';
 
 @ValidatorConstraint({ name: 'allowList' })

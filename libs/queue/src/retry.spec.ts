@@ -1,6 +1,6 @@
-import { nextRetryDelay, parseRetryAfter, parseRetrySchedule } from './webhook-retry';
+import { nextRetryDelay, parseRetryAfter, parseRetrySchedule } from './retry';
 
-describe('webhook retries', () => {
+describe('retry schedule and Retry-After', () => {
   const schedule = parseRetrySchedule('5, 300,1800');
 
   it('follows the schedule with ±10 % jitter, then stops', () => {

@@ -1,0 +1,47 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { FieldErrors } from '@app/errors';
+import { PushAccountEntity } from './push-account.entity';
+
+/** An item the request refused, kept so a replay with the same Idempotency-Key answers the same. */
+export interface RejectedItem {
+  index: number;
+  errors: FieldErrors;
+}
+
+/** One accepted POST /api/pushm/bulk. Its Idempotency-Key, if any, is unique per account. */
+@Entity({ name: 'push_batches' })
+@Index('push_batches_account_created_idx', ['accountId', 'createdAt'])
+@Index('push_batches_idempotency_uq', ['accountId', 'idempotencyKey'], { unique: true, where: 'idempotency_key IS NOT NULL' })
+export class PushBatchEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'push_batches_pkey' })
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId!: string;
+
+  @ManyToOne(() => PushAccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'push_batches_account_fk' })
+  account?: PushAccountEntity;
+
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, nullable: true })
+  idempotencyKey!: string | null;
+
+  /** SHA-256 of the request's `pushs`: the same key with another body is refused. */
+  @Column({ name: 'request_hash', type: 'bytea', nullable: true })
+  requestHash!: Buffer | null;
+
+  @Column({ type: 'integer' })
+  accepted!: number;
+
+  @Column({ type: 'integer' })
+  rejected!: number;
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  rejections!: RejectedItem[];
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
+  cancelledAt!: Date | null;
+}

@@ -1,0 +1,68 @@
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2}):(\d{2})$/;
+
+/** A calendar date that exists (`2026-02-30` does not), years 1970 to 9999. */
+export function isRealDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1) return false;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** `HH:MM:SS`, 00:00:00 to 23:59:59. */
+export function isWallTime(value: string): boolean {
+  const m = TIME.exec(value);
+  return m !== null && Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3]) < 60;
+}
+
+/** True when `name` is an IANA time zone this runtime knows (`UTC`, `America/Sao_Paulo`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** How far the zone's wall clock is ahead of UTC at `instant`, in milliseconds. */
+function offsetAt(zone: string, instant: number): number {
+  let format = formatters.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, format);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant at which the wall clock of `zone` shows `date` `time` (both already valid).
+ * A time skipped by a daylight-saving jump is read with the offset before the jump (02:30 on
+ * a spring-forward night becomes 03:30); a repeated time is its first occurrence.
+ */
+export function dueInstant(date: string, time: string, zone: string): Date {
+  const [y, mo, d] = date.split('-').map(Number);
+  const [h, mi, s] = time.split(':').map(Number);
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  // The offsets in force half a day either side cover any transition near this wall time.
+  const before = offsetAt(zone, wall - 43_200_000);
+  const after = offsetAt(zone, wall + 43_200_000);
+  const valid = [wall - before, wall - after].filter((t) => offsetAt(zone, t) === wall - t);
+  return new Date(valid.length > 0 ? Math.min(...valid) : wall - before);
+}

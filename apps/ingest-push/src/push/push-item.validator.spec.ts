@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { checkPushItem, type ItemCheck } from './push-item.validator';
+
+const base = {
+  nm_envio: 'promo',
+  nm_push: 'device-token-1',
+  nm_titulo: 'Oi {{nome}}',
+  nm_mensagem: 'Seu cupom: {{cupom}}',
+  url_scheme: 'app://promo',
+  dt_envio: '2026-03-10',
+  hr_envio: '09:00:00',
+  campos: 'nome,cupom',
+  valor: 'Ana,X10',
+  nm_plataforma: 'android',
+};
+
+const errorsOf = (result: ItemCheck) => (result.ok ? {} : result.errors);
+
+describe('checkPushItem', () => {
+  it('accepts the spec example and fills the variables in', () => {
+    const result = checkPushItem(base, 'America/Sao_Paulo');
+    expect(result).toEqual({
+      ok: true,
+      push: {
+        name: 'promo',
+        device: 'device-token-1',
+        platform: 'android',
+        title: 'Oi Ana',
+        body: 'Seu cupom: X10',
+        urlScheme: 'app://promo',
+        dueAt: new Date('2026-03-10T12:00:00Z'),
+      },
+    });
+  });
+
+  it.each(['iOS', 'IOS', 'ios', 'Android', 'ANDROID', ' android '])('takes the platform %s in any case', (p) => {
+    const result = checkPushItem({ ...base, nm_plataforma: p }, 'UTC');
+    expect(result.ok && result.push.platform).toBe(p.trim().toLowerCase());
+  });
+
+  it('prefers valor_json to campos/valor, numbers and booleans as text', () => {
+    const result = checkPushItem({ ...base, campos: 'x', valor: '', valor_json: '{"nome":"Bia","cupom":15}' }, 'UTC');
+    expect(result.ok && [result.push.title, result.push.body]).toEqual(['Oi Bia', 'Seu cupom: 15']);
+  });
+
+  it('takes valor_json sent as an object too', () => {
+    const result = checkPushItem({ ...base, valor_json: { nome: 'Bia', cupom: true } }, 'UTC');
+    expect(result.ok && result.push.body).toBe('Seu cupom: true');
+  });
+
+  it('sends at once when neither date nor time is given', () => {
+    const before = Date.now();
+    const result = checkPushItem({ ...base, dt_envio: undefined, hr_envio: undefined }, 'UTC');
+    expect(result.ok && result.push.dueAt.getTime()).toBeGreaterThanOrEqual(before);
+  });
+
+  it.each([
+    ['dt_envio', { dt_envio: '2026-02-30' }],
+    ['hr_envio', { hr_envio: '25:00:00' }],
+    ['hr_envio', { hr_envio: undefined }],
+    ['nm_plataforma', { nm_plataforma: 'windows' }],
+    ['nm_plataforma', { nm_plataforma: undefined }],
+    ['nm_push', { nm_push: '' }],
+    ['nm_push', { nm_push: '   ' }],
+    ['nm_push', { nm_push: undefined }],
+    ['nm_push', { nm_push: 42 }],
+    ['nm_mensagem', { nm_mensagem: '' }],
+    ['valor', { valor: 'Ana' }],
+    ['campos', { campos: 'nome,nome', valor: 'a,b' }],
+    ['campos', { campos: 'no me,cupom' }],
+    ['valor_json', { valor_json: 'not json' }],
+    ['valor_json', { valor_json: '[1,2]' }],
+    ['valor_json', { valor_json: 'null' }],
+    ['valor_json', { valor_json: '{"nome":{"deep":1}}' }],
+    ['nm_mensagem', { campos: 'nome', valor: 'Ana' }],
+    ['extra', { extra: 1 }],
+    ['valueOf', { valueOf: false }],
+    ['constructor', { constructor: 'x' }],
+    ['nm_titulo', { nm_titulo: 'x'.repeat(4097) }],
+    ['payload', { nm_titulo: 'é'.repeat(2000), nm_mensagem: 'ü'.repeat(2000) }],
+  ])('refuses a bad %s (case %#)', (field, change) => {
+    expect(Object.keys(errorsOf(checkPushItem({ ...base, ...change }, 'UTC')))).toContain(field);
+  });
+
+  it('says which placeholders have no value', () => {
+    expect(errorsOf(checkPushItem({ ...base, campos: 'nome', valor: 'Ana' }, 'UTC'))).toEqual({ nm_mensagem: ['No value for {{cupom}}.'] });
+  });
+
+  it.each([null, 1, 'x', [], [base]])('refuses %j as an item', (item) => {
+    expect(errorsOf(checkPushItem(item, 'UTC'))).toEqual({ item: ['Each push must be an object.'] });
+  });
+
+  it('never throws and either accepts with a due date or names fields, for any input', () => {
+    const field = fc.constantFrom(...Object.keys(base), 'valor_json', 'other');
+    const value = fc.oneof(fc.string(), fc.jsonValue(), fc.constantFrom('2026-02-29', '23:59:59', 'IOS', '{"a":1}'));
+    fc.assert(
+      fc.property(fc.oneof(fc.dictionary(field, value), fc.record({ ...Object.fromEntries(Object.keys(base).map((k) => [k, value])) }), fc.anything()), (item) => {
+        const result = checkPushItem(item, 'Europe/Berlin');
+        if (result.ok) {
+          expect(Number.isNaN(result.push.dueAt.getTime())).toBe(false);
+          expect(['ios', 'android']).toContain(result.push.platform);
+          expect(result.push.device.trim()).not.toBe('');
+        } else {
+          expect(Object.keys(result.errors).length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,165 @@
+import type { FieldErrors } from '@app/errors';
+import { dueInstant, isRealDate, isWallTime } from './push-due-time';
+import { MAX_PAYLOAD_BYTES, payloadBytes, type Platform, type PushContent } from './push-payload';
+import { fillTemplate, VARIABLE_NAME } from './push-template';
+
+/** An accepted item, ready to be stored. */
+export interface ValidPush extends PushContent {
+  name: string | null;
+  device: string;
+  platform: Platform;
+  dueAt: Date;
+}
+
+export type ItemCheck = { ok: true; push: ValidPush } | { ok: false; errors: FieldErrors };
+
+/** Longest value per field, in characters (the 4 KB payload limit is checked after the variables are filled in). */
+const MAX_LENGTH: Record<string, number> = {
+  nm_envio: 255,
+  nm_push: 1024,
+  nm_titulo: 4096,
+  nm_mensagem: 4096,
+  url_scheme: 2048,
+  dt_envio: 10,
+  hr_envio: 8,
+  campos: 8192,
+  valor: 8192,
+  valor_json: 8192,
+  nm_plataforma: 16,
+};
+const FIELDS = new Set(Object.keys(MAX_LENGTH));
+const MAX_VARIABLES = 100;
+
+/**
+ * Checks one element of `pushs` and fills in its variables. Every problem is reported
+ * under its field name; an item with any problem is refused on its own.
+ */
+export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, errors: { item: ['Each push must be an object.'] } };
+  const item = raw as Record<string, unknown>;
+  // No prototype: an unknown field may be named like one of Object's members (`valueOf`).
+  const errors: FieldErrors = Object.create(null) as FieldErrors;
+  const fail = (field: string, message: string): void => {
+    (errors[field] ??= []).push(message);
+  };
+  for (const key of Object.keys(item)) if (!FIELDS.has(key)) fail(key, `property ${key} should not exist`);
+
+  const text = (field: string, required: boolean): string | null => {
+    const value = item[field];
+    if (value === undefined || value === null) {
+      if (required) fail(field, `${field} is required.`);
+      return null;
+    }
+    if (typeof value !== 'string') return fail(field, `${field} must be a string.`), null;
+    if (value.length > MAX_LENGTH[field]) return fail(field, `${field} must be at most ${MAX_LENGTH[field]} characters.`), null;
+    return value;
+  };
+
+  const name = text('nm_envio', false);
+  const device = text('nm_push', true);
+  if (device !== null && device.trim() === '') fail('nm_push', 'nm_push must not be empty.');
+  const title = text('nm_titulo', false) ?? '';
+  const message = text('nm_mensagem', true);
+  if (message !== null && message.trim() === '') fail('nm_mensagem', 'nm_mensagem must not be empty.');
+  const urlScheme = text('url_scheme', false);
+
+  const platformText = text('nm_plataforma', true);
+  const platform = platformText === null ? null : toPlatform(platformText);
+  if (platformText !== null && platform === null) fail('nm_plataforma', 'nm_plataforma must be iOS or Android (any case).');
+
+  const date = text('dt_envio', false);
+  const time = text('hr_envio', false);
+  if (date !== null && !isRealDate(date)) fail('dt_envio', 'dt_envio must be a real date YYYY-MM-DD.');
+  if (time !== null && !isWallTime(time)) fail('hr_envio', 'hr_envio must be a time HH:MM:SS (00:00:00 to 23:59:59).');
+  if ((date === null) !== (time === null)) fail(date === null ? 'dt_envio' : 'hr_envio', 'dt_envio and hr_envio go together: give both or neither.');
+
+  const values = variables(item, text, fail);
+  if (Object.keys(errors).length > 0 || values === null) return { ok: false, errors };
+
+  const filledTitle = fillTemplate(title, values);
+  const filledBody = fillTemplate(message!, values);
+  if (filledTitle.missing.length > 0) fail('nm_titulo', missingMessage(filledTitle.missing));
+  if (filledBody.missing.length > 0) fail('nm_mensagem', missingMessage(filledBody.missing));
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+
+  const content: PushContent = { title: filledTitle.text, body: filledBody.text, urlScheme };
+  const bytes = payloadBytes(platform!, content);
+  if (bytes > MAX_PAYLOAD_BYTES) return { ok: false, errors: { payload: [`The notification payload is ${bytes} bytes; the limit is ${MAX_PAYLOAD_BYTES}.`] } };
+  const dueAt = date !== null && time !== null ? dueInstant(date, time, timeZone) : new Date();
+  return { ok: true, push: { ...content, name, device: device!, platform: platform!, dueAt } };
+}
+
+function toPlatform(value: string): Platform | null {
+  const lower = value.trim().toLowerCase();
+  return lower === 'ios' || lower === 'android' ? lower : null;
+}
+
+function missingMessage(names: string[]): string {
+  return `No value for ${names.map((n) => `{{${n}}}`).join(', ')}.`;
+}
+
+/**
+ * The item's variables: `valor_json` (an object of names to strings, numbers or booleans)
+ * when present, otherwise `campos` and `valor` paired by position. Null when they are wrong.
+ */
+function variables(
+  item: Record<string, unknown>,
+  text: (field: string, required: boolean) => string | null,
+  fail: (field: string, message: string) => void,
+): Map<string, string> | null {
+  const json = item.valor_json;
+  if (json !== undefined && json !== null) {
+    const parsed = parseJsonObject(json);
+    if (typeof parsed === 'string') return fail('valor_json', parsed), null;
+    const values = new Map<string, string>();
+    for (const [key, value] of Object.entries(parsed)) {
+      if (!VARIABLE_NAME.test(key)) return fail('valor_json', `"${key.slice(0, 64)}" is not a variable name (letters, digits, _ . -).`), null;
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+        return fail('valor_json', `The value of "${key}" must be a string, a number or a boolean.`), null;
+      }
+      values.set(key, String(value));
+    }
+    return checkCount(values, fail, 'valor_json');
+  }
+  const campos = text('campos', false);
+  const valor = text('valor', false);
+  const names = split(campos);
+  const given = split(valor);
+  if (names.length !== given.length) {
+    fail('valor', `campos names ${names.length} variable(s) but valor has ${given.length} value(s).`);
+    return null;
+  }
+  const values = new Map<string, string>();
+  for (const [i, name] of names.entries()) {
+    if (!VARIABLE_NAME.test(name)) return fail('campos', `"${name.slice(0, 64)}" is not a variable name (letters, digits, _ . -).`), null;
+    if (values.has(name)) return fail('campos', `"${name}" appears twice.`), null;
+    values.set(name, given[i]);
+  }
+  return checkCount(values, fail, 'campos');
+}
+
+function checkCount(values: Map<string, string>, fail: (field: string, message: string) => void, field: string): Map<string, string> | null {
+  if (values.size <= MAX_VARIABLES) return values;
+  fail(field, `At most ${MAX_VARIABLES} variables per push.`);
+  return null;
+}
+
+/** Comma-separated, each part trimmed; an absent or blank list is empty. */
+function split(list: string | null): string[] {
+  return list === null || list.trim() === '' ? [] : list.split(',').map((part) => part.trim());
+}
+
+/** The object, or a message saying why it is not one. Also takes an object sent as JSON directly. */
+function parseJsonObject(value: unknown): Record<string, unknown> | string {
+  let parsed = value;
+  if (typeof value === 'string') {
+    if (value.length > MAX_LENGTH.valor_json) return `valor_json must be at most ${MAX_LENGTH.valor_json} characters.`;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return 'valor_json must be a JSON object, e.g. {"name":"Ana"}; it is not valid JSON.';
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'valor_json must be a JSON object, e.g. {"name":"Ana"}.';
+  return parsed as Record<string, unknown>;
+}

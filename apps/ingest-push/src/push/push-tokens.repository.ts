@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { Sql } from '@app/database';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
+
+const S = INGEST_PUSH_SCHEMA;
+
+export interface PushTokenSecret {
+  account_id: string;
+  secret_hash: Buffer;
+  revoked: boolean;
+}
+
+/** Accounts and their bearer tokens. */
+@Injectable()
+export class PushTokensRepository {
+  constructor(private readonly db: Sql) {}
+
+  findSecret(id: string): Promise<PushTokenSecret | null> {
+    return this.db.one<PushTokenSecret>(`SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${S}.push_tokens WHERE id = $1`, [id]);
+  }
+
+  /** The account with this name, created when it does not exist yet. */
+  async account(name: string): Promise<string> {
+    const row = await this.db.one<{ id: string }>(
+      `WITH found AS (SELECT id FROM ${S}.push_accounts WHERE name = $1),
+       made AS (INSERT INTO ${S}.push_accounts (name) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT (name) DO NOTHING RETURNING id)
+       SELECT id FROM found UNION ALL SELECT id FROM made`,
+      [name],
+    );
+    return row ? row.id : this.account(name);
+  }
+
+  async insert(id: string, accountId: string, name: string, secretHash: Buffer): Promise<void> {
+    await this.db.rows(`INSERT INTO ${S}.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, $3, $4)`, [id, accountId, name, secretHash]);
+  }
+
+  async touch(lastUsed: ReadonlyMap<string, Date>): Promise<void> {
+    await this.db.rows(
+      `UPDATE ${S}.push_tokens t SET last_used_at = GREATEST(t.last_used_at, u.at)
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE t.id = u.id`,
+      [[...lastUsed.keys()], [...lastUsed.values()].map((d) => d.toISOString())],
+    );
+  }
+}

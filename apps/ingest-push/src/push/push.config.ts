@@ -1,0 +1,126 @@
+// Settings are converted by their declared types, which needs decorator metadata.
+import 'reflect-metadata';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { parseRetrySchedule } from '@app/queue';
+import { isTimeZone } from './push-due-time';
+
+@ValidatorConstraint({ name: 'timeZone' })
+class TimeZoneConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && isTimeZone(value);
+  }
+  defaultMessage(): string {
+    return 'must be an IANA time zone name such as UTC or America/Sao_Paulo';
+  }
+}
+
+/** Where push workers run: in the API process (default), nowhere (API only), or only workers (no API). */
+export const PUSH_WORKER_MODES = ['inline', 'off', 'only'] as const;
+export type PushWorkerMode = (typeof PUSH_WORKER_MODES)[number];
+
+const URL_OPTIONS = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
+
+/** Settings of bulk push: limits, scheduling, providers, fan-out. */
+export class PushConfig {
+  /** The time zone of `dt_envio` + `hr_envio` (an IANA name). */
+  @IsString() @Validate(TimeZoneConstraint)
+  PUSH_TIMEZONE: string = 'UTC';
+
+  /** Most items one request may carry; more is answered 413. */
+  @IsInt() @Min(1) @Max(100_000)
+  PUSH_MAX_ITEMS: number = 10_000;
+
+  @IsIn(['fcm', 'sandbox'])
+  PUSH_PROVIDER_ANDROID: 'fcm' | 'sandbox' = 'sandbox';
+
+  @IsIn(['apns', 'sandbox'])
+  PUSH_PROVIDER_IOS: 'apns' | 'sandbox' = 'sandbox';
+
+  @IsUrl(URL_OPTIONS)
+  FCM_BASE_URL: string = 'https://fcm.googleapis.com';
+
+  /** OAuth2 token endpoint; when unset, the service-account file's `token_uri`. */
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  FCM_TOKEN_URL?: string;
+
+  /** The Firebase service-account JSON key (needed with PUSH_PROVIDER_ANDROID=fcm). */
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_ANDROID === 'fcm') @IsString() @IsNotEmpty()
+  FCM_SERVICE_ACCOUNT_FILE?: string;
+
+  @IsUrl(URL_OPTIONS)
+  APNS_BASE_URL: string = 'https://api.push.apple.com';
+
+  /** The APNs auth key (.p8) and its ids (needed with PUSH_PROVIDER_IOS=apns). */
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @IsNotEmpty()
+  APNS_KEY_FILE?: string;
+
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @Matches(/^[A-Z0-9]{10}$/, { message: 'must be the 10-character key id' })
+  APNS_KEY_ID?: string;
+
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @Matches(/^[A-Z0-9]{10}$/, { message: 'must be the 10-character team id' })
+  APNS_TEAM_ID?: string;
+
+  /** The app's bundle id. */
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @IsNotEmpty()
+  APNS_TOPIC?: string;
+
+  /** Extra CA certificates (PEM file) to trust for APNS_BASE_URL; only for test servers. */
+  @IsOptional() @IsString()
+  APNS_CA_FILE?: string;
+
+  /** How long APNs keeps trying to reach an offline device (apns-expiration), in seconds. */
+  @IsInt() @Min(0) @Max(30 * 24 * 3600)
+  APNS_EXPIRATION_SECONDS: number = 24 * 3600;
+
+  /** `inline`: the API process also sends; `off`: API only; `only`: workers and /health, no API. */
+  @IsIn(PUSH_WORKER_MODES)
+  PUSH_WORKERS: PushWorkerMode = 'inline';
+
+  /** Jobs each platform's worker runs at once, per process. */
+  @IsInt() @Min(1) @Max(1000)
+  PUSH_CONCURRENCY: number = 16;
+
+  /** Pushes to one platform that travel in one job (sent concurrently, recorded together). */
+  @IsInt() @Min(1) @Max(500)
+  PUSH_ITEMS_PER_JOB: number = 50;
+
+  /** Keep-alive connections per provider (FCM); APNs multiplexes one HTTP/2 connection. */
+  @IsInt() @Min(1) @Max(1000)
+  PUSH_PROVIDER_CONNECTIONS: number = 32;
+
+  /** How long one send may take, in seconds. */
+  @IsInt() @Min(1) @Max(60)
+  PUSH_TIMEOUT_SECONDS: number = 10;
+
+  /** Seconds between attempts after a retryable failure, comma-separated; its length is the number of retries. */
+  @IsString() @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be seconds separated by commas' })
+  PUSH_RETRY_SCHEDULE: string = '5,30,120,600,1800';
+
+  /** How often the relay looks for due pushes when nothing nudged it, in milliseconds (also the scheduling granularity). */
+  @IsInt() @Min(10) @Max(60_000)
+  PUSH_RELAY_INTERVAL_MS: number = 250;
+
+  /** How often the relay looks for queued pushes whose jobs Redis lost, in seconds (it also looks when Redis comes back). */
+  @IsInt() @Min(1) @Max(3600)
+  PUSH_SWEEP_SECONDS: number = 30;
+
+  /** How long a worker that died keeps its jobs before another worker takes them over (BullMQ's lock), in seconds. */
+  @IsInt() @Min(1) @Max(600)
+  PUSH_WORKER_LOCK_SECONDS: number = 30;
+
+  /** Pushes of one account queued in Redis at a time, per platform: one big batch never holds the others back longer. */
+  @IsInt() @Min(1) @Max(100_000)
+  PUSH_MAX_QUEUED_PER_ACCOUNT: number = 5000;
+
+  /** How long a verified push token stays cached in this process (also how long a revocation takes to reach it). */
+  @IsInt() @Min(0) @Max(300)
+  PUSH_TOKEN_CACHE_TTL_SECONDS: number = 30;
+
+  get retrySchedule(): number[] {
+    return parseRetrySchedule(this.PUSH_RETRY_SCHEDULE);
+  }
+
+  get timeoutMs(): number {
+    return this.PUSH_TIMEOUT_SECONDS * 1000;
+  }
+}

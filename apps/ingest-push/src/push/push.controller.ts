@@ -1,0 +1,37 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { AcceptCredentials } from '@app/auth';
+import { paginate, PageRequest, type Paging } from '@app/pagination';
+import { BulkPushDto, type BulkPushResult } from './push.dto';
+import { PushService } from './push.service';
+import { PushAccount } from './push-account.decorator';
+import { PUSH_CREDENTIALS } from './push-token-verifier.service';
+
+@ApiTags('push')
+@ApiBearerAuth()
+@AcceptCredentials(PUSH_CREDENTIALS)
+@Controller('api/pushm/bulk')
+export class PushController {
+  constructor(private readonly pushes: PushService) {}
+
+  /** 202: the valid pushes are scheduled; `items` says, per request item, its id or its errors. */
+  @Post()
+  @HttpCode(202)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A repeated request with the same key gets the first answer.' })
+  submit(@PushAccount() account: string, @Body() body: BulkPushDto, @Headers('idempotency-key') key?: string): Promise<BulkPushResult> {
+    return this.pushes.submit(account, body.pushs, key);
+  }
+
+  /** Counts by status, and the batch's items page by page (`page`, `per_page`). */
+  @Get(':batchId')
+  async get(@PushAccount() account: string, @Param('batchId') batchId: string, @PageRequest() paging: Paging) {
+    const { summary, rows, total } = await this.pushes.items(account, batchId, paging);
+    return { ...summary, items: paginate(rows, total, paging) };
+  }
+
+  /** Cancels every push of the batch not yet handed to a provider. */
+  @Delete(':batchId')
+  cancel(@PushAccount() account: string, @Param('batchId') batchId: string) {
+    return this.pushes.cancel(account, batchId);
+  }
+}

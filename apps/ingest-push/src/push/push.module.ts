@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { PushController } from './push.controller';
+import { PushDeliveryModule } from './push-delivery.module';
+import { PushService } from './push.service';
+import { PushTokenVerifier } from './push-token-verifier.service';
+import { PushTokensRepository } from './push-tokens.repository';
+
+/** Bulk push: POST/GET/DELETE /api/pushm/bulk, push tokens, and (PUSH_WORKERS=inline) the senders. */
+@Module({
+  imports: [PushDeliveryModule],
+  controllers: [PushController],
+  providers: [PushService, PushTokensRepository, PushTokenVerifier],
+  exports: [PushTokenVerifier],
+})
+export class PushModule {}

@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { isoTimestamp, Sql } from '@app/database';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
+import type { RejectedItem } from './push-batch.entity';
+import type { PushStatus } from './push-item.entity';
+import type { ValidPush } from './push-item.validator';
+import type { Platform } from './push-payload';
+
+const S = INGEST_PUSH_SCHEMA;
+
+/** An accepted item as the POST answer lists it. */
+export interface AcceptedItem {
+  index: number;
+  id: string;
+  status: PushStatus;
+  due_at: string;
+}
+
+export interface NewBatch {
+  accountId: string;
+  idempotencyKey: string | null;
+  requestHash: Buffer | null;
+  pushes: Array<{ index: number; push: ValidPush }>;
+  rejections: RejectedItem[];
+}
+
+export interface StoredBatch {
+  id: string;
+  request_hash: Buffer | null;
+  accepted: number;
+  rejected: number;
+  rejections: RejectedItem[];
+  created_at: string;
+  cancelled_at: string | null;
+}
+
+/** An item as GET /api/pushm/bulk/{id} pages them. */
+export interface ItemView {
+  index: number;
+  id: string;
+  status: PushStatus;
+  platform: Platform;
+  nm_push: string;
+  due_at: string;
+  attempts: number;
+  sent_at: string | null;
+  provider_id: string | null;
+  error: string | null;
+}
+
+/** One attempt a job carries: the item and the attempt number the relay gave it. */
+export interface ItemAttempt {
+  id: string;
+  attempt: number;
+}
+
+/** A claimed item: what the provider needs. */
+export interface ClaimedItem {
+  id: string;
+  attempt: number;
+  account_id: string;
+  device: string;
+  title: string;
+  body: string;
+  url_scheme: string | null;
+}
+
+/** The outcome of one attempt, as recorded. `retry_in_ms` makes the item due again; null means final. */
+export interface AttemptResult {
+  id: string;
+  attempt: number;
+  status: 'sent' | 'failed' | 'invalid_token' | 'scheduled';
+  error: string | null;
+  provider_id: string | null;
+  retry_in_ms: number | null;
+}
+
+const BATCH_VIEW = `id, request_hash, accepted, rejected, rejections, ${isoTimestamp('created_at')}, ${isoTimestamp('cancelled_at')}`;
+const ITEM_VIEW = `position AS index, id, status, platform, device AS nm_push, ${isoTimestamp('due_at')}, attempts,
+  ${isoTimestamp('sent_at')}, provider_id, error`;
+
+@Injectable()
+export class PushRepository {
+  constructor(private readonly db: Sql) {}
+
+  /**
+   * Records the batch and all its accepted items in one statement (one transaction):
+   * nothing is stored if anything fails. Returns null when the account already has a
+   * batch with this Idempotency-Key (the caller answers with that one).
+   */
+  async insertBatch(batch: NewBatch): Promise<{ id: string; items: AcceptedItem[] } | null> {
+    const p = batch.pushes;
+    const rows = await this.db.rows<{ batch_id: string } & AcceptedItem>(
+      `WITH b AS (
+         INSERT INTO ${S}.push_batches (account_id, idempotency_key, request_hash, accepted, rejected, rejections)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+         ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id
+       ), i AS (
+         INSERT INTO ${S}.push_items (batch_id, account_id, position, name, platform, device, title, body, url_scheme, due_at, next_attempt_at)
+         SELECT b.id, $1, x.position, x.name, x.platform, x.device, x.title, x.body, x.url_scheme, x.due_at, x.due_at
+         FROM b CROSS JOIN unnest($7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[])
+           AS x(position, name, platform, device, title, body, url_scheme, due_at)
+         RETURNING position, id, status, due_at
+       )
+       SELECT b.id AS batch_id, i.position AS index, i.id, i.status, ${isoTimestamp('i.due_at', 'due_at')}
+       FROM b LEFT JOIN i ON true ORDER BY i.position`,
+      [
+        batch.accountId,
+        batch.idempotencyKey,
+        batch.requestHash,
+        p.length,
+        batch.rejections.length,
+        JSON.stringify(batch.rejections),
+        p.map((x) => x.index),
+        p.map((x) => x.push.name),
+        p.map((x) => x.push.platform),
+        p.map((x) => x.push.device),
+        p.map((x) => x.push.title),
+        p.map((x) => x.push.body),
+        p.map((x) => x.push.urlScheme),
+        p.map((x) => x.push.dueAt.toISOString()),
+      ],
+    );
+    if (rows.length === 0) return null;
+    return { id: rows[0].batch_id, items: rows.filter((r) => r.id !== null).map(({ index, id, status, due_at }) => ({ index, id, status, due_at })) };
+  }
+
+  findByIdempotencyKey(accountId: string, key: string): Promise<StoredBatch | null> {
+    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${S}.push_batches WHERE account_id = $1 AND idempotency_key = $2`, [accountId, key]);
+  }
+
+  find(accountId: string, id: string): Promise<StoredBatch | null> {
+    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${S}.push_batches WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  }
+
+  /** Every accepted item of a batch, in request order (for the answer to a repeated request). */
+  acceptedItems(batchId: string): Promise<AcceptedItem[]> {
+    return this.db.rows<AcceptedItem>(
+      `SELECT position AS index, id, status, ${isoTimestamp('due_at')} FROM ${S}.push_items WHERE batch_id = $1 ORDER BY position`,
+      [batchId],
+    );
+  }
+
+  async countsByStatus(batchId: string): Promise<Record<string, number>> {
+    const rows = await this.db.rows<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM ${S}.push_items WHERE batch_id = $1 GROUP BY status`,
+      [batchId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  items(batchId: string, limit: number, offset: number): Promise<{ rows: ItemView[]; total: number }> {
+    return this.db.page<ItemView>({ columns: ITEM_VIEW, source: `${S}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] }, limit, offset);
+  }
+
+  /** Cancels what has not been claimed for sending; returns how many items were cancelled. */
+  async cancel(batchId: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.rows(
+        `UPDATE ${S}.push_items SET status = 'cancelled', next_attempt_at = NULL, queued_at = NULL, updated_at = now()
+         WHERE batch_id = $1 AND status = 'scheduled' RETURNING 1`,
+        [batchId],
+      );
+      await tx.rows(`UPDATE ${S}.push_batches SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, [batchId]);
+      return rows.length;
+    });
+  }
+
+  /**
+   * Claims the attempts a job carries: an item is claimed only if it still waits for exactly
+   * this attempt (a replayed or duplicate job claims nothing, so nothing is sent twice), or if
+   * a claim of the previous attempt is older than `staleMs` (its worker died mid-send).
+   * Items to devices marked invalid are settled as `invalid_token` right here and not returned.
+   */
+  async claim(platform: Platform, attempts: ItemAttempt[], staleMs: number): Promise<ClaimedItem[]> {
+    const rows = await this.db.rows<ClaimedItem & { skipped: boolean }>(
+      `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS x(id, attempt)),
+       c AS (
+         SELECT t.id, x.attempt, d.reason AS invalid FROM x
+         JOIN ${S}.push_items t ON t.id = x.id AND t.attempts = x.attempt - 1
+           AND (t.status = 'scheduled' OR (t.status = 'sending' AND t.updated_at < now() - make_interval(secs => $4::float8 / 1000)))
+         LEFT JOIN ${S}.push_invalid_devices d ON d.account_id = t.account_id AND d.platform = $3 AND d.device = t.device
+         FOR UPDATE OF t
+       )
+       UPDATE ${S}.push_items t SET attempts = c.attempt, updated_at = now(),
+         status = CASE WHEN c.invalid IS NULL THEN 'sending' ELSE 'invalid_token' END,
+         error = CASE WHEN c.invalid IS NULL THEN t.error ELSE left('skipped: device marked invalid (' || c.invalid || ')', 1024) END,
+         next_attempt_at = CASE WHEN c.invalid IS NULL THEN t.next_attempt_at END,
+         queued_at = CASE WHEN c.invalid IS NULL THEN t.queued_at END
+       FROM c WHERE t.id = c.id
+       RETURNING t.id, c.attempt, t.account_id, t.device, t.title, t.body, t.url_scheme, c.invalid IS NOT NULL AS skipped`,
+      [attempts.map((a) => a.id), attempts.map((a) => a.attempt), platform, staleMs],
+    );
+    return rows.filter((row) => !row.skipped).map(({ skipped: _, ...item }) => item);
+  }
+
+  /** Records outcomes of claimed attempts; an outcome for an attempt no longer current is ignored. */
+  async record(results: AttemptResult[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.db.rows(
+      `UPDATE ${S}.push_items t SET status = r.status, error = left(r.error, 1024), provider_id = r.provider_id, updated_at = now(),
+         sent_at = CASE WHEN r.status = 'sent' THEN now() ELSE t.sent_at END,
+         next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN NULL ELSE now() + make_interval(secs => r.retry_in_ms / 1000.0) END,
+         queued_at = NULL
+       FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[]) AS r(id, attempt, status, error, provider_id, retry_in_ms)
+       WHERE t.id = r.id AND t.attempts = r.attempt AND t.status = 'sending'`,
+      [
+        results.map((r) => r.id),
+        results.map((r) => r.attempt),
+        results.map((r) => r.status),
+        results.map((r) => r.error),
+        results.map((r) => r.provider_id),
+        results.map((r) => r.retry_in_ms),
+      ],
+    );
+  }
+
+  /** Marks devices a provider called unregistered or invalid; later pushes to them are skipped. */
+  async markInvalid(platform: Platform, devices: Array<{ accountId: string; device: string; reason: string }>): Promise<void> {
+    if (devices.length === 0) return;
+    await this.db.rows(
+      `INSERT INTO ${S}.push_invalid_devices (account_id, platform, device, reason)
+       SELECT DISTINCT ON (a, d) a, $1, d, left(r, 1024) FROM unnest($2::uuid[], $3::text[], $4::text[]) AS x(a, d, r)
+       ON CONFLICT (account_id, platform, device) DO UPDATE SET reason = EXCLUDED.reason, marked_at = now()`,
+      [platform, devices.map((d) => d.accountId), devices.map((d) => d.device), devices.map((d) => d.reason)],
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ValidationFailedException } from '@app/errors';
+import type { PageQuery } from '@app/pagination';
+import type { BulkPushResult } from './push.dto';
+import { IdempotencyKeyReusedException, NoValidPushException, PushBatchNotFoundException, TooManyPushesException } from './push.exception';
+import { PushConfig } from './push.config';
+import type { RejectedItem } from './push-batch.entity';
+import { PUSH_STATUSES, type PushStatus } from './push-item.entity';
+import { checkPushItem, type ValidPush } from './push-item.validator';
+import { PushFanOut } from './push-fan-out.service';
+import { PushRepository, type AcceptedItem, type ItemView, type StoredBatch } from './push.repository';
+
+/** Idempotency keys as Stripe takes them: up to 255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export interface BatchSummary {
+  batch_id: string;
+  created_at: string;
+  cancelled_at: string | null;
+  accepted: number;
+  rejected: number;
+  counts: Record<PushStatus, number>;
+}
+
+@Injectable()
+export class PushService {
+  constructor(
+    private readonly repository: PushRepository,
+    private readonly config: PushConfig,
+    private readonly fanOut: PushFanOut,
+  ) {}
+
+  /**
+   * Checks every item, records the valid ones with their due times in one transaction and
+   * answers item by item. With an Idempotency-Key, a repeated request gets the first answer.
+   */
+  async submit(accountId: string, pushs: unknown[], idempotencyKey: string | undefined): Promise<BulkPushResult> {
+    if (pushs.length === 0) throw ValidationFailedException.of('pushs', 'pushs must hold at least one push.');
+    if (pushs.length > this.config.PUSH_MAX_ITEMS) throw new TooManyPushesException(this.config.PUSH_MAX_ITEMS, pushs.length);
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw ValidationFailedException.of('Idempotency-Key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+    }
+    const key = idempotencyKey ?? null;
+    const requestHash = key === null ? null : createHash('sha256').update(JSON.stringify(pushs)).digest();
+    if (key !== null) {
+      const earlier = await this.repository.findByIdempotencyKey(accountId, key);
+      if (earlier) return this.replay(earlier, requestHash!);
+    }
+
+    const pushes: Array<{ index: number; push: ValidPush }> = [];
+    const rejections: RejectedItem[] = [];
+    pushs.forEach((raw, index) => {
+      const check = checkPushItem(raw, this.config.PUSH_TIMEZONE);
+      if (check.ok) pushes.push({ index, push: check.push });
+      else rejections.push({ index, errors: check.errors });
+    });
+    if (pushes.length === 0) throw new NoValidPushException(rejections);
+
+    const batch = await this.repository.insertBatch({ accountId, idempotencyKey: key, requestHash, pushes, rejections });
+    if (!batch) {
+      // A concurrent request with the same key committed first.
+      return this.replay((await this.repository.findByIdempotencyKey(accountId, key!))!, requestHash!);
+    }
+    const now = Date.now();
+    if (pushes.some((p) => p.push.dueAt.getTime() <= now)) this.fanOut.kick();
+    return { batch_id: batch.id, accepted: pushes.length, rejected: rejections.length, items: merge(batch.items, rejections) };
+  }
+
+  async summary(accountId: string, batchId: string): Promise<BatchSummary> {
+    return this.summarize(await this.batch(accountId, batchId));
+  }
+
+  async items(accountId: string, batchId: string, page: PageQuery): Promise<{ summary: BatchSummary; rows: ItemView[]; total: number }> {
+    const summary = await this.summary(accountId, batchId);
+    const { rows, total } = await this.repository.items(batchId, page.perPage, page.offset);
+    return { summary, rows, total };
+  }
+
+  /** Cancels every push of the batch not yet handed to a provider. */
+  async cancel(accountId: string, batchId: string): Promise<BatchSummary & { cancelled_now: number }> {
+    const batch = await this.batch(accountId, batchId);
+    const cancelled = await this.repository.cancel(batch.id);
+    return { ...(await this.summary(accountId, batchId)), cancelled_now: cancelled };
+  }
+
+  private async batch(accountId: string, batchId: string): Promise<StoredBatch> {
+    const batch = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(batchId) ? await this.repository.find(accountId, batchId) : null;
+    if (!batch) throw new PushBatchNotFoundException();
+    return batch;
+  }
+
+  private async summarize(batch: StoredBatch): Promise<BatchSummary> {
+    const found = await this.repository.countsByStatus(batch.id);
+    const counts = Object.fromEntries(PUSH_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PushStatus, number>;
+    return { batch_id: batch.id, created_at: batch.created_at, cancelled_at: batch.cancelled_at, accepted: batch.accepted, rejected: batch.rejected, counts };
+  }
+
+  private async replay(batch: StoredBatch, requestHash: Buffer): Promise<BulkPushResult> {
+    if (!batch.request_hash || !batch.request_hash.equals(requestHash)) throw new IdempotencyKeyReusedException();
+    const items = await this.repository.acceptedItems(batch.id);
+    return { batch_id: batch.id, accepted: batch.accepted, rejected: batch.rejected, items: merge(items, batch.rejections) };
+  }
+}
+
+/** Accepted and refused items back in request order. */
+function merge(accepted: AcceptedItem[], rejected: RejectedItem[]): BulkPushResult['items'] {
+  const all: BulkPushResult['items'] = [...accepted, ...rejected];
+  return all.sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,22 @@
+// @ts-check
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload (node -r) */
+'use strict';
+// Loads TypeScript in a child process of a test as jest does: SWC compiles .ts files as they
+// load (bench/register.js), and the @app/* aliases resolve through tsconfig.base.json.
+//   spawn(process.execPath, ['-r', require.resolve('./ts-child.js'), 'file.ts'])
+const path = require('node:path');
+const Module = require('node:module');
+
+const ROOT = path.resolve(__dirname, '../../../..');
+require(path.join(ROOT, 'bench/register.js'));
+/** @type {{ compilerOptions: { paths: Record<string, string[]> } }} */
+const tsconfig = require(path.join(ROOT, 'tsconfig.base.json'));
+/** @type {Record<string, string>} */
+const aliases = Object.fromEntries(Object.entries(tsconfig.compilerOptions.paths).map(([alias, [target]]) => [alias, path.join(ROOT, target)]));
+
+/** @type {any} */
+const M = Module;
+const resolve = M._resolveFilename;
+M._resolveFilename = function (/** @type {string} */ request, /** @type {unknown[]} */ ...rest) {
+  return resolve.call(this, aliases[request] ?? request, ...rest);
+};
