@@ -33,6 +33,19 @@ describe('push delivery with the sandbox providers (the default)', () => {
     expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 1], ['sent', 1]]);
   });
 
+  it('counts what the providers answered in /metrics', async () => {
+    const counted = async (outcome: string): Promise<number> => {
+      const text = (await request(app.http).get('/metrics').expect(200)).text;
+      const lines = text.split('\n').filter((l) => l.startsWith('push_results_total{') && l.includes(`outcome="${outcome}"`));
+      return lines.reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+    };
+    const before = { sent: await counted('sent'), invalid: await counted('invalid_token') };
+    const posted = await app.post(token, [pushItem(), pushItem({ nm_plataforma: 'ios' }), pushItem({ nm_push: `unregistered-${Date.now()}` })]);
+    await app.until('the pushes', () => itemRows(app.sql, posted.body.batch_id), sentAll);
+    expect(await counted('sent')).toBe(before.sent + 2);
+    expect(await counted('invalid_token')).toBe(before.invalid + 1);
+  });
+
   it('marks an unregistered device, then skips and reports later pushes to it', async () => {
     const device = `unregistered-${Math.random().toString(36).slice(2)}`;
     const first = await app.post(token, [pushItem({ nm_push: device })]);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Sql } from '@app/database';
+import { Metrics } from '@app/observability';
 import { OutboxRelay, QueueProducer, type NewJob } from '@app/queue';
 import { RedisConfig } from '@app/redis';
 import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
@@ -40,6 +41,7 @@ export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly config: PushConfig,
     private readonly redis: RedisConfig,
     @Inject(PUSH_PROVIDERS) private readonly providers: PushProviders,
+    private readonly metrics: Metrics,
   ) {}
 
   get enabled(): boolean {
@@ -72,6 +74,11 @@ export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShut
         retrySchedule: this.config.retrySchedule,
         staleClaimMs: this.config.timeoutMs + 5000,
         finished: () => relay.kick(),
+        recorded: (results) => {
+          for (const outcome of ['sent', 'failed', 'invalid_token'] as const) {
+            this.metrics.pushResult(this.providers[platform].name, outcome, results.filter((r) => r.status === outcome).length);
+          }
+        },
       });
       this.lanes.set(platform, { producer, relay, worker });
       worker.start(connection, this.config.PUSH_CONCURRENCY, () => void relay.requeueLost(), this.config.PUSH_WORKER_LOCK_SECONDS * 1000);

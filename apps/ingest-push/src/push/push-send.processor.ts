@@ -14,6 +14,8 @@ export interface SendProcessorOptions {
   staleClaimMs: number;
   /** Called when a job finished: the account has room in the queue again. */
   finished: () => void;
+  /** Called with the outcomes a job recorded (metrics count them). */
+  recorded?: (results: AttemptResult[]) => void;
 }
 
 /**
@@ -33,7 +35,9 @@ export class PushSendProcessor extends QueueWorker<SendJobData> {
       const outcomes = await Promise.all(claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme })));
       const invalid = claimed.flatMap((item, i) => (outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : []));
       await repository.markInvalid(platform, invalid);
-      await repository.record(claimed.map((item, i) => this.decide(item, outcomes[i])));
+      const results = claimed.map((item, i) => this.decide(item, outcomes[i]));
+      await repository.record(results);
+      this.options.recorded?.(results);
     }
     this.options.finished();
   }
