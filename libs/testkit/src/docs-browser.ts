@@ -79,7 +79,7 @@ async function authorize(page: Page, credentials: Record<string, string>): Promi
     await block.locator('input').first().fill(value);
     await block.locator('button.authorize').click();
   }
-  await dialog.locator('button.btn-done').click();
+  await dialog.locator('button.btn-done').first().click();
 }
 
 async function execute(page: Page, op: TryOut): Promise<string> {
@@ -88,7 +88,10 @@ async function execute(page: Page, op: TryOut): Promise<string> {
   await block.locator('.opblock-summary').first().click();
   await block.locator('button.try-out__btn').click();
   for (const [param, value] of Object.entries(op.params ?? {})) {
-    await block.locator(`tr[data-param-name="${param}"] input`).fill(value);
+    // An enum parameter (e.g. the gateway's `version` header) is a select, anything else a text input.
+    const row = block.locator(`tr[data-param-name="${param}"]`);
+    if ((await row.locator('select').count()) > 0) await row.locator('select').selectOption(value);
+    else await row.locator('input').fill(value);
   }
   await block.locator('button.execute').click();
   const status = block.locator('.live-responses-table .response .response-col_status').first();
