@@ -73,7 +73,7 @@ describe('cloud provider against a fake Graph API on loopback', () => {
   it('streams an upload through to /{phone-number-id}/media and returns the network id', async () => {
     const file = fileOf('png', 64 * 1024);
     const res = await request(gw.http).post('/api/Medias').set(phone.headers).field('messaging_product', NETWORK).attach('File', file, { filename: 'a.png', contentType: 'image/png' }).expect(200);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^90000000000\d+$/) });
+    expect(res.body).toEqual({ id: expect.stringMatching(/^9000\d+$/) });
     const [call] = graph.calls;
     expect(call).toMatchObject({ method: 'POST', path: `/v21.0/${phone.phoneId}/media`, headers: { authorization: 'Bearer EAAG-test-token' } });
     expect(call.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
@@ -87,7 +87,7 @@ describe('cloud provider against a fake Graph API on loopback', () => {
   it('creates templates at /{waba-id}/message_templates and keeps them', async () => {
     const body = { name: 'order_update', category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: 'Order shipped.' }] };
     const res = await request(gw.http).post('/api/Templates').set(phone.headers).send(body).expect(201);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^80000000000\d+$/), status: 'PENDING', category: 'MARKETING' });
+    expect(res.body).toEqual({ id: expect.stringMatching(/^8000\d+$/), status: 'PENDING', category: 'MARKETING' });
     expect(graph.calls[0]).toMatchObject({ method: 'POST', path: '/v21.0/1234567890/message_templates' });
     expect(JSON.parse(graph.calls[0].body.toString())).toEqual({ ...body, allow_category_change: false });
     await request(gw.http).get(`/api/Templates/${res.body.id}`).set(phone.headers).expect(200);

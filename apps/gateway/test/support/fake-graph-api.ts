@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,13 +20,15 @@ export async function startFakeGraphApi() {
   const hanging = new Set<ServerResponse>();
   let decide: (call: GraphCall) => GraphAnswer | undefined = () => undefined;
   let next = 0;
+  // Media and template ids unique across fakes: test files share a worker's database, and the network's ids are unique.
+  const run = randomInt(1e4, 9e4);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const call = { method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
       calls.push(call);
-      const answer = decide(call) ?? defaultAnswer(call, ++next);
+      const answer = decide(call) ?? defaultAnswer(call, ++next, run);
       if (answer === 'hang') {
         hanging.add(res);
         return;
@@ -56,14 +58,14 @@ export async function startFakeGraphApi() {
 
 export type FakeGraphApi = Awaited<ReturnType<typeof startFakeGraphApi>>;
 
-function defaultAnswer(call: GraphCall, n: number): GraphAnswer {
+function defaultAnswer(call: GraphCall, n: number, run: number): GraphAnswer {
   if (call.path.endsWith('/messages')) {
     const body = JSON.parse(call.body.toString('utf8')) as { to?: string; status?: string };
     if (body.status === 'read') return { status: 200, body: { success: true } };
     return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }], messages: [{ id: `wamid.FAKE${n}.${randomUUID()}` }] } };
   }
-  if (call.path.endsWith('/media')) return { status: 200, body: { id: `90000000000${n}` } };
-  if (call.path.endsWith('/message_templates')) return { status: 200, body: { id: `80000000000${n}`, status: 'PENDING', category: 'MARKETING' } };
+  if (call.path.endsWith('/media')) return { status: 200, body: { id: `9000${run}${n}` } };
+  if (call.path.endsWith('/message_templates')) return { status: 200, body: { id: `8000${run}${n}`, status: 'PENDING', category: 'MARKETING' } };
   if (call.path.includes('/whatsapp_business_profile')) {
     return call.method === 'GET'
       ? { status: 200, body: { data: [{ messaging_product: 'whatsapp', about: 'From the network', vertical: 'RETAIL', websites: [] }] } }
