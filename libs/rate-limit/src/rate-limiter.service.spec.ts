@@ -38,6 +38,18 @@ describe('RateLimiter', () => {
     expect(Number(await redis.get(key('s')))).toBe(7);
   });
 
+  it('keeps counting down while a sync is on its way to Redis', async () => {
+    const [a] = limiterPair();
+    await a.hit('api', 'race', 1000, at);
+    await a.hit('api', 'race', 1000, at);
+    const syncing = a.sync();
+    for (let tick = 0; tick < 3; tick++) await null; // the sync has sent the pending hit; Redis has not answered yet
+    const during = await a.hit('api', 'race', 1000, at);
+    await syncing;
+    expect(during.remaining).toBe(1000 - 3);
+    expect((await a.hit('api', 'race', 1000, at)).remaining).toBe(1000 - 4);
+  });
+
   it('counts a large limit locally after the first hit and adds the hits to Redis on sync', async () => {
     const [a, , redis] = limiterPair();
     for (let i = 0; i < 10; i++) await a.hit('api', 'big', 1000, at);

@@ -30,6 +30,8 @@ interface Counter {
   shared: number | null;
   /** Hits counted here and not yet added in Redis. */
   pending: number;
+  /** Hits on their way to Redis (sent, answer not back yet): still counted here meanwhile. */
+  inFlight: number;
 }
 
 /**
@@ -77,13 +79,13 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     const share = Math.floor((limit * this.config.RATE_LIMIT_LOCAL_PERCENT) / 100);
     let counter = this.counters.get(key);
     if (!counter) {
-      counter = { window, shared: null, pending: 0 };
+      counter = { window, shared: null, pending: 0, inFlight: 0 };
       this.counters.set(key, counter);
     }
     let count: number;
-    if (counter.shared !== null && counter.pending < share && counter.shared + counter.pending + share < limit) {
+    if (counter.shared !== null && counter.pending < share && counter.shared + counter.inFlight + counter.pending + share < limit) {
       counter.pending++;
-      count = counter.shared + counter.pending;
+      count = counter.shared + counter.inFlight + counter.pending;
     } else {
       count = await this.add(key, counter, counter.pending + 1, now);
     }
@@ -119,6 +121,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     const fromPending = Math.min(counter.pending, amount);
     counter.pending -= fromPending;
     const ttl = (counter.window + 1) * WINDOW_MS - now + 1000;
+    counter.inFlight += amount;
     try {
       const shared = await this.redis.rateLimitAdd(key, ttl, amount);
       counter.shared = Math.max(counter.shared ?? 0, shared);
@@ -131,6 +134,8 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       }
       counter.shared = (counter.shared ?? 0) + amount;
       return counter.shared;
+    } finally {
+      counter.inFlight -= amount;
     }
   }
 }
