@@ -46,9 +46,15 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   // The built Sql runner on a recording client: every helper (rows, one, page) sends its SQL as the app's does.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { SqlClient } = require(path.join(distAppRoot, '../../../libs/database/src/sql.service.js'));
+  // The built webhook engine writes each write's events into the same statement, as in the app.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { WebhooksRepository } = require(path.join(distAppRoot, '../../../libs/webhooks/src/webhooks.repository.js'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { WebhookEvents } = require(path.join(distAppRoot, '../../../libs/webhooks/src/webhook-events.service.js'));
   const rec = new Recorder();
   const db = new SqlClient(rec);
-  const docs = new DocumentsRepository(db);
+  const events = new WebhookEvents(new WebhooksRepository(db, { driver: { schema: 'docstore' } }), undefined, undefined);
+  const docs = new DocumentsRepository(db, events);
   const schemas = new SchemasRepository(db);
 
   const take = (expected: unknown[]): string => {
