@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mintOpaqueKey } from '@app/auth';
+import { loadConfig } from '@app/config';
 import { migrateDatabase, Sql } from '@app/database';
-import { SecretCipher } from '@app/secrets';
+import { EncryptionConfig, SecretCipher } from '@app/secrets';
 import { createGatewayDataSource } from '../database/gateway.data-source';
 import { GATEWAY_SCHEMA } from '../database/gateway.entities';
 import { AccountsRepository } from './accounts.repository';
@@ -41,11 +42,12 @@ export function parseApiKeyCliArgs(argv: string[]): ApiKeyCliArgs {
 
 /**
  * `npm run -s gateway:apikey -- --phone <digits> --phone-id <id> [--name N] [--access-token T --waba-id W]`
- * through tools/app-cli.js, which supplies the database and ENCRYPTION_KEYS and prints only the key.
+ * through tools/app-cli.js, which supplies the database and ENCRYPTION_KEYS (validated like the app's own setting)
+ * and prints only the key.
  */
 export const cli = {
   parse: parseApiKeyCliArgs,
-  run: (databaseUrl: string, args: ApiKeyCliArgs): Promise<string> => createApiKeyFromCli(databaseUrl, process.env.ENCRYPTION_KEYS ?? '', args),
+  run: (databaseUrl: string, args: ApiKeyCliArgs): Promise<string> => createApiKeyFromCli(databaseUrl, loadConfig(EncryptionConfig).ENCRYPTION_KEYS, args),
 };
 
 /** Mints an API key in the database at `databaseUrl` (migrating it first) and returns it. */
