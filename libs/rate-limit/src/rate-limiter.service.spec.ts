@@ -29,6 +29,18 @@ describe('RateLimiter', () => {
   const at = 1_800_000_000_000 + 5_000; // early in a fixed window, so no test straddles two
   const key = (subject: string) => `rl:api:${subject}:${Math.floor(at / 60_000)}`;
 
+  it('counts windows of another length apart: one-second windows reset each second and answer Retry-After in seconds', async () => {
+    const [a, b] = limiterPair();
+    const second = 1_800_000_000_000; // the start of a second
+    const first = [];
+    for (let i = 0; i < 4; i++) first.push(await (i % 2 ? b : a).hit('tp', 'phone', 3, second + 100, 1000));
+    expect(first.map((r) => r.exceeded)).toEqual([false, false, false, true]);
+    expect(first[3]).toMatchObject({ remaining: 0, retryAfter: 1, reset: second / 1000 + 1 });
+    // The next second is a new window; the per-minute count of the same subject is separate.
+    expect(await a.hit('tp', 'phone', 3, second + 1100, 1000)).toMatchObject({ exceeded: false, remaining: 2 });
+    expect(await a.hit('tp', 'phone', 3, second + 1200)).toMatchObject({ exceeded: false, remaining: 2 });
+  });
+
   it('counts a small limit exactly in Redis on every hit, across instances', async () => {
     const [a, b, redis] = limiterPair();
     const results = [];

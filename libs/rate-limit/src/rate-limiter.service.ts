@@ -13,7 +13,8 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
-const WINDOW_MS = 60_000;
+/** The default window: rate limits per minute. */
+const MINUTE_MS = 60_000;
 
 // INCRBY and set the expiry when the key is new: one round trip, atomic.
 const ADD_SCRIPT = `
@@ -26,6 +27,7 @@ type RedisWithAdd = Redis & { rateLimitAdd(key: string, ttlMs: number, amount: n
 /** One key's count as this process knows it. */
 interface Counter {
   window: number;
+  windowMs: number;
   /** The shared count Redis returned last (null until this process has asked once). */
   shared: number | null;
   /** Hits counted here and not yet added in Redis. */
@@ -35,7 +37,7 @@ interface Counter {
 }
 
 /**
- * Fixed one-minute windows shared by every replica through Redis, without a Redis round
+ * Fixed windows (one minute unless the caller says otherwise) shared by every replica through Redis, without a Redis round
  * trip on most requests. Each process may count up to RATE_LIMIT_LOCAL_PERCENT of a
  * limit on its own and adds those hits to Redis every RATE_LIMIT_SYNC_MS (one pipelined
  * write for all keys). A hit goes to Redis at once (exact) when the process has not
@@ -73,13 +75,14 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     await this.sync();
   }
 
-  async hit(bucket: string, subject: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
-    const window = Math.floor(now / WINDOW_MS);
-    const key = `rl:${bucket}:${subject}:${window}`;
+  /** Counts one hit of `subject` in `bucket`'s current window of `windowMs` (one minute by default). */
+  async hit(bucket: string, subject: string, limit: number, now = Date.now(), windowMs = MINUTE_MS): Promise<RateLimitResult> {
+    const window = Math.floor(now / windowMs);
+    const key = windowMs === MINUTE_MS ? `rl:${bucket}:${subject}:${window}` : `rl:${bucket}:${subject}:${windowMs}:${window}`;
     const share = Math.floor((limit * this.config.RATE_LIMIT_LOCAL_PERCENT) / 100);
     let counter = this.counters.get(key);
     if (!counter) {
-      counter = { window, shared: null, pending: 0, inFlight: 0 };
+      counter = { window, windowMs, shared: null, pending: 0, inFlight: 0 };
       this.counters.set(key, counter);
     }
     let count: number;
@@ -89,7 +92,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     } else {
       count = await this.add(key, counter, counter.pending + 1, now);
     }
-    const resetMs = (window + 1) * WINDOW_MS;
+    const resetMs = (window + 1) * windowMs;
     return {
       limit,
       remaining: Math.max(0, limit - count),
@@ -107,11 +110,10 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   private async syncNow(): Promise<void> {
     const now = Date.now();
-    const current = Math.floor(now / WINDOW_MS);
     const writes: Promise<number>[] = [];
     for (const [key, counter] of this.counters) {
       if (counter.pending > 0) writes.push(this.add(key, counter, counter.pending, now));
-      else if (counter.window < current) this.counters.delete(key);
+      else if (counter.window < Math.floor(now / counter.windowMs)) this.counters.delete(key);
     }
     await Promise.all(writes);
   }
@@ -120,7 +122,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private async add(key: string, counter: Counter, amount: number, now: number): Promise<number> {
     const fromPending = Math.min(counter.pending, amount);
     counter.pending -= fromPending;
-    const ttl = (counter.window + 1) * WINDOW_MS - now + 1000;
+    const ttl = (counter.window + 1) * counter.windowMs - now + 1000;
     counter.inFlight += amount;
     try {
       const shared = await this.redis.rateLimitAdd(key, ttl, amount);

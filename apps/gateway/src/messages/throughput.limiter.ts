@@ -1,31 +1,25 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { REDIS } from '@app/redis';
-import type Redis from 'ioredis';
+import { Injectable } from '@nestjs/common';
+import { RateLimiter } from '@app/rate-limit';
 import { GatewayConfig } from '../config/gateway.config';
 import { ThroughputException } from '../errors/network-error.exception';
 
+const SECOND_MS = 1000;
+
 /**
- * Messages per second per business phone, counted in Redis so every replica shares the
- * count (one fixed one-second window per phone). Over the tier: the network's
- * throughput error, before anything is sent. Without Redis, sends are not held back.
+ * Messages per second per business phone, shared by every replica: one-second windows
+ * of the same limiter as the rate limits (counted locally between syncs, exact for small
+ * tiers; the README gives the overshoot bound). Over the tier: the network's throughput
+ * error, before anything is sent. While Redis is away each replica counts on its own.
  */
 @Injectable()
 export class ThroughputLimiter {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly limiter: RateLimiter,
     private readonly config: GatewayConfig,
   ) {}
 
   async take(phoneRef: string): Promise<void> {
-    const second = Math.floor(Date.now() / 1000);
-    const key = `tp:${phoneRef}:${second}`;
-    let count: number;
-    try {
-      const results = await this.redis.multi().incr(key).expire(key, 2).exec();
-      count = Number(results?.[0]?.[1] ?? 0);
-    } catch {
-      return;
-    }
-    if (count > this.config.MESSAGES_PER_SECOND) throw new ThroughputException(this.config.MESSAGES_PER_SECOND, 1);
+    const result = await this.limiter.hit('throughput', phoneRef, this.config.MESSAGES_PER_SECOND, Date.now(), SECOND_MS);
+    if (result.exceeded) throw new ThroughputException(this.config.MESSAGES_PER_SECOND, result.retryAfter);
   }
 }
