@@ -4,7 +4,8 @@
  *   1. throughput: the gateway (every feature on) against the floor, a bare NestJS +
  *      Express app that posts the same body to the same fake with the same HTTP client and
  *      inserts the same message row; rounds alternate, the median round is reported;
- *   2. latency at a fixed 200 requests/s: the gateway against the fake called directly;
+ *   2. latency at a fixed 200 requests/s, evenly spaced (lib/paced.ts): the gateway against
+ *      the fake called directly, and the floor for reference;
  *   3. memory: 1,000 uploads of 1 MB, RSS of the gateway before and after.
  *
  *   node bench/run.js gateway   (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_RATE, BENCH_UPLOADS)
@@ -19,6 +20,7 @@ import { Client } from 'pg';
 import {
   clearRedis, dropDatabase, f1, f2, freePort, num, percentile, recreateDatabase, REGISTER, ROOT, say, spawnNode, stopAllChildren, table, waitHttpReady, type Child,
 } from './lib/harness';
+import { pacedLoad } from './lib/paced';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon');
@@ -47,18 +49,17 @@ interface Run {
   non2xx: number;
 }
 
-function load(url: string, headers: Record<string, string>, seconds: number, options: { connections?: number; rate?: number } = {}): Promise<Run> {
+function load(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     const instance = autocannon(
       {
         url,
         method: 'POST',
-        connections: options.connections ?? CFG.connections,
+        connections: CFG.connections,
         duration: seconds,
         headers: { 'content-type': 'application/json', ...headers },
         body: BODY,
-        ...(options.rate ? { overallRate: options.rate } : {}),
       },
       (err: Error | null, result: { requests: { total: number }; non2xx: number; errors: number; timeouts: number; duration: number }) => {
         if (err) return reject(err);
@@ -151,11 +152,12 @@ async function main(): Promise<void> {
     const ratios = throughput.gateway.map((g, i) => g.rps / throughput.floor[i].rps).sort((a, b) => a - b);
     const median = <T>(runs: T[], key: (r: T) => number) => [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)];
 
-    const fixed: Record<'gateway' | 'network', Run[]> = { gateway: [], network: [] };
+    const fixed: Record<'gateway' | 'floor' | 'network', Run[]> = { gateway: [], floor: [], network: [] };
     for (let round = 1; round <= CFG.rounds; round++) {
-      for (const name of ['network', 'gateway'] as const) {
+      for (const name of ['network', 'floor', 'gateway'] as const) {
         say(`round ${round}: ${name} at ${CFG.rate} requests/s`);
-        fixed[name].push(await load(targets[name].url, targets[name].headers, CFG.rateSeconds, { connections: 16, rate: CFG.rate }));
+        const paced = await pacedLoad(targets[name].url, { method: 'POST', headers: { 'content-type': 'application/json', ...targets[name].headers }, body: BODY }, CFG.rate, CFG.rateSeconds);
+        fixed[name].push({ rps: paced.rate, p50: paced.p50, p99: paced.p99, non2xx: paced.failed });
       }
     }
     const added = fixed.gateway.map((g, i) => g.p50 - fixed.network[i].p50).sort((a, b) => a - b);
@@ -173,6 +175,7 @@ async function main(): Promise<void> {
     const g = median(throughput.gateway, (r) => r.rps);
     const fl = median(throughput.floor, (r) => r.rps);
     const gf = median(fixed.gateway, (r) => r.p50);
+    const ff = median(fixed.floor, (r) => r.p50);
     const nf = median(fixed.network, (r) => r.p50);
     const out = [
       `### Gateway (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores shared with other work; ${CFG.rounds} rounds, median shown)`,
@@ -191,6 +194,7 @@ async function main(): Promise<void> {
         [`at ${CFG.rate} requests/s`, 'p50 ms', 'p99 ms'],
         [
           ['fake network directly', f2(nf.p50), f2(nf.p99)],
+          ['through the floor (same call + same row)', f2(ff.p50), f2(ff.p99)],
           ['through the gateway', f2(gf.p50), f2(gf.p99)],
         ],
       ),
