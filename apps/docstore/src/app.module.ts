@@ -16,17 +16,19 @@ import { DocstoreWebhooksModule } from './webhooks/webhooks.module';
 
 export const DOCSTORE_VERSION = '0.1.0';
 
-// SchemasModule comes before DocumentsModule so DOC/schema routes are matched before DOC/{key}.
+// Route order is import order, and Express tries routes in turn: SchemasModule comes before
+// DocumentsModule so DOC/schema is matched before DOC/{key}, and the document routes (the
+// hot path) come before the token and webhook routes, which no document URL can match.
 @Module({
   imports: [
     CoreModule.forRoot({ service: 'docstore', version: DOCSTORE_VERSION, settings: DOCSTORE_SETTINGS, defaults: DOCSTORE_DEFAULTS }),
     DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
     WebhooksModule.forRoot(DOCSTORE_WEBHOOK_ENGINE),
-    TokensModule,
-    DocstoreWebhooksModule,
     SchemasModule,
     DocumentsModule,
     HistoryModule,
+    TokensModule,
+    DocstoreWebhooksModule,
   ],
   providers: [...authProviders(DOCSTORE_AUTH)],
 })
