@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Module, type Type } from '@nestjs/common';
-import { createTestApp, startWebhookReceiver, type ReceivedCall, type WebhookReceiver } from '@app/testkit';
+import { createTestApp, makeCertificates, startWebhookReceiver, type ReceivedCall, type WebhookReceiver } from '@app/testkit';
 import { gatewayModule } from '../src/app.module';
-import { makeCertificates } from './support/test-certificates';
 import { request, text, withPhones, type Gateway, type Phone } from './support/gateway-test';
 
 /**

@@ -4,3 +4,4 @@ export * from './service-basics';
 export * from './webhook-receiver';
 export * from './docs-browser';
 export * from './own-redis';
+export * from './test-certificates';
