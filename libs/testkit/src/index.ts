@@ -5,3 +5,4 @@ export * from './webhook-receiver';
 export * from './docs-browser';
 export * from './own-redis';
 export * from './test-certificates';
+export * from './migration-checks';
