@@ -1,33 +1,17 @@
 import { Sql } from '@app/database';
-import { DataSource } from 'typeorm';
+import { itKeepsEntitiesAndMigrationsInStep } from '@app/testkit';
 import { startDocstore, type Docstore } from './support/docstore-test';
 
-/**
- * The app migrated its schema at boot. The entities must describe exactly what the
- * migrations built (otherwise the next `migration:generate` would emit a spurious
- * diff), and a second migration run must find nothing to do.
- */
+/** The app migrated its schema at boot: the shared checks, then the docstore's own indexes and constraints. */
 describe('docstore migrations', () => {
   let ds: Docstore;
-  let dataSource: DataSource;
 
   beforeAll(async () => {
     ds = await startDocstore();
-    dataSource = ds.get(DataSource);
   });
   afterAll(() => ds.close());
 
-  it('leaves nothing for the schema builder to change', async () => {
-    const log = await dataSource.driver.createSchemaBuilder().log();
-    expect(log.upQueries.map((q) => q.query)).toEqual([]);
-  });
-
-  it('has run every migration, and running them again is a no-op', async () => {
-    expect(await dataSource.showMigrations()).toBe(false);
-    expect(await dataSource.runMigrations({ transaction: 'each' })).toEqual([]);
-    const applied = await ds.get(Sql).rows<{ name: string }>('SELECT name FROM docstore.migrations ORDER BY id');
-    expect(applied.map((m) => m.name)).toEqual(dataSource.migrations.map((m) => m.name));
-  });
+  itKeepsEntitiesAndMigrationsInStep(() => ds, 'docstore');
 
   it('creates the GIN index on data (jsonb_path_ops), the unique key index and the other indexes', async () => {
     const indexes = await ds.get(Sql).rows<{ indexname: string; indexdef: string }>(

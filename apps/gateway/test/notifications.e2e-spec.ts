@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { Module, type Type } from '@nestjs/common';
-import { createTestApp, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
+import { createTestApp, makeCertificates, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import { gatewayModule } from '../src/app.module';
-import { makeCertificates } from './support/test-certificates';
 import { request, text, withPhones, type Gateway, type Phone } from './support/gateway-test';
 
 /**

@@ -1,20 +1,14 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { dueIn, itemRows, pushItem, request, startPush, type PushApp } from './support/push-test';
+import { dueIn, itemRows, pushItem, request } from './support/push-test';
+import { usePush } from './support/use-push';
 
 jest.setTimeout(60_000);
 
 describe('POST /api/pushm/bulk', () => {
-  let app: PushApp;
-  let token: string;
+  const push = usePush();
 
-  beforeAll(async () => {
-    app = await startPush();
-    token = await app.token();
-  });
-  afterAll(() => app.close());
-
-  const count = async (table: string) => (await app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.${table}`))!.n;
+  const count = async (table: string) => (await push.app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.${table}`))!.n;
 
   describe('authentication', () => {
     it.each([
@@ -24,33 +18,33 @@ describe('POST /api/pushm/bulk', () => {
       ['a malformed token', { authorization: 'Bearer nothing-like-a-token' }],
     ])('answers 401 to %s and stores nothing', async (_, headers) => {
       const before = await count('push_batches');
-      const res = await request(app.http).post('/api/pushm/bulk').set(headers).set('content-type', 'application/json').send({ pushs: [pushItem()] });
+      const res = await request(push.app.http).post('/api/pushm/bulk').set(headers).set('content-type', 'application/json').send({ pushs: [pushItem()] });
       expect(res.status).toBe(401);
       expect(res.body.message).toEqual(expect.any(String));
       expect(await count('push_batches')).toBe(before);
     });
 
     it('answers 401 to a token whose secret is wrong', async () => {
-      const wrong = token.slice(0, -4) + (token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-      expect((await app.post(wrong, [pushItem()])).status).toBe(401);
+      const wrong = push.token.slice(0, -4) + (push.token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+      expect((await push.app.post(wrong, [pushItem()])).status).toBe(401);
     });
   });
 
   describe('content types', () => {
     it.each(['application/hal+json', 'application/json', 'application/json; charset=utf-8'])('accepts %s', async (type) => {
-      const res = await app.post(token, [pushItem()], { 'content-type': type });
+      const res = await push.app.post(push.token, [pushItem()], { 'content-type': type });
       expect(res.status).toBe(202);
     });
 
     it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers 415 to %s', async (type) => {
-      const res = await request(app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${token}`, 'content-type': type }).send('pushs=1');
+      const res = await request(push.app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${push.token}`, 'content-type': type }).send('pushs=1');
       expect(res.status).toBe(415);
     });
   });
 
   it('answers 202 with the batch id and, per item, its id and status or its errors', async () => {
     const due = dueIn(3_600_000);
-    const res = await app.post(token, [
+    const res = await push.app.post(push.token, [
       pushItem({ ...due, dt_envio: due.dt_envio, hr_envio: due.hr_envio }),
       pushItem({ dt_envio: '2026-02-30', hr_envio: '10:00:00' }),
       pushItem({ nm_plataforma: 'iOS', ...due }),
@@ -68,17 +62,17 @@ describe('POST /api/pushm/bulk', () => {
         { index: 3, errors: { nm_push: ['nm_push must not be empty.'], hr_envio: ['hr_envio must be a time HH:MM:SS (00:00:00 to 23:59:59).'] } },
       ],
     });
-    const rows = await itemRows(app.sql, res.body.batch_id);
+    const rows = await itemRows(push.app.sql, res.body.batch_id);
     expect(rows.map((r) => r.id)).toEqual([res.body.items[0].id, res.body.items[2].id]);
   });
 
   it('fills the variables into title and message (campos/valor and valor_json)', async () => {
-    const res = await app.post(token, [
+    const res = await push.app.post(push.token, [
       pushItem({ ...dueIn(3_600_000), campos: 'nome, cupom', valor: 'Bia, DESC15' }),
       pushItem({ ...dueIn(3_600_000), valor_json: '{"nome":"Caio","cupom":20}', campos: 'ignored', valor: '' }),
     ]);
     expect(res.status).toBe(202);
-    const rows = await app.sql.rows<{ title: string; body: string }>(`SELECT title, body FROM ingest_push.push_items WHERE batch_id = $1 ORDER BY position`, [res.body.batch_id]);
+    const rows = await push.app.sql.rows<{ title: string; body: string }>(`SELECT title, body FROM ingest_push.push_items WHERE batch_id = $1 ORDER BY position`, [res.body.batch_id]);
     expect(rows).toEqual([
       { title: 'Oi Bia', body: 'Seu cupom: DESC15' },
       { title: 'Oi Caio', body: 'Seu cupom: 20' },
@@ -86,14 +80,14 @@ describe('POST /api/pushm/bulk', () => {
   });
 
   it('refuses an item whose placeholder has no value, naming it', async () => {
-    const res = await app.post(token, [pushItem(), pushItem({ nm_mensagem: 'Falta {{codigo}}' })]);
+    const res = await push.app.post(push.token, [pushItem(), pushItem({ nm_mensagem: 'Falta {{codigo}}' })]);
     expect(res.status).toBe(202);
     expect(res.body.items[1]).toEqual({ index: 1, errors: { nm_mensagem: ['No value for {{codigo}}.'] } });
   });
 
   it('answers 422 with every item error and stores nothing when no item is valid', async () => {
     const before = await count('push_batches');
-    const res = await app.post(token, [pushItem({ nm_plataforma: 'windows' }), pushItem({ valor_json: 'not json' })]);
+    const res = await push.app.post(push.token, [pushItem({ nm_plataforma: 'windows' }), pushItem({ valor_json: 'not json' })]);
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ accepted: 0, rejected: 2, items: [{ index: 0, errors: { nm_plataforma: expect.any(Array) } }, { index: 1, errors: { valor_json: expect.any(Array) } }] });
     expect(await count('push_batches')).toBe(before);
@@ -107,7 +101,7 @@ describe('POST /api/pushm/bulk', () => {
     ['a top-level array', '[1,2]', 422],
   ])('answers %s with a 4xx and stores nothing', async (_, body, status) => {
     const before = await count('push_batches');
-    const res = await request(app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${token}`, 'content-type': 'application/json' }).send(body);
+    const res = await request(push.app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/json' }).send(body);
     expect(res.status).toBe(status);
     expect(res.body.message).toEqual(expect.any(String));
     expect(await count('push_batches')).toBe(before);
@@ -116,23 +110,23 @@ describe('POST /api/pushm/bulk', () => {
   it('takes 10,000 items in one request', async () => {
     const due = dueIn(3_600_000);
     const items = Array.from({ length: 10_000 }, (_, i) => ({ nm_push: `big-${i}`, nm_mensagem: 'Hi', nm_plataforma: i % 2 ? 'ios' : 'android', ...due }));
-    const res = await app.post(token, items);
+    const res = await push.app.post(push.token, items);
     expect(res.status).toBe(202);
     expect(res.body.accepted).toBe(10_000);
-    await request(app.http).delete(`/api/pushm/bulk/${res.body.batch_id}`).set('authorization', `Bearer ${token}`).expect(200);
+    await request(push.app.http).delete(`/api/pushm/bulk/${res.body.batch_id}`).set('authorization', `Bearer ${push.token}`).expect(200);
   });
 
   it('answers 413 to 100,000 items and stores nothing', async () => {
     const before = await count('push_items');
     const items = Array.from({ length: 100_000 }, (_, i) => ({ nm_push: `d${i}`, nm_mensagem: 'x', nm_plataforma: 'ios' }));
-    const res = await app.post(token, items);
+    const res = await push.app.post(push.token, items);
     expect(res.status).toBe(413);
     expect(await count('push_items')).toBe(before);
   });
 
   it('answers 413 to one item more than the maximum', async () => {
     const items = Array.from({ length: 10_001 }, (_, i) => ({ nm_push: `d${i}`, nm_mensagem: 'x', nm_plataforma: 'ios' }));
-    const res = await app.post(token, items);
+    const res = await push.app.post(push.token, items);
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ message: 'At most 10000 pushes per request; this one has 10001.', max_items: 10_000 });
   });
@@ -141,26 +135,26 @@ describe('POST /api/pushm/bulk', () => {
     it('answers a repeated request with the first batch and schedules nothing more', async () => {
       const key = `key-${Math.random()}`;
       const items = [pushItem({ ...dueIn(3_600_000) }), pushItem({ nm_plataforma: 'x' })];
-      const first = await app.post(token, items, { 'idempotency-key': key });
-      const second = await app.post(token, items, { 'idempotency-key': key });
+      const first = await push.app.post(push.token, items, { 'idempotency-key': key });
+      const second = await push.app.post(push.token, items, { 'idempotency-key': key });
       expect(first.status).toBe(202);
       expect(second.status).toBe(202);
       expect(second.body).toEqual(first.body);
-      expect(await app.sql.one(`SELECT count(*)::int AS n FROM ingest_push.push_batches WHERE idempotency_key = $1`, [key])).toEqual({ n: 1 });
+      expect(await push.app.sql.one(`SELECT count(*)::int AS n FROM ingest_push.push_batches WHERE idempotency_key = $1`, [key])).toEqual({ n: 1 });
     });
 
     it('gives concurrent requests with one key one batch', async () => {
       const key = `race-${Math.random()}`;
       const items = [pushItem({ ...dueIn(3_600_000) })];
-      const answers = await Promise.all(Array.from({ length: 5 }, () => app.post(token, items, { 'idempotency-key': key })));
+      const answers = await Promise.all(Array.from({ length: 5 }, () => push.app.post(push.token, items, { 'idempotency-key': key })));
       expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
       expect(new Set(answers.map((a) => a.body.batch_id)).size).toBe(1);
     });
 
     it('refuses the same key with another body', async () => {
       const key = `reuse-${Math.random()}`;
-      await app.post(token, [pushItem()], { 'idempotency-key': key }).expect(202);
-      const res = await app.post(token, [pushItem()], { 'idempotency-key': key });
+      await push.app.post(push.token, [pushItem()], { 'idempotency-key': key }).expect(202);
+      const res = await push.app.post(push.token, [pushItem()], { 'idempotency-key': key });
       expect(res.status).toBe(422);
       expect(res.body.message).toMatch(/Idempotency-Key/);
     });
@@ -168,15 +162,15 @@ describe('POST /api/pushm/bulk', () => {
     it('keeps keys per account', async () => {
       const key = `shared-${Math.random()}`;
       const items = [pushItem({ ...dueIn(3_600_000) })];
-      const mine = await app.post(token, items, { 'idempotency-key': key });
-      const theirs = await app.post(await app.token(), items, { 'idempotency-key': key });
+      const mine = await push.app.post(push.token, items, { 'idempotency-key': key });
+      const theirs = await push.app.post(await push.app.token(), items, { 'idempotency-key': key });
       expect(theirs.status).toBe(202);
       expect(theirs.body.batch_id).not.toBe(mine.body.batch_id);
     });
 
     it('refuses a key that is too long or not visible ASCII', async () => {
-      expect((await app.post(token, [pushItem()], { 'idempotency-key': 'x'.repeat(256) })).status).toBe(422);
-      expect((await app.post(token, [pushItem()], { 'idempotency-key': 'a b' })).status).toBe(422);
+      expect((await push.app.post(push.token, [pushItem()], { 'idempotency-key': 'x'.repeat(256) })).status).toBe(422);
+      expect((await push.app.post(push.token, [pushItem()], { 'idempotency-key': 'a b' })).status).toBe(422);
     });
   });
 
@@ -188,7 +182,7 @@ describe('POST /api/pushm/bulk', () => {
       fc.asyncProperty(body, async (value) => {
         const before = await count('push_items');
         const raw = typeof value === 'object' && value !== null && 'raw' in value ? String((value as { raw: string }).raw) : JSON.stringify(value);
-        const res = await request(app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${token}`, 'content-type': 'application/hal+json' }).send(raw);
+        const res = await request(push.app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/hal+json' }).send(raw);
         expect(res.status).toBeLessThan(500);
         if (res.status !== 202) expect(await count('push_items')).toBe(before);
         else expect(await count('push_items')).toBe(before + res.body.accepted);
@@ -199,21 +193,14 @@ describe('POST /api/pushm/bulk', () => {
 });
 
 describe('GET and DELETE /api/pushm/bulk/{batch_id}', () => {
-  let app: PushApp;
-  let token: string;
+  const push = usePush();
 
-  beforeAll(async () => {
-    app = await startPush();
-    token = await app.token();
-  });
-  afterAll(() => app.close());
-
-  const get = (id: string, query = '', as = token) => request(app.http).get(`/api/pushm/bulk/${id}${query}`).set('authorization', `Bearer ${as}`);
-  const cancel = (id: string, as = token) => request(app.http).delete(`/api/pushm/bulk/${id}`).set('authorization', `Bearer ${as}`);
+  const get = (id: string, query = '', as = push.token) => request(push.app.http).get(`/api/pushm/bulk/${id}${query}`).set('authorization', `Bearer ${as}`);
+  const cancel = (id: string, as = push.token) => request(push.app.http).delete(`/api/pushm/bulk/${id}`).set('authorization', `Bearer ${as}`);
 
   it('gives counts by status and the items page by page', async () => {
     const due = dueIn(3_600_000);
-    const posted = await app.post(token, Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `page-${i}`, ...due })).concat([pushItem({ nm_plataforma: '?' })]));
+    const posted = await push.app.post(push.token, Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `page-${i}`, ...due })).concat([pushItem({ nm_plataforma: '?' })]));
     const res = await get(posted.body.batch_id, '?page=2&per_page=15');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -241,20 +228,20 @@ describe('GET and DELETE /api/pushm/bulk/{batch_id}', () => {
 
   it('cancels what has not been sent: those pushes are never sent', async () => {
     const due = dueIn(2_000);
-    const posted = await app.post(token, [pushItem({ ...due }), pushItem({ ...due, nm_plataforma: 'ios' })]);
+    const posted = await push.app.post(push.token, [pushItem({ ...due }), pushItem({ ...due, nm_plataforma: 'ios' })]);
     const res = await cancel(posted.body.batch_id);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ batch_id: posted.body.batch_id, cancelled_now: 2, cancelled_at: expect.any(String), counts: { cancelled: 2, scheduled: 0 } });
     // Past the due time, a later batch is sent while the cancelled one stays cancelled.
-    const later = await app.post(token, [pushItem({ ...dueIn(2_500) })]);
-    await app.until('the later push', () => itemRows(app.sql, later.body.batch_id), (rows) => rows[0].status === 'sent');
-    expect((await itemRows(app.sql, posted.body.batch_id)).map((r) => [r.status, r.attempts])).toEqual([['cancelled', 0], ['cancelled', 0]]);
+    const later = await push.app.post(push.token, [pushItem({ ...dueIn(2_500) })]);
+    await push.app.until('the later push', () => itemRows(push.app.sql, later.body.batch_id), (rows) => rows[0].status === 'sent');
+    expect((await itemRows(push.app.sql, posted.body.batch_id)).map((r) => [r.status, r.attempts])).toEqual([['cancelled', 0], ['cancelled', 0]]);
     expect((await cancel(posted.body.batch_id)).body.cancelled_now).toBe(0);
   });
 
   it('shows another account a 404 for the batch, on GET and DELETE', async () => {
-    const posted = await app.post(token, [pushItem({ ...dueIn(3_600_000) })]);
-    const other = await app.token();
+    const posted = await push.app.post(push.token, [pushItem({ ...dueIn(3_600_000) })]);
+    const other = await push.app.token();
     expect((await get(posted.body.batch_id, '', other)).status).toBe(404);
     expect((await cancel(posted.body.batch_id, other)).status).toBe(404);
     expect((await get(posted.body.batch_id)).body.counts.scheduled).toBe(1);
@@ -267,7 +254,7 @@ describe('GET and DELETE /api/pushm/bulk/{batch_id}', () => {
   });
 
   it('answers 422 to a bad page', async () => {
-    const posted = await app.post(token, [pushItem({ ...dueIn(3_600_000) })]);
+    const posted = await push.app.post(push.token, [pushItem({ ...dueIn(3_600_000) })]);
     expect((await get(posted.body.batch_id, '?per_page=1000')).status).toBe(422);
   });
 

@@ -3,8 +3,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, workerDatabaseUrl, type TestApp } from '@app/testkit';
 import { PushWorkerModule } from '../src/push/push-worker.module';
-import { FakeFcm } from './support/push-fakes';
-import { itemRows, pushItem, startPush, type PushApp } from './support/push-test';
+import { itemRows, pushItem } from './support/push-test';
+import { usePush } from './support/use-push';
 
 jest.setTimeout(150_000);
 
@@ -13,40 +13,35 @@ jest.setTimeout(150_000);
  * send was in flight when the worker died is taken over and sent again (at least once).
  */
 describe('a push worker killed mid-batch', () => {
-  let fcm: FakeFcm;
-  let api: PushApp;
-  let env: Record<string, string>;
   let child: ChildProcess | undefined;
   let second: TestApp | undefined;
 
-  beforeAll(async () => {
-    fcm = await new FakeFcm().start();
-    env = {
+  // Declared before usePush: Jest runs afterAll hooks in order, so the workers stop before the API and the fake.
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await second?.close();
+  });
+
+  // The API and the workers of one deployment: one Redis prefix; the API runs no workers.
+  const push = usePush({
+    fcm: true,
+    env: {
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
       REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
-      PUSH_PROVIDER_ANDROID: 'fcm',
-      FCM_BASE_URL: fcm.baseUrl,
-      FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile,
       PUSH_CONCURRENCY: '2',
       PUSH_ITEMS_PER_JOB: '10',
       PUSH_TIMEOUT_SECONDS: '5',
       PUSH_SWEEP_SECONDS: '1',
       PUSH_RELAY_INTERVAL_MS: '50',
       PUSH_WORKER_LOCK_SECONDS: '2',
-    };
-    api = await startPush({ ...env, PUSH_WORKERS: 'off' });
-  });
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    await second?.close();
-    await api.close();
-    await fcm.stop();
+      PUSH_WORKERS: 'off',
+    },
   });
 
   it('loses no push and sends none twice beyond those in flight', async () => {
     child = fork(require.resolve('./support/push-worker.child.ts'), [], {
       execArgv: ['-r', require.resolve('./support/ts-child.js')],
-      env: { ...process.env, ...env, DATABASE_URL: await workerDatabaseUrl(), LOG_LEVEL: 'silent', PUSH_WORKERS: 'only' },
+      env: { ...process.env, ...push.env, DATABASE_URL: await workerDatabaseUrl(), LOG_LEVEL: 'silent', PUSH_WORKERS: 'only' },
       stdio: 'ignore',
     });
     await new Promise<void>((resolve, reject) => {
@@ -54,26 +49,25 @@ describe('a push worker killed mid-batch', () => {
       child!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
 
-    fcm.delayMs = 300;
-    const token = await api.token();
-    const posted = await api.post(token, Array.from({ length: 100 }, (_, i) => pushItem({ nm_push: `k-${i}` })));
+    push.fcm.delayMs = 300;
+    const posted = await push.app.post(push.token, Array.from({ length: 100 }, (_, i) => pushItem({ nm_push: `k-${i}` })));
     expect(posted.status).toBe(202);
-    await api.until('sends in flight', async () => fcm.received.length, (n) => n >= 25);
+    await push.app.until('sends in flight', async () => push.fcm.received.length, (n) => n >= 25);
 
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
-    const inFlight = new Set((await itemRows(api.sql, posted.body.batch_id)).filter((r) => r.status === 'sending').map((r) => r.device));
+    const inFlight = new Set((await itemRows(push.app.sql, posted.body.batch_id)).filter((r) => r.status === 'sending').map((r) => r.device));
     expect(inFlight.size).toBeGreaterThan(0);
 
-    fcm.delayMs = 0;
-    second = await createTestApp(PushWorkerModule, { ...env, PUSH_WORKERS: 'only' });
-    const rows = await api.until('every push', () => itemRows(api.sql, posted.body.batch_id), (r) => r.every((x) => x.status === 'sent'));
+    push.fcm.delayMs = 0;
+    second = await createTestApp(PushWorkerModule, { ...push.env, PUSH_WORKERS: 'only' });
+    const rows = await push.app.until('every push', () => itemRows(push.app.sql, posted.body.batch_id), (r) => r.every((x) => x.status === 'sent'));
     expect(rows).toHaveLength(100);
 
     // Each attempt sends at most once: a push reached the fake more than once only if it had as many
     // attempts (its first was in flight when the worker died, or timed out and was retried).
     const times = new Map<string, number>();
-    for (const r of fcm.received.filter((x) => x.device.startsWith('k-'))) times.set(r.device, (times.get(r.device) ?? 0) + 1);
+    for (const r of push.fcm.received.filter((x) => x.device.startsWith('k-'))) times.set(r.device, (times.get(r.device) ?? 0) + 1);
     expect(times.size).toBe(100);
     const attempts = new Map(rows.map((r) => [r.device, r.attempts]));
     for (const [device, n] of times) expect(n).toBeLessThanOrEqual(attempts.get(device)!);

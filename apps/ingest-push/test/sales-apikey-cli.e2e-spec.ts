@@ -1,5 +1,5 @@
-import { workerDatabaseUrl } from '@app/testkit';
-import { DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { itKeepsEntitiesAndMigrationsInStep, workerDatabaseUrl } from '@app/testkit';
 import request from 'supertest';
 import { cli } from '../src/sales/sales-api-key.cli';
 import { SALES_PATH, startIngest, type IngestApp } from './support/sales-test';
@@ -12,31 +12,52 @@ describe('ingest:apikey CLI', () => {
   });
   afterAll(() => t.close());
 
-  it('prints a key of a new account that the sales routes accept, and stores only its hash', async () => {
-    const key = await cli.run(await workerDatabaseUrl(), cli.parse(['--name', 'ops']));
+  const accountOf = async (key: string) =>
+    (await t.sql.one<{ id: string; name: string }>(
+      'SELECT a.id, a.name FROM ingest_push.sales_api_keys k JOIN ingest_push.sales_accounts a ON a.id = k.account_id WHERE k.id = $1',
+      [key.split('_')[1]],
+    ))!;
+  const unique = (base: string) => `${base}-${randomUUID().slice(0, 8)}`;
+
+  it('prints a key of the named account, created on first use, that the sales routes accept, and stores only its hash', async () => {
+    const account = unique('north-shop');
+    const key = await cli.run(await workerDatabaseUrl(), cli.parse(['--name', 'ops', '--account', account]));
     expect(key).toMatch(/^sales_[0-9a-f-]{36}_[A-Za-z0-9]{40}$/);
     const id = key.split('_')[1];
     const row = await t.sql.one<{ name: string; secret_hash: Buffer }>('SELECT name, secret_hash FROM ingest_push.sales_api_keys WHERE id = $1', [id]);
     expect(row!.name).toBe('ops');
     expect(row!.secret_hash.toString('utf8')).not.toContain(key.split('_')[2]);
+    expect((await accountOf(key)).name).toBe(account);
     const res = await request(t.http).get(`${SALES_PATH}/ingestions/00000000-0000-4000-8000-000000000000`).set('apiKey', key);
     expect(res.status).toBe(404);
   });
 
-  it('adds a key to an existing account with --account, which then sees that account only', async () => {
-    const first = await t.apiKey();
-    const key = await cli.run(await workerDatabaseUrl(), cli.parse(['--account', first.accountId]));
-    const id = key.split('_')[1];
-    const row = await t.sql.one<{ account_id: string }>('SELECT account_id FROM ingest_push.sales_api_keys WHERE id = $1', [id]);
-    expect(row!.account_id).toBe(first.accountId);
+  it('adds keys with the same --account name to one account; another name is another account; no --account is "default"', async () => {
+    const account = unique('acme');
+    const url = await workerDatabaseUrl();
+    const [a, b] = await Promise.all([cli.run(url, cli.parse(['--account', account])), cli.run(url, cli.parse(['--account', account, '--name', 'second']))]);
+    expect((await accountOf(a)).id).toBe((await accountOf(b)).id);
+    const other = await cli.run(url, cli.parse(['--account', unique('acme')]));
+    expect((await accountOf(other)).id).not.toBe((await accountOf(a)).id);
+    expect((await accountOf(await cli.run(url, cli.parse([])))).name).toBe('default');
+    // As bench/ingest.ts calls it, with the arguments built by hand.
+    expect((await accountOf(await cli.run(url, { name: 'bench' }))).name).toBe('default');
   });
 
-  it('refuses bad arguments and an unknown account with one sentence', async () => {
-    expect(() => cli.parse(['--account', 'nope'])).toThrow('--account must be the UUID of an existing sales account.');
-    expect(() => cli.parse(['--bogus', 'x'])).toThrow(/Unexpected argument "--bogus"/);
-    await expect(cli.run(await workerDatabaseUrl(), cli.parse(['--account', '00000000-0000-4000-8000-000000000000']))).rejects.toThrow(
-      'There is no sales account 00000000-0000-4000-8000-000000000000.',
+  it('takes the oldest account of a name that several accounts carry (minted before names were looked up)', async () => {
+    const account = unique('legacy');
+    const [oldest] = await t.sql.rows<{ id: string }>(
+      `INSERT INTO ingest_push.sales_accounts (name, created_at) VALUES ($1, now() - interval '2 days'), ($1, now() - interval '1 day') RETURNING id`,
+      [account],
     );
+    const key = await cli.run(await workerDatabaseUrl(), cli.parse(['--account', account]));
+    expect((await accountOf(key)).id).toBe(oldest.id);
+  });
+
+  it('refuses bad arguments with one sentence', () => {
+    expect(() => cli.parse(['--account', ' '])).toThrow('--account must be 1 to 255 characters.');
+    expect(() => cli.parse(['--account', 'x'.repeat(256)])).toThrow('--account must be 1 to 255 characters.');
+    expect(() => cli.parse(['--bogus', 'x'])).toThrow(/Unexpected argument "--bogus"/);
   });
 });
 
@@ -48,10 +69,7 @@ describe('ingest-push migrations', () => {
   });
   afterAll(() => t.close());
 
-  it('leaves nothing for the schema builder to change', async () => {
-    const log = await t.get(DataSource).driver.createSchemaBuilder().log();
-    expect(log.upQueries.map((q) => q.query)).toEqual([]);
-  });
+  itKeepsEntitiesAndMigrationsInStep(() => t, 'ingest_push');
 
   it('creates the sales key and the indexes people query by', async () => {
     const indexes = await t.sql.rows<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'ingest_push' AND tablename = 'sales' ORDER BY indexname`);

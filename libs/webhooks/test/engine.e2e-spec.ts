@@ -3,13 +3,13 @@ import { Sql } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
  
-import { startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { makeCertificates, startWebhookReceiver, type TestApp, type TestCertificates, type WebhookReceiver } from '@app/testkit';
 import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
 import type { WebhookEngineOptions } from '../src/webhook-engine.options';
 import { splitRecorded, WebhookEvents } from '../src/webhook-events.service';
 import { WebhookMaintenance } from '../src/webhook-maintenance.service';
 import { WebhooksService } from '../src/webhooks.service';
-import { eventually, makeCertificates, startEngineApp, type TestCertificates } from './support/engine-test-app';
+import { eventually, startEngineApp } from './support/engine-test-app';
 
 jest.setTimeout(30_000);
 

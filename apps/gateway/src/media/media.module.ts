@@ -3,10 +3,11 @@ import { MulterModule } from '@nestjs/platform-express';
 import { LARGEST_MEDIA } from './media-type';
 import { MediaController } from './media.controller';
 import { MediaUploadEngine } from './media-upload.engine';
+import { MediaRepository } from './media.repository';
 import { MediaService } from './media.service';
 
 /** MediaService on its own, so multer's options (built with it) and the controller share one instance. */
-@Module({ providers: [MediaService], exports: [MediaService] })
+@Module({ providers: [MediaService, MediaRepository], exports: [MediaService] })
 class MediaServiceModule {}
 
 @Module({

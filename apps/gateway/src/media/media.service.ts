@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { Sql } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
 import { FileTooLargeException, InvalidParameterException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
 import { MEDIA_KINDS, SNIFF_BYTES, sniffMedia, type MediaKind } from './media-type';
+import { MediaIdTakenException } from './media-id-taken.exception';
+import { MediaRepository } from './media.repository';
 import { MediaStorage } from './media.storage';
 
 /** A file as multer hands it to the storage engine. */
@@ -28,7 +29,7 @@ export interface ReceivedMedia {
 export class MediaService {
   constructor(
     private readonly config: GatewayConfig,
-    private readonly sql: Sql,
+    private readonly media: MediaRepository,
     private readonly storage: MediaStorage,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}
@@ -71,22 +72,21 @@ export class MediaService {
     }
   }
 
-  /** The form is complete: the media is recorded, or (a bad form) the stored file is discarded. */
+  /**
+   * The form is complete: the media is recorded, or (a bad form) the stored file is discarded.
+   * The network repeating an id of this account answers with it again; another account's id is a 409.
+   */
   async complete(phone: PhoneContext, fields: Record<string, unknown>, media: ReceivedMedia | undefined): Promise<{ id: string }> {
     if (!media) throw new InvalidParameterException('File', 'is required: send the file as the multipart form field File');
     if (fields.messaging_product !== this.config.NETWORK) {
       await this.discard(phone, media.id);
       throw new InvalidParameterException('messaging_product', `must be ${this.config.NETWORK}`);
     }
-    await this.sql.rows(`INSERT INTO gateway.media (id, account_id, phone_ref, kind, mime_type, size, sha256) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      media.id,
-      phone.accountId,
-      phone.phoneRef,
-      media.kind,
-      media.mimeType,
-      media.size,
-      media.sha256,
-    ]);
+    const recorded = await this.media.record({ ...media, accountId: phone.accountId, phoneRef: phone.phoneRef });
+    if (!recorded) {
+      await this.discard(phone, media.id);
+      throw new MediaIdTakenException(media.id);
+    }
     return { id: media.id };
   }
 

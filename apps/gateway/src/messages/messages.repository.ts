@@ -13,6 +13,20 @@ export interface MessageView {
   statuses: { status: string; timestamp: string; errors?: unknown[] }[];
 }
 
+/** A message whose statuses have not reached a final one, with the phone it was sent from. */
+export interface UnfinishedMessage {
+  id: string;
+  wa_id: string;
+  status: string;
+  /** When its last status was recorded, in epoch milliseconds. */
+  since_ms: number;
+  phone_ref: string;
+  account_id: string;
+  phone: string;
+  phone_id: string;
+  waba_id: string | null;
+}
+
 export interface StatusChange {
   messageId: string;
   status: string;
@@ -62,6 +76,18 @@ export class MessagesRepository {
       [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp],
     );
     return row ? { recipient: row.wa_id } : null;
+  }
+
+  /** Up to `limit` messages after `afterId` (by id) still short of `read` or `failed`; paging by id walks the primary key once. */
+  unfinished(afterId: string, limit: number): Promise<UnfinishedMessage[]> {
+    return this.sql.rows<UnfinishedMessage>(
+      `SELECT m.id, m.wa_id, m.status, (extract(epoch FROM m.updated_at) * 1000)::float8 AS since_ms,
+              p.id AS phone_ref, p.account_id, p.phone, p.phone_id, a.waba_id
+         FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref JOIN gateway.accounts a ON a.id = p.account_id
+        WHERE m.id > $1 AND m.status IN ('accepted', 'sent', 'delivered')
+        ORDER BY m.id LIMIT $2`,
+      [afterId, limit],
+    );
   }
 
   find(accountId: string, id: string): Promise<MessageView | null> {

@@ -3,6 +3,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { LocalMediaStorage, MediaStorage } from '../media/media.storage';
 import { CHAT_PROVIDER, type ChatProvider } from './chat-provider';
 import { CloudProvider } from './cloud.provider';
+import { SandboxPlayback } from './sandbox-playback.service';
 import { SandboxProvider } from './sandbox.provider';
 
 /** The chat network the gateway talks to, chosen by GATEWAY_PROVIDER. */
@@ -10,6 +11,7 @@ import { SandboxProvider } from './sandbox.provider';
 @Module({
   providers: [
     { provide: MediaStorage, useClass: LocalMediaStorage },
+    SandboxPlayback,
     SandboxProvider,
     CloudProvider,
     {

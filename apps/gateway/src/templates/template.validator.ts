@@ -53,6 +53,12 @@ export function variablesOf(text: string): number[] {
   return [...text.matchAll(VARIABLE)].map((m) => Number(m[1]));
 }
 
+/** The body text of stored components (empty when the BODY carries none, as in authentication templates). */
+export function storedBodyText(components: unknown[]): string {
+  const body = components.find((c) => String((c as { type?: unknown }).type).toUpperCase() === 'BODY') as { text?: unknown } | undefined;
+  return typeof body?.text === 'string' ? body.text : '';
+}
+
 const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'] as const;
 
 function onlyOnce(components: Input[]): Map<(typeof COMPONENT_TYPES)[number], Input> {

@@ -11,11 +11,30 @@ export interface NewApiKey {
   accountId: string;
 }
 
-/** Mints sales API keys; each belongs to an account (a new one unless an existing one is named). */
+/** Mints sales API keys; each belongs to an account. */
 @Injectable()
 export class SalesApiKeysService {
   constructor(private readonly sql: Sql) {}
 
+  /**
+   * A key of the account called `accountName`, created on first use. Names are not unique in
+   * the table (keys minted without a name each had an account of their own): the oldest of
+   * that name is the one; a lock on the name keeps two concurrent first uses to one account.
+   */
+  async createForAccountNamed(name: string, accountName: string): Promise<NewApiKey> {
+    const id = randomUUID();
+    const { key, secretHash } = mintOpaqueKey(SALES_KEY_PREFIX, id);
+    return this.sql.transaction(async (tx) => {
+      await tx.rows(`SELECT pg_advisory_xact_lock(hashtext('ingest_push.sales_accounts:' || $1))`, [accountName]);
+      const account =
+        (await tx.one<{ id: string }>('SELECT id FROM ingest_push.sales_accounts WHERE name = $1 ORDER BY created_at, id LIMIT 1', [accountName])) ??
+        (await tx.one<{ id: string }>('INSERT INTO ingest_push.sales_accounts (name) VALUES ($1) RETURNING id', [accountName]))!;
+      await tx.rows('INSERT INTO ingest_push.sales_api_keys (id, account_id, name, secret_hash) VALUES ($1, $2, $3, $4)', [id, account.id, name, secretHash]);
+      return { key, id, accountId: account.id };
+    });
+  }
+
+  /** A key of the account `accountId` (which must exist), or of a new account named `name`. */
   async create(name: string, accountId?: string): Promise<NewApiKey> {
     const id = randomUUID();
     const { key, secretHash } = mintOpaqueKey(SALES_KEY_PREFIX, id);

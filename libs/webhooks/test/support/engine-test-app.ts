@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Module, type Type } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
@@ -33,31 +29,6 @@ export function startEngineApp(options: WebhookEngineOptions, schema: string, en
     WEBHOOK_CACHE_SECONDS: '0',
     ...env,
   });
-}
-
-export interface TestCertificates {
-  /** A CA, and a certificate for 127.0.0.1 that it signed. */
-  ca: string;
-  signed: { key: string; cert: string };
-  /** A certificate for 127.0.0.1 that signed itself. */
-  selfSigned: { key: string; cert: string };
-}
-
-/** Makes the certificates with the openssl command line, in a directory removed afterwards. */
-export function makeCertificates(): TestCertificates {
-  const dir = mkdtempSync(join(tmpdir(), 'engine-tls-'));
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  try {
-    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=engine test CA');
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=127.0.0.1');
-    ssl('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.crt', '-days', '2', '-extfile', 'san.ext');
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.crt', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
-    const read = (name: string) => readFileSync(join(dir, name), 'utf8');
-    return { ca: read('ca.crt'), signed: { key: read('srv.key'), cert: read('srv.crt') }, selfSigned: { key: read('self.key'), cert: read('self.crt') } };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Polls `check` until it returns a value (not undefined); Jest's timeout bounds the wait. */

@@ -11,13 +11,13 @@ export interface TestCertificates {
   selfSigned: { key: string; cert: string };
 }
 
-/** Certificates made with the openssl command line, in a directory removed afterwards. */
+/** Certificates for an https receiver on loopback, made with the openssl command line in a directory removed afterwards. */
 export function makeCertificates(): TestCertificates {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-tls-'));
+  const dir = mkdtempSync(join(tmpdir(), 'testkit-tls-'));
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   try {
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=gateway test CA');
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=testkit CA');
     ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=127.0.0.1');
     ssl('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.crt', '-days', '2', '-extfile', 'san.ext');
     ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.crt', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');

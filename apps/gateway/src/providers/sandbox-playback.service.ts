@@ -1,0 +1,135 @@
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { GatewayConfig } from '../config/gateway.config';
+import { MessagesRepository } from '../messages/messages.repository';
+import { UNDELIVERABLE_ERROR } from '../notifications/network-notification';
+import { NotificationsService } from '../notifications/notifications.service';
+import { TemplatesRepository } from '../templates/templates.repository';
+import { reviewRejection, storedBodyText } from '../templates/template.validator';
+import type { PhoneContext } from './chat-provider';
+
+/** Recipients whose number ends in these digits are undeliverable in the sandbox (documented in the README). */
+export const UNDELIVERABLE_SUFFIX = '0000';
+
+type Step = 'sent' | 'delivered' | 'read' | 'failed';
+
+const PAGE = 500;
+
+/**
+ * The sandbox's network side: plays sent → delivered → read (or failed) SANDBOX_STATUS_DELAY_MS
+ * apart and reviews a template SANDBOX_REVIEW_DELAY_MS after its creation. The steps are due
+ * at times counted from what the database recorded, so a booting process resumes what a
+ * stopped one left (past-due steps at once). Every replica may play the same step: recording
+ * a status is an insert on (message, status) that does nothing the second time, and a review
+ * an update that only changes a different status, so each notification is produced once.
+ */
+@Injectable()
+export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(SandboxPlayback.name);
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly messages: MessagesRepository,
+    private readonly templates: TemplatesRepository,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.GATEWAY_PROVIDER !== 'sandbox') return;
+    this.track(this.resume());
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    // Steps under way finish before the database pool closes.
+    await Promise.all([...this.running]);
+  }
+
+  /** A message was just recorded as accepted. */
+  messageAccepted(phone: PhoneContext, messageId: string, waId: string): void {
+    this.track(this.playMessage(phone, messageId, stepsAfter('accepted', waId), Date.now()));
+  }
+
+  /** A template was just recorded as PENDING. */
+  templateCreated(phone: PhoneContext, templateId: string, bodyText: string): void {
+    this.track(this.review(phone, templateId, bodyText, Date.now()));
+  }
+
+  /** Picks up every message and template a stopped process left midway. */
+  private async resume(): Promise<void> {
+    for (let after = ''; !this.stopped; ) {
+      const page = await this.messages.unfinished(after, PAGE);
+      for (const m of page) await this.playMessage(phoneOf(m), m.id, stepsAfter(m.status, m.wa_id), m.since_ms).catch((error: unknown) => this.failed(error));
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+    for (let after = ''; !this.stopped; ) {
+      const page = await this.templates.pending(after, PAGE);
+      for (const t of page) await this.review(phoneOf(t), t.id, storedBodyText(t.components), t.since_ms).catch((error: unknown) => this.failed(error));
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+  }
+
+  /** Plays `steps`, the first due one delay after `since`, each next one a delay later; a due step runs now. */
+  private async playMessage(phone: PhoneContext, messageId: string, steps: Step[], since: number): Promise<void> {
+    const delay = this.config.SANDBOX_STATUS_DELAY_MS;
+    for (let i = 0; i < steps.length && !this.stopped; i++) {
+      const wait = since + (i + 1) * delay - Date.now();
+      if (wait > 0) {
+        this.later(wait, () => this.playMessage(phone, messageId, steps.slice(i), since + i * delay));
+        return;
+      }
+      const status = steps[i];
+      await this.notifications.messageStatus(phone, {
+        messageId,
+        status,
+        timestamp: Math.floor(Date.now() / 1000),
+        ...(status === 'failed' ? { errors: [UNDELIVERABLE_ERROR] } : {}),
+      });
+    }
+  }
+
+  private async review(phone: PhoneContext, templateId: string, bodyText: string, since: number): Promise<void> {
+    const wait = since + this.config.SANDBOX_REVIEW_DELAY_MS - Date.now();
+    if (wait > 0) return this.later(wait, () => this.review(phone, templateId, bodyText, since));
+    if (this.stopped) return;
+    const reason = reviewRejection(bodyText);
+    await this.notifications.templateStatus(phone, templateId, reason ? 'REJECTED' : 'APPROVED', reason);
+  }
+
+  private later(ms: number, work: () => Promise<void>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.track(work());
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private track(work: Promise<void>): void {
+    const running = work.catch((error: unknown) => this.failed(error));
+    this.running.add(running);
+    void running.finally(() => this.running.delete(running));
+  }
+
+  private failed(error: unknown): void {
+    this.logger.warn({ err: error }, 'sandbox step failed');
+  }
+}
+
+/** The steps still to play after `current`: none once final. */
+function stepsAfter(current: string, waId: string): Step[] {
+  const all: Step[] = waId.endsWith(UNDELIVERABLE_SUFFIX) ? ['failed'] : ['sent', 'delivered', 'read'];
+  if (current === 'accepted') return all;
+  const at = all.indexOf(current as Step);
+  return at < 0 ? [] : all.slice(at + 1);
+}
+
+/** The phone a stored row names; the sandbox never calls the network, so no access token. */
+function phoneOf(row: { phone_ref: string; account_id: string; phone: string; phone_id: string; waba_id: string | null }): PhoneContext {
+  return { accountId: row.account_id, phoneRef: row.phone_ref, phone: row.phone, phoneId: row.phone_id, wabaId: row.waba_id, accessToken: null };
+}
