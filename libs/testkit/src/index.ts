@@ -4,3 +4,5 @@ export * from './service-basics';
 export * from './webhook-receiver';
 export * from './docs-browser';
 export * from './own-redis';
+export * from './eventually';
+export * from './metrics-sample';
