@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { unknownFields } from './k8s-fields';
 import { kustomize, type Manifest } from './kustomize';
 import { appSettings } from './settings';
 import { deployableApps, ROOT } from './workspace';
@@ -19,16 +20,26 @@ const MODELS: Record<string, () => new (data: unknown) => { validate(): void }> 
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/** What is wrong with a manifest against its kind's schema: types, required fields, enums, and fields the schema does not have. */
 function schemaProblem(m: Manifest): string | null {
   const model = MODELS[`${m.apiVersion}/${m.kind}`];
   if (!model) return `${m.kind} ${m.metadata.name}: no schema for ${m.apiVersion} ${m.kind}`;
   try {
     new (model())(m).validate();
-    return null;
   } catch (error) {
     return `${m.kind} ${m.metadata.name}: ${(error as Error).message}`;
   }
+  // The compiled validators accept any field they do not know (the schemas allow them): checked against the schema's properties.
+  const unknown = unknownFields(m);
+  return unknown.length ? `${m.kind} ${m.metadata.name}: unknown fields ${unknown.join(', ')}` : null;
 }
+
+/** Each service's worker-only Deployment: the setting that selects the mode, and the one bounding the longest job it finishes on SIGTERM. */
+const WORKERS: Record<string, { deployment: string; mode: string; longestJob: string }> = {
+  docstore: { deployment: 'docstore-webhooks', mode: 'WEBHOOK_WORKERS', longestJob: 'WEBHOOK_TIMEOUT_SECONDS' },
+  gateway: { deployment: 'gateway-webhooks', mode: 'WEBHOOK_WORKERS', longestJob: 'WEBHOOK_TIMEOUT_SECONDS' },
+  'ingest-push': { deployment: 'ingest-push-workers', mode: 'PUSH_WORKERS', longestJob: 'PUSH_TIMEOUT_SECONDS' },
+};
 
 interface Container {
   name: string;
@@ -120,15 +131,17 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     }
   });
 
-  it('gives every pod a grace period longer than its drain: preStop, then the longest request its Ingress allows (or one webhook attempt)', () => {
+  it('gives every pod a grace period longer than its drain: preStop, then the longest request its Ingress allows (or one worker job)', () => {
     for (const d of deployments) {
       const { terminationGracePeriodSeconds: grace = 30, containers: [c] } = podSpec(d);
       const preStop = Number(c.lifecycle?.preStop?.exec?.command.at(-1) ?? 0);
       const routes = of(manifests, 'Ingress').filter((i) => backends(i).includes(d.metadata.name));
-      // ingress-nginx's default proxy-read-timeout is 60 s; a webhook worker's longest job is one attempt.
+      // ingress-nginx's default proxy-read-timeout is 60 s; a worker's longest job is one attempt (its sends run concurrently).
+      const worker = Object.values(WORKERS).find((w) => w.deployment === d.metadata.name);
+      if (!routes.length && !worker) throw new Error(`Deployment ${d.metadata.name} is neither routed by an Ingress nor a known worker`);
       const longest = routes.length
         ? Math.max(...routes.map((i) => Number(i.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-read-timeout'] ?? 60)))
-        : Number(containerSettings(manifests, c).get('WEBHOOK_TIMEOUT_SECONDS') ?? appSettings(appOf(c)).get('WEBHOOK_TIMEOUT_SECONDS')!.initial);
+        : Number(containerSettings(manifests, c).get(worker!.longestJob) ?? appSettings(appOf(c)).get(worker!.longestJob)!.initial);
       expect({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: grace > preStop + longest }).toEqual({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: true });
       if (routes.length) expect({ deployment: d.metadata.name, preStop }).toEqual({ deployment: d.metadata.name, preStop: 5 });
     }
@@ -149,12 +162,31 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     for (const d of deployments) expect(of(manifests, 'PodDisruptionBudget').some((p) => p.metadata.name === d.metadata.name)).toBe(true);
   });
 
-  it('runs webhook workers apart from the API, scaled on their queue depth', () => {
-    const worker = deployments.find((d) => d.metadata.name === 'docstore-webhooks')!;
-    expect(containerSettings(manifests, podSpec(worker).containers[0]).get('WEBHOOK_WORKERS')).toBe('only');
-    expect(containerSettings(manifests, podSpec(deployments.find((d) => d.metadata.name === 'docstore')!).containers[0]).get('WEBHOOK_WORKERS')).toBe('off');
-    const hpa = of(manifests, 'HorizontalPodAutoscaler').find((h) => h.metadata.name === 'docstore-webhooks')!;
-    expect(JSON.stringify(hpa.spec)).toContain('"queue":"webhook-delivery"');
+  it('runs each service\'s workers in a Deployment of their own (mode only), the API with them off', () => {
+    expect(Object.keys(WORKERS).sort()).toEqual(deployableApps());
+    for (const [app, { deployment, mode }] of Object.entries(WORKERS)) {
+      expect({ app, reads: appSettings(app).has(mode) }).toEqual({ app, reads: true });
+      const byName = (kind: string, name: string) => of(manifests, kind).find((m) => m.metadata.name === name);
+      const worker = byName('Deployment', deployment);
+      const api = byName('Deployment', app);
+      expect({ app, worker: worker?.metadata.name, api: api?.metadata.name }).toEqual({ app, worker: deployment, api: app });
+      const [wc] = podSpec(worker!).containers;
+      const [ac] = podSpec(api!).containers;
+      expect({ app, worker: containerSettings(manifests, wc).get(mode), api: containerSettings(manifests, ac).get(mode) }).toEqual({ app, worker: 'only', api: 'off' });
+      // The same image and settings as the API: only the mode differs.
+      expect({ app, image: wc.image, envFrom: wc.envFrom }).toEqual({ app, image: ac.image, envFrom: ac.envFrom });
+      expect({ app, env: wc.env?.filter((e) => e.name !== mode) }).toEqual({ app, env: ac.env?.filter((e) => e.name !== mode) });
+      // /health and /metrics on the app's port, probed like the API's; no Service or Ingress sends it traffic.
+      expect({ app, ports: wc.ports, ready: wc.readinessProbe?.httpGet, live: wc.livenessProbe?.httpGet }).toEqual({ app, ports: ac.ports, ready: { path: '/health', port: 'http' }, live: { path: '/health/live', port: 'http' } });
+      expect(spec<{ template: { metadata: { annotations: Record<string, string> } } }>(worker!).template.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': String(ac.ports![0].containerPort) });
+      expect(of(manifests, 'Service').filter((sv) => sv.metadata.name === deployment)).toEqual([]);
+      expect(of(manifests, 'Ingress').filter((i) => backends(i).includes(deployment))).toEqual([]);
+      // Scaled on CPU (queue depth needs an external-metrics adapter: README.md), never below one pod in a disruption.
+      const hpa = byName('HorizontalPodAutoscaler', deployment)!;
+      expect(spec<{ scaleTargetRef: { name: string } }>(hpa).scaleTargetRef.name).toBe(deployment);
+      expect(spec<{ metrics: unknown[] }>(hpa).metrics).toContainEqual({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } });
+      expect(spec<{ selector: { matchLabels: Record<string, string> } }>(byName('PodDisruptionBudget', deployment)!).selector.matchLabels).toEqual({ 'app.kubernetes.io/name': deployment });
+    }
   });
 
   it('migrates each schema in a Job that runs main.js migrate with the app image', () => {
@@ -214,6 +246,23 @@ describe('the schema check', () => {
     const noSelector = structuredClone(deployment);
     delete (noSelector.spec as Record<string, unknown>).selector;
     expect(schemaProblem(noSelector)).toMatch(/selector/);
+  });
+
+  it('rejects a field the schema does not have, at any depth, and nothing else', () => {
+    const [deployment] = kustomize(join(ROOT, 'k8s/base')).filter((m) => m.kind === 'Deployment');
+    expect(schemaProblem(deployment)).toBeNull();
+    const typo = structuredClone(deployment);
+    const [c] = podSpec(typo).containers as unknown as Array<Record<string, Record<string, unknown>>>;
+    c.livenessProbe = { httpGett: c.livenessProbe.httpGet, periodSeconds: 10 };
+    expect(schemaProblem(typo)).toBe(`Deployment ${deployment.metadata.name}: unknown fields spec.template.spec.containers[0].livenessProbe.httpGett`);
+    const misplaced = structuredClone(deployment);
+    (misplaced.spec as Record<string, unknown>).terminationGracePeriodSeconds = 30;
+    (misplaced.metadata as Record<string, unknown>).label = { a: 'b' };
+    expect(unknownFields(misplaced)).toEqual(['metadata.label', 'spec.terminationGracePeriodSeconds']);
+    // Free-form maps (labels, annotations, ConfigMap data) take any key.
+    const labelled = structuredClone(deployment);
+    labelled.metadata.labels = { ...labelled.metadata.labels, 'anything.example.com/new': 'x' };
+    expect(unknownFields(labelled)).toEqual([]);
   });
 });
 

@@ -6,3 +6,5 @@ export * from './docs-browser';
 export * from './own-redis';
 export * from './test-certificates';
 export * from './migration-checks';
+export * from './eventually';
+export * from './metrics-sample';
