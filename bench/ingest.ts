@@ -167,7 +167,8 @@ async function main(): Promise<void> {
     service = spawnNode({
       name: 'ingest-push',
       args: [DIST_MAIN],
-      env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: `bench-ingest:${process.pid}:`, PORT: String(port), LOG_LEVEL: 'warn' },
+      // NODE_OPTIONS as k8s/base/config.yaml and docker/compose.yml run it (the V8 heap bound), unless given.
+      env: { NODE_OPTIONS: '--max-old-space-size=256', ...process.env, DATABASE_URL: dbUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: `bench-ingest:${process.pid}:`, PORT: String(port), LOG_LEVEL: 'warn' },
     });
     await waitHttpReady(service, port, '/health');
     // eslint-disable-next-line @typescript-eslint/no-require-imports

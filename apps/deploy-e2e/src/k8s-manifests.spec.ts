@@ -54,6 +54,10 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 
+/** Settings Node itself reads, besides the apps' own. */
+const RUNTIME_SETTINGS = new Set(['NODE_OPTIONS']);
+const mebibytes = (quantity: string) => Number(/^(\d+)Mi$/.exec(quantity)?.[1] ?? (/^(\d+)Gi$/.test(quantity) ? Number(quantity.slice(0, -2)) * 1024 : NaN));
+
 const OVERLAYS = readdirSync(join(ROOT, 'k8s/overlays'));
 const TREES: Array<[string, Manifest[]]> = [['base', kustomize(join(ROOT, 'k8s/base'))], ...OVERLAYS.map((o): [string, Manifest[]] => [`overlays/${o}`, kustomize(join(ROOT, 'k8s/overlays', o))])];
 const of = (ms: Manifest[], kind: string) => ms.filter((m) => m.kind === kind);
@@ -117,13 +121,21 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     }
   });
 
+  it('bounds the V8 heap of every container at no more than half its memory limit', () => {
+    const jobs = of(manifests, 'Job').flatMap((j) => podSpec(j).containers);
+    for (const c of [...containers.map(({ c }) => c), ...jobs]) {
+      const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(containerSettings(manifests, c).get('NODE_OPTIONS') ?? '')?.[1]);
+      expect({ container: c.name, heapMiB: heapMiB > 0 && heapMiB <= mebibytes(String(c.resources?.limits?.memory)) / 2 }).toEqual({ container: c.name, heapMiB: true });
+    }
+  });
+
   it('passes only settings the app reads, and every setting it requires', () => {
     const jobs = of(manifests, 'Job').flatMap((j) => podSpec(j).containers);
     for (const c of [...containers.map(({ c }) => c), ...jobs]) {
       const app = appOf(c);
       const reads = appSettings(app);
       const given = containerSettings(manifests, c);
-      expect({ app, container: c.name, unknown: [...given.keys()].filter((k) => !reads.has(k)) }).toEqual({ app, container: c.name, unknown: [] });
+      expect({ app, container: c.name, unknown: [...given.keys()].filter((k) => !reads.has(k) && !RUNTIME_SETTINGS.has(k)) }).toEqual({ app, container: c.name, unknown: [] });
       const missing = [...reads.values()].filter((s) => s.required && !given.has(s.name)).map((s) => s.name);
       expect({ app, container: c.name, missing }).toEqual({ app, container: c.name, missing: [] });
       // The ingress controller is the one hop in front of every pod.
