@@ -40,6 +40,8 @@ const CFG = {
 const DIST_MAIN = path.join(ROOT, 'dist/gateway/apps/gateway/src/main.js');
 const DIST_CLI = path.join(ROOT, 'dist/gateway/apps/gateway/src/accounts/api-key.cli.js');
 const PHONE_ID = '100000000000001';
+/** The V8 heap bound k8s/base/config.yaml and docker/compose.yml run the apps with; the floor gets it too (unless NODE_OPTIONS is given). */
+const DEPLOYED_NODE_OPTIONS = '--max-old-space-size=256';
 const BODY = JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550102030', type: 'text', text: { body: 'Your order has shipped.' } });
 
 interface Run {
@@ -112,7 +114,9 @@ async function main(): Promise<void> {
         name: 'gateway',
         args: [DIST_MAIN],
         env: {
-          ...process.env, PORT: String(gatewayPort), DATABASE_URL: databaseUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', DB_POOL_SIZE: String(CFG.poolSize),
+          NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+          ...process.env,
+          PORT: String(gatewayPort), DATABASE_URL: databaseUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', DB_POOL_SIZE: String(CFG.poolSize),
           ENCRYPTION_KEYS: encryptionKeys, GATEWAY_PROVIDER: 'cloud', CLOUD_API_BASE_URL: network, MESSAGES_PER_SECOND: '100000', RATE_LIMIT_PER_MINUTE: '100000000', MEDIA_DIR: os.tmpdir(),
         },
       });
@@ -128,7 +132,7 @@ async function main(): Promise<void> {
     const floor = spawnNode({
       name: 'floor',
       args: ['-r', REGISTER, path.join(__dirname, 'gateway/bare-floor.ts')],
-      env: { ...process.env, PORT: String(floorPort), DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(CFG.poolSize), CLOUD_API_BASE_URL: network, BENCH_PHONE_REF: phoneRef, BENCH_PHONE_ID: PHONE_ID },
+      env: { NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, ...process.env, PORT: String(floorPort), DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(CFG.poolSize), CLOUD_API_BASE_URL: network, BENCH_PHONE_REF: phoneRef, BENCH_PHONE_ID: PHONE_ID },
     });
     children.push(floor);
     await waitHttpReady(floor, floorPort, '/');
