@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CachedCredentialStore, isUuid } from '@app/auth';
 import { DocstoreConfig } from '../config/docstore.config';
 import type { DocstorePrincipal } from './docstore-auth.policy';
@@ -11,7 +11,7 @@ import { TokensRepository } from './tokens.repository';
  * last_used_at is written in one statement every TOKEN_LAST_USED_FLUSH_SECONDS.
  */
 @Injectable()
-export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> implements OnModuleInit, OnApplicationShutdown {
+export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> implements OnModuleInit, BeforeApplicationShutdown {
   constructor(tokens: TokensRepository, config: DocstoreConfig) {
     super(
       {
@@ -41,7 +41,7 @@ export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> impl
     this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }

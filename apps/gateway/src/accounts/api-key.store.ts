@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CachedCredentialStore, isUuid } from '@app/auth';
 import { SecretCipher } from '@app/secrets';
 import { GatewayConfig } from '../config/gateway.config';
@@ -12,7 +12,7 @@ import type { GatewayPrincipal } from './gateway-principal';
  * token decrypted) cached for APIKEY_CACHE_TTL_SECONDS, last use written in batches.
  */
 @Injectable()
-export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> implements OnModuleInit, OnApplicationShutdown {
+export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     accounts: AccountsRepository,
     config: GatewayConfig,
@@ -34,7 +34,7 @@ export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> impleme
     this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { bearerHeader, CachedCredentialStore, credentialSource, isUuid, mintOpaqueKey, opaqueKey, type Principal } from '@app/auth';
 import { PushConfig } from './push.config';
 import { PushTokensRepository } from './push-tokens.repository';
@@ -16,7 +16,7 @@ const LAST_USED_FLUSH_MS = 30_000;
  * PUSH_TOKEN_CACHE_TTL_SECONDS, last use written in batches.
  */
 @Injectable()
-export class PushTokenVerifier extends CachedCredentialStore<Principal> implements OnModuleInit, OnApplicationShutdown {
+export class PushTokenVerifier extends CachedCredentialStore<Principal> implements OnModuleInit, BeforeApplicationShutdown {
   constructor(tokens: PushTokensRepository, config: PushConfig) {
     super(
       {
@@ -39,7 +39,7 @@ export class PushTokenVerifier extends CachedCredentialStore<Principal> implemen
     this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { CachedCredentialStore, credentialSource, isUuid, namedHeader, opaqueKey, type Principal } from '@app/auth';
 import { Sql } from '@app/database';
 
@@ -11,7 +11,7 @@ export const SALES_KEY_PREFIX = 'sales';
  * within that), last use written in batches. The principal's owner is the key's account.
  */
 @Injectable()
-export class SalesApiKeyStore extends CachedCredentialStore<Principal> implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SalesApiKeyStore extends CachedCredentialStore<Principal> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(sql: Sql) {
     super(
       {
@@ -38,7 +38,7 @@ export class SalesApiKeyStore extends CachedCredentialStore<Principal> implement
     this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }
