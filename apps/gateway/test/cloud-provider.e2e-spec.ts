@@ -37,6 +37,18 @@ describe('cloud provider against a fake Graph API on loopback', () => {
     expect(await stored()).toBe(1);
   });
 
+  it('answers 200 with the network id when the network repeats an id already recorded, keeping the first record (never a 500 after a send)', async () => {
+    const id = `wamid.REPEATED.${phone.phoneId}`;
+    graph.answer((call) => ({ status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: JSON.parse(call.body.toString()).to, wa_id: '15550102030' }], messages: [{ id }] } }));
+    await send(text('15550102030', 'first')).expect(200);
+    const again = await send(text('15550102030', 'second')).expect(200);
+    expect(again.body.messages).toEqual([{ id }]);
+    expect(graph.calls).toHaveLength(2);
+    expect(await stored()).toBe(1);
+    const kept = await gw.get(Sql).one<{ payload: unknown }>(`SELECT payload FROM gateway.messages WHERE id = $1`, [id]);
+    expect(kept!.payload).toMatchObject({ text: { body: 'first' } });
+  });
+
   it('keeps the network code and message of a refusal; its 5xx become 502; stores nothing', async () => {
     const refusal = { error: { message: '(#131030) Recipient phone number not in allowed list', type: 'OAuthException', code: 131030, error_data: { messaging_product: 'whatsapp', details: 'Recipient phone number not in allowed list' }, fbtrace_id: 'A1' } };
     graph.answer(() => ({ status: 400, body: refusal }));

@@ -44,12 +44,16 @@ export class MessagesRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The sent message and its first status, in one statement. */
-  async insert(message: { id: string; phoneRef: string; to: string; waId: string; type: string; payload: unknown }): Promise<void> {
-    await this.sql.rows(
-      `WITH m AS (INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6) RETURNING id)
-       INSERT INTO gateway.message_statuses (message_id, status) SELECT id, 'accepted' FROM m`,
+  /** Records a sent message and its first status; false when the id is already recorded (nothing changes). */
+  async insert(message: { id: string; phoneRef: string; to: string; waId: string; type: string; payload: unknown }): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `WITH m AS (
+         INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6)
+         ON CONFLICT (id) DO NOTHING RETURNING id)
+       INSERT INTO gateway.message_statuses (message_id, status) SELECT id, 'accepted' FROM m RETURNING 1`,
       [message.id, message.phoneRef, message.to, message.waId, message.type, message.payload],
     );
+    return rows.length > 0;
   }
 
   /** How many of `ids` are media of the account; the ones that are not come back. */

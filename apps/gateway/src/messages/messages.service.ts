@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
 import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
@@ -18,6 +18,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Injectable()
 export class MessagesService {
+  private readonly logger = new Logger(MessagesService.name);
+
   constructor(
     private readonly config: GatewayConfig,
     private readonly messages: MessagesRepository,
@@ -65,8 +67,10 @@ export class MessagesService {
   private async send(phone: PhoneContext, request: SendMessage): Promise<SendResponse> {
     await this.throughput.take(phone.phoneRef);
     const sent = await this.provider.send(phone, request);
-    await this.messages.insert({ id: sent.messageId, phoneRef: phone.phoneRef, to: request.to, waId: sent.waId, type: request.type, payload: request.payload });
-    this.provider.messageStored(phone, { ...sent, to: request.to });
+    const recorded = await this.messages.insert({ id: sent.messageId, phoneRef: phone.phoneRef, to: request.to, waId: sent.waId, type: request.type, payload: request.payload });
+    if (recorded) this.provider.messageStored(phone, { ...sent, to: request.to });
+    // The network accepted the message, so the caller gets its answer; the first record of the id stays.
+    else this.logger.warn({ messageId: sent.messageId }, 'the network answered with a message id already recorded; the earlier record is kept');
     return { messaging_product: this.config.NETWORK, contacts: [{ input: request.to, wa_id: sent.waId }], messages: [{ id: sent.messageId }] };
   }
 }
