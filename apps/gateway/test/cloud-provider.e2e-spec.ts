@@ -1,24 +1,17 @@
 import 'reflect-metadata';
 import { Sql } from '@app/database';
-import { startFakeGraphApi, type FakeGraphApi } from './support/fake-graph-api';
+import type { FakeGraphApi } from './support/fake-graph-api';
 import { fileOf } from './support/media-files';
-import { NETWORK, request, startGateway, text, type Gateway, type Phone } from './support/gateway-test';
+import { NETWORK, request, text, useCloudGateway, type Gateway, type Phone } from './support/gateway-test';
 
 describe('cloud provider against a fake Graph API on loopback', () => {
+  const cloud = useCloudGateway();
   let gw: Gateway;
   let graph: FakeGraphApi;
   let phone: Phone;
 
-  beforeAll(async () => {
-    graph = await startFakeGraphApi();
-    gw = await startGateway({ GATEWAY_PROVIDER: 'cloud', CLOUD_API_BASE_URL: graph.url, CLOUD_API_VERSION: 'v21.0', CLOUD_API_TIMEOUT_MS: '2000' });
-  });
-  afterAll(async () => {
-    await gw.close();
-    await graph.close();
-  });
   beforeEach(async () => {
-    graph.reset();
+    ({ gw, graph } = cloud);
     phone = await gw.newPhone({ accessToken: 'EAAG-test-token', wabaId: '1234567890' });
   });
 

@@ -3,9 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Sql } from '@app/database';
 import { numericId } from '../src/common/numeric-id';
-import { startFakeGraphApi, type FakeGraphApi } from './support/fake-graph-api';
 import { fileOf } from './support/media-files';
-import { NETWORK, request, startGateway, type Gateway, type Phone } from './support/gateway-test';
+import { NETWORK, request, startGateway, useCloudGateway, type Gateway, type Phone } from './support/gateway-test';
 
 const MEDIA_DIR = `/tmp/gateway-test-media-${process.pid}-m`;
 
@@ -80,41 +79,30 @@ describe('POST api/Medias (sandbox, local storage)', () => {
 });
 
 describe('POST api/Medias when the network answers with a media id the gateway already holds (cloud)', () => {
-  let gw: Gateway;
-  let graph: FakeGraphApi;
-
-  beforeAll(async () => {
-    graph = await startFakeGraphApi();
-    gw = await startGateway({ GATEWAY_PROVIDER: 'cloud', CLOUD_API_BASE_URL: graph.url, CLOUD_API_VERSION: 'v21.0', CLOUD_API_TIMEOUT_MS: '2000' });
-  });
-  afterAll(async () => {
-    await gw.close();
-    await graph.close();
-  });
-  beforeEach(() => graph.reset());
+  const cloud = useCloudGateway();
 
   const upload = (p: Phone, file: Buffer, contentType: string) =>
-    request(gw.http).post('/api/Medias').set(p.headers).field('messaging_product', NETWORK).attach('File', file, { filename: 'upload.bin', contentType });
-  const record = (id: string) => gw.get(Sql).one<{ account_id: string; kind: string; mime_type: string }>(`SELECT account_id, kind, mime_type FROM gateway.media WHERE id = $1`, [id]);
-  const accountOf = async (p: Phone) => (await gw.get(Sql).one<{ account_id: string }>(`SELECT account_id FROM gateway.phones WHERE phone_id = $1`, [p.phoneId]))!.account_id;
-  const repeating = (id: string) => graph.answer((call) => (call.path.endsWith('/media') ? { status: 200, body: { id } } : undefined));
-  const image = (p: Phone, id: string) => request(gw.http).post('/api/Messages').set(p.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id } });
+    request(cloud.gw.http).post('/api/Medias').set(p.headers).field('messaging_product', NETWORK).attach('File', file, { filename: 'upload.bin', contentType });
+  const record = (id: string) => cloud.gw.get(Sql).one<{ account_id: string; kind: string; mime_type: string }>(`SELECT account_id, kind, mime_type FROM gateway.media WHERE id = $1`, [id]);
+  const accountOf = async (p: Phone) => (await cloud.gw.get(Sql).one<{ account_id: string }>(`SELECT account_id FROM gateway.phones WHERE phone_id = $1`, [p.phoneId]))!.account_id;
+  const repeating = (id: string) => cloud.graph.answer((call) => (call.path.endsWith('/media') ? { status: 200, body: { id } } : undefined));
+  const image = (p: Phone, id: string) => request(cloud.gw.http).post('/api/Messages').set(p.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id } });
 
   it('answers a repeated id of the same account with that id (200), the record describing the latest upload', async () => {
-    const phone = await gw.newPhone({ accessToken: 'EAAG-test-token' });
+    const phone = await cloud.gw.newPhone({ accessToken: 'EAAG-test-token' });
     const id = `7${numericId()}`;
     repeating(id);
     expect((await upload(phone, fileOf('png'), 'image/png').expect(200)).body).toEqual({ id });
     expect((await upload(phone, fileOf('pdf'), 'application/pdf').expect(200)).body).toEqual({ id });
     expect(await record(id)).toEqual({ account_id: await accountOf(phone), kind: 'document', mime_type: 'application/pdf' });
-    expect(graph.calls.filter((c) => c.path.endsWith('/media'))).toHaveLength(2);
-    graph.answer(() => undefined);
+    expect(cloud.graph.calls.filter((c) => c.path.endsWith('/media'))).toHaveLength(2);
+    cloud.graph.answer(() => undefined);
     await image(phone, id).expect(200);
   });
 
   it("refuses an id recorded for another account with 409 in the network's error body, leaving the record to its owner", async () => {
-    const owner = await gw.newPhone({ accessToken: 'EAAG-test-token' });
-    const other = await gw.newPhone({ accessToken: 'EAAG-test-token' });
+    const owner = await cloud.gw.newPhone({ accessToken: 'EAAG-test-token' });
+    const other = await cloud.gw.newPhone({ accessToken: 'EAAG-test-token' });
     const id = `7${numericId()}`;
     repeating(id);
     await upload(owner, fileOf('png'), 'image/png').expect(200);
@@ -129,7 +117,7 @@ describe('POST api/Medias when the network answers with a media id the gateway a
       },
     });
     expect(await record(id)).toEqual({ account_id: await accountOf(owner), kind: 'image', mime_type: 'image/png' });
-    graph.answer(() => undefined);
+    cloud.graph.answer(() => undefined);
     await image(owner, id).expect(200);
     await image(other, id).expect(400);
   });

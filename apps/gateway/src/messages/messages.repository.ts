@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+import type { PhoneColumns } from '../providers/chat-provider';
 
 export interface MessageView {
   id: string;
@@ -14,17 +15,12 @@ export interface MessageView {
 }
 
 /** A message whose statuses have not reached a final one, with the phone it was sent from. */
-export interface UnfinishedMessage {
+export interface UnfinishedMessage extends PhoneColumns {
   id: string;
   wa_id: string;
   status: string;
   /** When its last status was recorded, in epoch milliseconds. */
   since_ms: number;
-  phone_ref: string;
-  account_id: string;
-  phone: string;
-  phone_id: string;
-  waba_id: string | null;
 }
 
 export interface StatusChange {

@@ -4,6 +4,15 @@ import type { ProfileFields } from '../profiles/profile.validator';
 import type { TemplateDraft } from '../templates/template.validator';
 
 /** The business phone a request acts for, with its account's network credentials. */
+/** A business phone as SQL selects it beside a message or template (`phone_ref` is the phones row id). */
+export interface PhoneColumns {
+  phone_ref: string;
+  account_id: string;
+  phone: string;
+  phone_id: string;
+  waba_id: string | null;
+}
+
 export interface PhoneContext {
   accountId: string;
   /** The phones row id. */

@@ -5,7 +5,7 @@ import { UNDELIVERABLE_ERROR } from '../notifications/network-notification';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TemplatesRepository } from '../templates/templates.repository';
 import { reviewRejection, storedBodyText } from '../templates/template.validator';
-import type { PhoneContext } from './chat-provider';
+import type { PhoneColumns, PhoneContext } from './chat-provider';
 
 /** Recipients whose number ends in these digits are undeliverable in the sandbox (documented in the README). */
 export const UNDELIVERABLE_SUFFIX = '0000';
@@ -141,6 +141,6 @@ function stepsAfter(current: string, waId: string): Step[] {
 }
 
 /** The phone a stored row names; the sandbox never calls the network, so no access token. */
-function phoneOf(row: { phone_ref: string; account_id: string; phone: string; phone_id: string; waba_id: string | null }): PhoneContext {
+function phoneOf(row: PhoneColumns): PhoneContext {
   return { accountId: row.account_id, phoneRef: row.phone_ref, phone: row.phone, phoneId: row.phone_id, wabaId: row.waba_id, accessToken: null };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type SqlRunner } from '@app/database';
+import type { PhoneColumns } from '../providers/chat-provider';
 import type { TemplateDraft } from './template.validator';
 
 export interface TemplateView {
@@ -14,16 +15,11 @@ export interface TemplateView {
 const COLUMNS = 'id, name, language, category, status, components';
 
 /** A template awaiting review, with the first phone of its account (the notification goes to that phone's webhooks). */
-export interface PendingTemplate {
+export interface PendingTemplate extends PhoneColumns {
   id: string;
   components: unknown[];
   /** When it was created, in epoch milliseconds. */
   since_ms: number;
-  phone_ref: string;
-  account_id: string;
-  phone: string;
-  phone_id: string;
-  waba_id: string | null;
 }
 
 @Injectable()

@@ -6,6 +6,7 @@ import { numericId } from '../../src/common/numeric-id';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { mintApiKey } from '../../src/accounts/api-key.cli';
 import { AppModule } from '../../src/app.module';
+import { startFakeGraphApi, type FakeGraphApi } from './fake-graph-api';
 
 export interface Gateway extends TestApp {
   /** A fresh business phone (and account, with its own WABA id) with an API key: tests isolate themselves by account. */
@@ -52,4 +53,30 @@ export { request };
 /** A text message body to `to`. */
 export function text(to: string, body = 'hello'): Record<string, unknown> {
   return { messaging_product: NETWORK, recipient_type: 'individual', to, type: 'text', text: { body } };
+}
+
+/**
+ * For a describe block: a gateway on the `cloud` provider pointed at its own fake Graph API
+ * (started before the block, closed after it, its calls and answers reset before each test).
+ */
+export function useCloudGateway(env: Record<string, string> = {}): { readonly gw: Gateway; readonly graph: FakeGraphApi } {
+  let gw: Gateway;
+  let graph: FakeGraphApi;
+  beforeAll(async () => {
+    graph = await startFakeGraphApi();
+    gw = await startGateway({ GATEWAY_PROVIDER: 'cloud', CLOUD_API_BASE_URL: graph.url, CLOUD_API_VERSION: 'v21.0', CLOUD_API_TIMEOUT_MS: '2000', ...env });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await graph?.close();
+  });
+  beforeEach(() => graph.reset());
+  return {
+    get gw() {
+      return gw;
+    },
+    get graph() {
+      return graph;
+    },
+  };
 }
