@@ -2,3 +2,4 @@ export * from './bootstrap';
 export * from './configure-app';
 export * from './core.module';
 export * from './server.config';
+export * from './linger';
