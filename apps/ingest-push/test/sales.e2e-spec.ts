@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -249,6 +250,44 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(ingestion.status).toBe('failed');
     expect(Number(ingestion.bytes)).toBeGreaterThan(1024 ** 3);
   }, 120_000);
+
+  it('answers 401 to an unauthenticated upload at once and, while the client keeps sending, drops the rest for at most 5 s, then cuts the connection', async () => {
+    // 64 KiB every 10 ms (≈ 6.4 MB/s): 1 GB would take minutes. The client ignores the answer and keeps sending.
+    let sent = 0;
+    const started = Date.now();
+    let answeredAt = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: t.port, method: 'POST', path: SALES_PATH, headers: { ...CSV, 'Transfer-Encoding': 'chunked' } }, (res) => {
+        answeredAt = Date.now();
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', () => undefined);
+      const tick = setInterval(() => {
+        if (req.destroyed || sent >= 1024 ** 3) return clearInterval(tick);
+        sent += 65_536;
+        req.write(Buffer.alloc(65_536, 0x20));
+      }, 10);
+      req.on('close', () => clearInterval(tick));
+      setTimeout(() => reject(new Error('no answer')), 10_000).unref();
+    });
+    expect(status).toBe(401);
+    expect(answeredAt - started).toBeLessThan(2_000);
+    const cut = await new Promise<number>((resolve) => {
+      const poll = setInterval(() => {
+        const before = sent;
+        setTimeout(() => {
+          if (sent === before) {
+            clearInterval(poll);
+            resolve(Date.now());
+          }
+        }, 100);
+      }, 200);
+    });
+    expect(cut - answeredAt).toBeGreaterThan(4_000);
+    expect(cut - answeredAt).toBeLessThan(8_000);
+    expect(sent).toBeLessThan(100 * 1024 ** 2);
+  }, 30_000);
 
   it("lets an upload take longer than Node's 5-minute request timeout (the idle timeout guards stalls)", () => {
     expect((t.http as import('node:http').Server).requestTimeout).toBe(0);

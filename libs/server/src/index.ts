@@ -2,4 +2,3 @@ export * from './bootstrap';
 export * from './configure-app';
 export * from './core.module';
 export * from './server.config';
-export * from './linger';

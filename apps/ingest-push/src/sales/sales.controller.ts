@@ -1,16 +1,12 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post, Req, StreamableFile } from '@nestjs/common';
 import { ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
-import { lingerAfterEarlyAnswer } from '@app/server';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
 import { IngestionNotFoundException } from './sales.exception';
 import { SalesService, type IngestionSummary } from './sales.service';
 import { salesCaller } from './sales-caller';
-
-/** How long the rest of a body is read after an early answer (nginx's lingering_timeout is 5 s too). */
-const LINGER_MS = 5_000;
 
 @ApiTags('sales')
 @ApiSecurity('apiKey')
@@ -25,10 +21,9 @@ export class SalesController {
   // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
   @StreamBody()
   @ApiConsumes('application/json', 'application/csv', 'text/csv')
-  upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestionSummary> {
+  upload(@Req() req: Request): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
-    // The body may still be arriving when the answer is ready (413, 400, 408): the client gets to read it.
-    lingerAfterEarlyAnswer(req, res, LINGER_MS);
+    // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
     return this.sales.ingest(salesCaller(req), format, req);
   }
 
