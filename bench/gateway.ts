@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import {
-  clearRedis, dropDatabase, stopChild, f1, f2, freePort, num, percentile, recreateDatabase, REGISTER, ROOT, say, spawnNode, stopAllChildren, table, waitHttpReady, type Child,
+  clearRedis, DEPLOYED_NODE_OPTIONS, dropDatabase, stopChild, f1, f2, freePort, num, percentile, recreateDatabase, REGISTER, ROOT, say, spawnNode, stopAllChildren, table, waitHttpReady, type Child,
 } from './lib/harness';
 import { pacedLoad } from './lib/paced';
 
@@ -40,8 +40,6 @@ const CFG = {
 const DIST_MAIN = path.join(ROOT, 'dist/gateway/apps/gateway/src/main.js');
 const DIST_CLI = path.join(ROOT, 'dist/gateway/apps/gateway/src/accounts/api-key.cli.js');
 const PHONE_ID = '100000000000001';
-/** The V8 heap bound k8s/base/config.yaml and docker/compose.yml run the apps with; the floor gets it too (unless NODE_OPTIONS is given). */
-const DEPLOYED_NODE_OPTIONS = '--max-old-space-size=256';
 const BODY = JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550102030', type: 'text', text: { body: 'Your order has shipped.' } });
 
 interface Run {

@@ -17,7 +17,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { dropDatabase, f0, f1, f2, flag, freePort, num, recreateDatabase, ROOT, say, spawnNode, stopChild, table, waitHttpReady, type Child } from './lib/harness';
+import { DEPLOYED_NODE_OPTIONS, dropDatabase, f0, f1, f2, flag, freePort, num, recreateDatabase, ROOT, say, spawnNode, stopChild, table, waitHttpReady, type Child } from './lib/harness';
 
 const CFG = {
   adminUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       name: 'ingest-push',
       args: [DIST_MAIN],
       // NODE_OPTIONS as k8s/base/config.yaml and docker/compose.yml run it (the V8 heap bound), unless given.
-      env: { NODE_OPTIONS: '--max-old-space-size=256', ...process.env, DATABASE_URL: dbUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: `bench-ingest:${process.pid}:`, PORT: String(port), LOG_LEVEL: 'warn' },
+      env: { NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, ...process.env, DATABASE_URL: dbUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: `bench-ingest:${process.pid}:`, PORT: String(port), LOG_LEVEL: 'warn' },
     });
     await waitHttpReady(service, port, '/health');
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -15,6 +15,8 @@ import { Client, type Pool } from 'pg';
 export const ROOT = path.resolve(__dirname, '../..');
 export const DIST_MAIN = path.join(ROOT, 'dist/docstore/apps/docstore/src/main.js');
 export const REGISTER = path.join(ROOT, 'bench/register.js');
+/** The V8 heap bound k8s/base/config.yaml and docker/compose.yml run the apps with (NODE_OPTIONS). */
+export const DEPLOYED_NODE_OPTIONS = '--max-old-space-size=256';
 export const PROFILE_HOOK = path.join(ROOT, 'bench/lib/profile-hook.js');
 
 // ---------------------------------------------------------------------------------------
