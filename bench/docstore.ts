@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
-import { clearRedis, cpuMs, DIST_MAIN, dropDatabase, recreateDatabase, f0, f1, f2, flag, freePort, mintDocstoreToken, num, percentile, PROFILE_HOOK, REGISTER, ROOT, say, table } from './lib/harness';
+import { clearRedis, cpuMs, DEPLOYED_NODE_OPTIONS, DIST_MAIN, dropDatabase, recreateDatabase, f0, f1, f2, flag, freePort, mintDocstoreToken, num, percentile, PROFILE_HOOK, REGISTER, ROOT, say, table } from './lib/harness';
 import { captureSql, type BenchSql } from './lib/sql';
 
 /** Parsed JSON answers and autocannon results, read field by field in checks. */
@@ -30,6 +30,8 @@ const CFG = {
   redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   duration: num('BENCH_DURATION', 10),
   warmup: num('BENCH_WARMUP', 3),
+  /** Seconds of load on each server, per scenario, before the first round (steady state: the docstore's round 1 ran up to 10 % slower after 3 s). */
+  initialWarmup: num('BENCH_INITIAL_WARMUP', 15),
   connections: num('BENCH_CONNECTIONS', 64),
   rounds: Math.max(1, num('BENCH_ROUNDS', 1)),
   docs: Math.max(100, num('BENCH_DOCS', 1000)),
@@ -44,6 +46,14 @@ const CFG = {
   profileDir: process.env.BENCH_PROFILE_DIR || '',
   json: process.env.BENCH_JSON || '',
   only: (process.env.BENCH_ONLY || 'get,list,put,bulk').split(',').map((s) => s.trim()),
+  /**
+   * Other builds of the docstore (main.js paths, comma-separated), each run beside the docstore on the same
+   * database as `docstore@<its folder under dist/>`: a change against its predecessor, or ablations, in one run.
+   */
+  variants: (process.env.BENCH_VARIANTS || '').split(',').map((s) => s.trim()).filter(Boolean),
+  raw: flag('BENCH_RAW', true),
+  /** A fixed request rate (req/s) for the scenario runs instead of as fast as possible: compares CPU per request at equal load. */
+  rate: num('BENCH_RATE', 0),
 };
 
 const ENVIRONMENT = 'production';
@@ -76,17 +86,21 @@ interface StartOptions {
   profile?: boolean;
   stdout?: number | 'ignore';
   auth?: Record<string, string>;
+  /** The docstore build to run (default: this checkout's dist). */
+  main?: string;
 }
 
 async function startServer(ctx: Context, opts: StartOptions): Promise<Server> {
   const port = await freePort();
   const entry =
     opts.kind === 'docstore'
-      ? [DIST_MAIN]
+      ? [opts.main ?? DIST_MAIN]
       : ['-r', REGISTER, path.join(__dirname, opts.kind === 'raw' ? 'raw/server.ts' : 'bare-nest/main.ts')];
   const args = [...(opts.profile ? ['-r', PROFILE_HOOK] : []), ...entry];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // Every server runs with the V8 flags the deployments give the services (BENCH_NODE_OPTIONS to try others).
+    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? DEPLOYED_NODE_OPTIONS,
     NODE_ENV: 'production',
     PORT: String(port),
     DATABASE_URL: ctx.dbUrl,
@@ -749,10 +763,15 @@ async function main(): Promise<void> {
   ctx.token = await mintDocstoreToken(pool, ctx.clientId);
   const auth = { authorization: `Bearer ${ctx.token}` };
   docstore.auth = auth;
-  say('starting bare-nest and raw');
+  const variants: Server[] = [];
+  for (const main of CFG.variants) {
+    const name = `docstore@${path.relative(path.join(ROOT, 'dist'), path.resolve(main)).split(path.sep)[0]}`;
+    variants.push(await startServer(ctx, { name, kind: 'docstore', stdout: logFd, auth, main: path.resolve(main) }));
+  }
+  say(`starting bare-nest${CFG.raw ? ' and raw' : ''}`);
   const bare = await startServer(ctx, { name: 'bare-nest', kind: 'bare-nest' });
-  const raw = await startServer(ctx, { name: 'raw', kind: 'raw' });
-  const trio = [docstore, bare, raw];
+  const raw = CFG.raw ? [await startServer(ctx, { name: 'raw', kind: 'raw' })] : [];
+  const trio = [docstore, ...variants, bare, ...raw];
 
   say(`seeding ${CFG.docs} docs per collection`);
   await seedCollection(ctx, 'product');
@@ -763,6 +782,13 @@ async function main(): Promise<void> {
   const scenarios = SCENARIOS.filter((s) => CFG.only.includes(s.id));
   for (const scenario of scenarios) for (const s of trio) await scenario.check(ctx, s);
 
+  for (const scenario of scenarios) {
+    for (const server of trio) {
+      say(`warm-up ${scenario.id} → ${server.name} (${CFG.initialWarmup} s)`);
+      await cannon(server, scenario.requests(ctx, server), CFG.initialWarmup, undefined, CFG.rate || undefined);
+    }
+  }
+
   const loads: LoadResult[][] = [];
   for (let round = 0; round < CFG.rounds; round++) {
     const results: LoadResult[] = [];
@@ -772,7 +798,7 @@ async function main(): Promise<void> {
       const order = trio.map((_, i) => trio[(i + si + round) % trio.length]);
       for (const server of order) {
         say(`round ${round + 1}/${CFG.rounds} ${scenario.id} → ${server.name}`);
-        const r = await measure(ctx, scenario, server);
+        const r = await measure(ctx, scenario, server, { rate: CFG.rate || undefined });
         say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
         results.push(r);
       }

@@ -7,7 +7,6 @@ import { CREDENTIAL_SOURCES, IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } fro
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import type { AuthPolicy } from './auth.policy';
 import type { Credential, CredentialSource, CredentialStore } from './credential-source';
-import type { Principal } from './principal';
 import { STREAM_BODY, type StreamBodyOptions } from './request-body.decorators';
 import { payloadTooLarge, RequestBodyReader, type BodyMode } from './request-body.reader';
 
@@ -56,10 +55,15 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     if (this.options.policy) this.policy = this.moduleRef.get(this.options.policy, { strict: false });
   }
 
+  /**
+   * Every step may answer at once (a cached credential, a hit counted in process, a
+   * synchronous policy, no body) and is then not awaited: the common request costs no promise.
+   */
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.routeRules(context);
-    const req = context.switchToHttp().getRequest<Request>();
-    const res = context.switchToHttp().getResponse<Response>();
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
     const oversized = this.body.declaredTooLarge(req, route.body);
     if (route.isPublic) {
       if (oversized) throw payloadTooLarge();
@@ -67,13 +71,18 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
       return true;
     }
 
-    const principal = await this.authenticate(req, res, route, oversized);
+    const { credential, store, present } = this.findCredential(req, route.sources);
+    const verified = credential ? store.verify(credential) : null;
+    const principal = verified instanceof Promise ? await verified : verified;
+    if (!principal) return this.refuse(req, res, present, oversized);
     const limit = route.bucket === 'auth' ? this.limits.RATE_LIMIT_AUTH_PER_MINUTE : this.limits.RATE_LIMIT_PER_MINUTE;
-    this.enforce(res, await this.limiter.hit(route.bucket, principal.credentialId, limit));
-    await this.policy?.authorize(principal, { req, scopes: route.scopes });
+    const counted = this.limiter.hit(route.bucket, principal.credentialId, limit);
+    this.enforce(res, counted instanceof Promise ? await counted : counted);
+    const authorized = this.policy?.authorize(principal, { req, scopes: route.scopes });
+    if (authorized) await authorized;
     if (oversized) throw payloadTooLarge();
     req.principal = principal;
-    await this.body.read(req, res, route.body);
+    if (this.body.needsReading(req, route.body)) await this.body.read(req, res, route.body);
     return true;
   }
 
@@ -117,16 +126,13 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
   }
 
   /**
+   * A request without valid credentials: 401, or 429 past the failure limit of its address.
    * The first source whose header is present decides: a credential that does not verify
    * is a failure even if a later source would match. Valid credentials always pass, even
    * from an address over the failure limit (secrets are too long to guess, so locking
-   * them out buys nothing); failures past the limit get 429.
+   * them out buys nothing).
    */
-  private async authenticate(req: Request, res: Response, route: RouteRules, oversized: boolean): Promise<Principal> {
-    const { credential, store, present } = this.findCredential(req, route.sources);
-    const principal = credential ? await store.verify(credential) : null;
-    if (principal) return principal;
-
+  private async refuse(req: Request, res: Response, present: boolean, oversized: boolean): Promise<never> {
     const address = clientAddress(req);
     const lockedUntil = this.lockedOut.get(address);
     if (lockedUntil !== undefined) {

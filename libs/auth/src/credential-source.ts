@@ -11,7 +11,8 @@ export interface Credential {
 
 /** Turns a credential into a principal, or null when it is unknown, expired or revoked. Never throws for bad input. */
 export interface CredentialStore<P extends Principal = Principal> {
-  verify(credential: Credential): Promise<P | null>;
+  /** The principal, or null when the credential is unknown, inactive or wrong; a store may answer at once (from its cache). */
+  verify(credential: Credential): P | null | Promise<P | null>;
 }
 
 /** Where a credential travels: reads its raw text (or parts) from the headers, or null when absent. */

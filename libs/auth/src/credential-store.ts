@@ -53,7 +53,8 @@ export class CachedCredentialStore<P extends Principal> implements CredentialSto
   private readonly cache = new Map<string, CacheEntry<P>>();
   private readonly pending = new Map<string, Promise<StoredCredential<P> | null>>();
   private readonly maxEntries: number;
-  private lastUsed = new Map<string, Date>();
+  /** Last use (ms since the epoch) per id, not yet written. */
+  private lastUsed = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -76,15 +77,13 @@ export class CachedCredentialStore<P extends Principal> implements CredentialSto
     await this.flushLastUsed();
   }
 
-  async verify(credential: Credential): Promise<P | null> {
+  /** Answers at once for a cached row; looks the row up otherwise. */
+  verify(credential: Credential): P | null | Promise<P | null> {
     const id = this.options.normalizeId ? this.options.normalizeId(credential.id) : credential.id;
     if (id === null) return null;
-    const row = await this.lookup(id);
-    if (!row || !row.active) return null;
-    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;
-    if (!secretMatches(credential.secret, row.secretHash)) return null;
-    if (this.table.touch) this.lastUsed.set(id, new Date());
-    return row.principal;
+    const hit = this.cache.get(id);
+    if (hit && hit.until > Date.now()) return this.check(id, credential, hit.row);
+    return this.lookup(id).then((row) => this.check(id, credential, row));
   }
 
   /** Forgets a cached row at once (after a change made in this process). */
@@ -107,17 +106,24 @@ export class CachedCredentialStore<P extends Principal> implements CredentialSto
     const batch = this.lastUsed;
     this.lastUsed = new Map();
     try {
-      await this.table.touch(batch);
+      await this.table.touch(new Map([...batch].map(([id, at]) => [id, new Date(at)])));
     } catch (error) {
       this.logger.warn({ err: error }, 'could not record credential last use; will retry');
       for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);
     }
   }
 
+  private check(id: string, credential: Credential, row: StoredCredential<P> | null): P | null {
+    if (!row || !row.active) return null;
+    const now = Date.now();
+    if (row.expiresAt && row.expiresAt.getTime() <= now) return null;
+    if (!secretMatches(credential.secret, row.secretHash)) return null;
+    if (this.table.touch) this.lastUsed.set(id, now);
+    return row.principal;
+  }
+
   private async lookup(id: string): Promise<StoredCredential<P> | null> {
     const now = Date.now();
-    const hit = this.cache.get(id);
-    if (hit && hit.until > now) return hit.row;
     let inFlight = this.pending.get(id);
     if (!inFlight) {
       inFlight = this.table.find(id).finally(() => this.pending.delete(id));

@@ -39,8 +39,13 @@ export class RequestBodyReader {
     return limit !== undefined && Number.isFinite(length) && length > limit;
   }
 
+  /** Whether `read` has anything to do: a JSON route and a body with content. */
+  needsReading(req: Request, mode: BodyMode): boolean {
+    return mode.kind === 'json' && hasContent(req);
+  }
+
   async read(req: Request, res: Response, mode: BodyMode): Promise<void> {
-    if (mode.kind === 'stream' || !hasContent(req)) return;
+    if (!this.needsReading(req, mode)) return;
     if (!req.is(JSON_TYPES)) throw new AppException(CommonErrorCode.UnsupportedMediaType, 415, 'The request body must be JSON (Content-Type: application/json).');
     await new Promise<void>((resolve, reject) => this.parseJson(req, res, (error) => (error ? reject(error) : resolve())));
     const raw = (req as RawCarrier)[RAW];

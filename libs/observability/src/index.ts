@@ -1,4 +1,4 @@
-export * from './http-metrics.middleware';
+export * from './route-label';
 export * from './metrics.service';
 export * from './observability.module';
 export * from './readiness-info';

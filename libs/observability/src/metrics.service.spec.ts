@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Queue, Worker } from 'bullmq';
-import express from 'express';
-import request from 'supertest';
-import { httpMetrics } from './http-metrics.middleware';
 import { Metrics } from './metrics.service';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -41,37 +37,6 @@ describe('Metrics', () => {
     expect(await b.render()).not.toContain('push_results_total{');
     a.onModuleDestroy();
     b.onModuleDestroy();
-  });
-
-  describe('httpMetrics', () => {
-    let server: Server;
-    let metrics: Metrics;
-
-    beforeAll(() => {
-      metrics = new Metrics('test');
-      const app = express();
-      app.use(httpMetrics(metrics));
-      const router = express.Router();
-      router.get('/items/:id', (_req, res) => void res.status(200).json({ ok: true }));
-      router.post('/items', (_req, res) => void res.status(422).json({ message: 'no' }));
-      app.use('/api', router);
-      server = createServer(app);
-    });
-    afterAll(() => metrics.onModuleDestroy());
-
-    it('counts requests and their latency by method, route pattern and status, never by raw URL', async () => {
-      await request(server).get('/api/items/1').expect(200);
-      await request(server).get('/api/items/2').expect(200);
-      await request(server).post('/api/items').expect(422);
-      await request(server).get('/no/such/path/123').expect(404);
-      const text = await metrics.render();
-      expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/items/:id', status: '200' })).toBe(2);
-      expect(sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/items', status: '422' })).toBe(1);
-      expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
-      expect(sample(text, 'http_request_duration_seconds_bucket', { route: '/api/items/:id', le: '+Inf' })).toBe(2);
-      expect(text).not.toContain('/api/items/1');
-      expect(text).not.toContain('/no/such');
-    });
   });
 
   describe('queues and workers (real Redis)', () => {

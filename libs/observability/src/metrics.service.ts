@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { RequestLatencyHistogram } from './request-latency.histogram';
 
 /** Seconds; from a cached read (≈ 1 ms) to a 1 GB upload. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120, 600];
@@ -18,21 +19,16 @@ export interface CountableQueue {
   getJobCounts(...states: JobState[]): Promise<Record<string, number>>;
 }
 
-interface HttpChild {
-  observe(seconds: number): void;
-}
-
 /**
  * The process's Prometheus metrics, in a registry of its own (so several apps booted in one
  * test process never mix). Request latency by route and status is recorded by
- * `httpMetrics`; libs/server registers every queue and worker of the app; the other services report
+ * libs/server's request middleware (one observation per response); libs/server registers every queue and worker of the app; the other services report
  * through the small methods below. `GET /metrics` renders it (libs/server).
  */
 @Injectable()
 export class Metrics implements OnModuleDestroy {
   readonly registry = new Registry();
-  private readonly http: Histogram<'method' | 'route' | 'status'>;
-  private readonly httpChildren = new Map<string, HttpChild>();
+  private readonly http: RequestLatencyHistogram;
   private readonly jobs: Counter<'queue' | 'outcome'>;
   private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly ingestRows: Counter<'outcome'>;
@@ -42,13 +38,7 @@ export class Metrics implements OnModuleDestroy {
   constructor(service = 'service') {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
-    this.http = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from request to response finished, by route pattern and status; its _count is the request count.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers: [this.registry],
-    });
+    this.http = new RequestLatencyHistogram(this.registry, LATENCY_BUCKETS);
     this.jobs = new Counter({ name: 'queue_jobs_processed_total', help: 'Jobs this process finished, by queue and outcome (completed, failed).', labelNames: ['queue', 'outcome'], registers: [this.registry] });
     this.webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', labelNames: ['outcome'], registers: [this.registry] });
     this.ingestRows = new Counter({ name: 'ingest_rows_total', help: 'Sales rows ingested (accepted) or refused (rejected).', labelNames: ['outcome'], registers: [this.registry] });
@@ -71,13 +61,7 @@ export class Metrics implements OnModuleDestroy {
 
   /** Records one finished request. `route` is the route pattern (never the raw URL, which would explode the label set). */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let child = this.httpChildren.get(key);
-    if (!child) {
-      child = this.http.labels(method, route, String(status));
-      this.httpChildren.set(key, child);
-    }
-    child.observe(seconds);
+    this.http.record(method, route, status, seconds);
   }
 
   /** Reports the queue's job counts by state on every scrape. */

@@ -75,8 +75,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     await this.sync();
   }
 
-  /** Counts one hit of `subject` in `bucket`'s current window of `windowMs` (one minute by default). */
-  async hit(bucket: string, subject: string, limit: number, now = Date.now(), windowMs = MINUTE_MS): Promise<RateLimitResult> {
+  /**
+   * Counts one hit of `subject` in `bucket`'s current window of `windowMs` (one minute by default).
+   * A hit counted here answers at once; one that goes to Redis answers with a promise.
+   */
+  hit(bucket: string, subject: string, limit: number, now = Date.now(), windowMs = MINUTE_MS): RateLimitResult | Promise<RateLimitResult> {
     const window = Math.floor(now / windowMs);
     const key = windowMs === MINUTE_MS ? `rl:${bucket}:${subject}:${window}` : `rl:${bucket}:${subject}:${windowMs}:${window}`;
     const share = Math.floor((limit * this.config.RATE_LIMIT_LOCAL_PERCENT) / 100);
@@ -85,21 +88,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       counter = { window, windowMs, shared: null, pending: 0, inFlight: 0 };
       this.counters.set(key, counter);
     }
-    let count: number;
     if (counter.shared !== null && counter.pending < share && counter.shared + counter.inFlight + counter.pending + share < limit) {
       counter.pending++;
-      count = counter.shared + counter.inFlight + counter.pending;
-    } else {
-      count = await this.add(key, counter, counter.pending + 1, now);
+      return result(limit, counter.shared + counter.inFlight + counter.pending, window, windowMs, now);
     }
-    const resetMs = (window + 1) * windowMs;
-    return {
-      limit,
-      remaining: Math.max(0, limit - count),
-      reset: Math.ceil(resetMs / 1000),
-      exceeded: count > limit,
-      retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
-    };
+    return this.add(key, counter, counter.pending + 1, now).then((count) => result(limit, count, window, windowMs, now));
   }
 
   /** Adds locally counted hits to every shared count in one pipelined write; runs on a timer and at shutdown. */
@@ -140,4 +133,15 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       counter.inFlight -= amount;
     }
   }
+}
+
+function result(limit: number, count: number, window: number, windowMs: number, now: number): RateLimitResult {
+  const resetMs = (window + 1) * windowMs;
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset: Math.ceil(resetMs / 1000),
+    exceeded: count > limit,
+    retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+  };
 }

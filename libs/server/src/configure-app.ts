@@ -3,11 +3,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_OPTIONS, type AuthOptions } from '@app/auth';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
-import { httpMetrics, Metrics } from '@app/observability';
+import { Metrics } from '@app/observability';
 import { Logger } from 'nestjs-pino';
-import { requestLog, ROOT_LOGGER } from './logger.config';
-import { lingerAfterEarlyAnswer } from './linger';
-import { assignRequestId } from './request-id';
+import { ROOT_LOGGER } from './logger.config';
+import { trackRequests } from './request-tracking.middleware';
 import { ServerConfig } from './server.config';
 
 /** How long the rest of a body is read after an early answer (nginx's lingering_timeout is 5 s too). */
@@ -28,16 +27,10 @@ export interface ApiDocsOptions {
 export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions): INestApplication {
   const config = app.get(ServerConfig);
   app.useLogger(app.get(Logger));
-  // First middleware: every response, including /docs and body-parser errors, carries the request id;
-  // a request with a body that is answered before it is all read (401 before reading, a 413
-  // mid-stream) has the rest dropped for at most LINGER_MS, never read to its end.
-  app.use((req: Parameters<typeof assignRequestId>[0], res: Parameters<typeof assignRequestId>[1], next: () => void) => {
-    assignRequestId(req, res);
-    if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') lingerAfterEarlyAnswer(req, res, LINGER_MS);
-    next();
-  });
-  app.use(httpMetrics(app.get(Metrics)));
-  app.use(requestLog(app.get(ROOT_LOGGER)));
+  // First middleware: every response, including /docs and body-parser errors, carries the request id,
+  // is counted and logged; a request with a body that is answered before it is all read (401 before
+  // reading, a 413 mid-stream) has the rest dropped for at most LINGER_MS, never read to its end.
+  app.use(trackRequests(app.get(Metrics), app.get(ROOT_LOGGER), LINGER_MS));
   app.set('etag', false);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');

@@ -59,8 +59,16 @@ export class WebhookEvents {
   }
 
   /** Records an event per item (in its own statement) if an active webhook of the owner wants it. */
-  async emit(owner: string, eventType: string, items: readonly unknown[]): Promise<void> {
-    if (items.length === 0 || !(await this.subscriptions.wants(owner, eventType))) return;
+  /** Nothing to wait for (no promise at all) when no webhook of the owner wants the event and that is cached: the common read. */
+  emit(owner: string, eventType: string, items: readonly unknown[]): Promise<void> | void {
+    if (items.length === 0) return;
+    const wanted = this.subscriptions.wants(owner, eventType);
+    if (wanted === false) return;
+    return this.record(owner, eventType, items, wanted);
+  }
+
+  private async record(owner: string, eventType: string, items: readonly unknown[], wanted: true | Promise<boolean>): Promise<void> {
+    if (!(await wanted)) return;
     this.recorded(await this.repository.recordEvents(owner, eventType, [...items]));
   }
 }

@@ -27,8 +27,11 @@ export class WebhookSubscriptions {
     this.targets = new TtlCache(config.WEBHOOK_CACHE_SECONDS * 1000);
   }
 
-  async wants(owner: string, eventType: string): Promise<boolean> {
-    return (await this.events.get(owner, async () => new Set(await this.repository.subscribedEvents(owner)))).has(eventType);
+  /** Whether an active webhook of `owner` wants the event; answered at once while the owner's subscriptions are cached. */
+  wants(owner: string, eventType: string): boolean | Promise<boolean> {
+    const cached = this.events.peek(owner);
+    if (cached) return cached.value.has(eventType);
+    return this.events.get(owner, async () => new Set(await this.repository.subscribedEvents(owner))).then((events) => events.has(eventType));
   }
 
   target(webhookId: string): Promise<DeliveryTarget | null> {

@@ -6,6 +6,7 @@ import type { DocumentScope } from './document-scope';
 export const PATH_SEGMENT = /^[^/\u0000-\u001f\u007f]{1,255}$/;
 export const PATH_SEGMENT_MESSAGE = '$property must be 1 to 255 characters without "/" or control characters.';
 const HISTORY_ID = /^[1-9]\d{0,17}$/;
+const SEGMENTS = ['environment', 'context', 'type', 'key'] as const;
 
 /** Where a request points: the collection (DOC), and the key and history entry when the route has them. */
 export interface DocumentAddress {
@@ -21,15 +22,15 @@ export interface DocumentAddress {
 @Injectable()
 export class DocumentPathPipe implements PipeTransform<Record<string, string>, DocumentAddress> {
   transform(params: Record<string, string>): DocumentAddress {
-    const errors: FieldErrors = {};
-    for (const name of ['environment', 'context', 'type', 'key']) {
+    let errors: FieldErrors | undefined;
+    for (const name of SEGMENTS) {
       const value = params[name];
-      if (value !== undefined && !PATH_SEGMENT.test(value)) errors[name] = [PATH_SEGMENT_MESSAGE.replace('$property', name)];
+      if (value !== undefined && !PATH_SEGMENT.test(value)) (errors ??= {})[name] = [PATH_SEGMENT_MESSAGE.replace('$property', name)];
     }
     if (params.history_id !== undefined && !HISTORY_ID.test(params.history_id)) {
-      errors.history_id = ['history_id must be a positive integer.'];
+      (errors ??= {}).history_id = ['history_id must be a positive integer.'];
     }
-    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+    if (errors) throw new ValidationFailedException(errors);
     return {
       scope: { clientId: params.client.toLowerCase(), environment: params.environment, context: params.context, type: params.type },
       key: params.key,
