@@ -771,19 +771,19 @@ async function main(): Promise<void> {
   say(`starting bare-nest${CFG.raw ? ' and raw' : ''}`);
   const bare = await startServer(ctx, { name: 'bare-nest', kind: 'bare-nest' });
   const raw = CFG.raw ? [await startServer(ctx, { name: 'raw', kind: 'raw' })] : [];
-  const trio = [docstore, ...variants, bare, ...raw];
+  const measured = [docstore, ...variants, bare, ...raw];
 
   say(`seeding ${CFG.docs} docs per collection`);
   await seedCollection(ctx, 'product');
-  for (const s of trio) await seedCollection(ctx, `put-${s.slug}`);
+  for (const s of measured) await seedCollection(ctx, `put-${s.slug}`);
   await pool.query('ANALYZE docstore.documents');
   await pool.query('ANALYZE docstore.document_history');
 
   const scenarios = SCENARIOS.filter((s) => CFG.only.includes(s.id));
-  for (const scenario of scenarios) for (const s of trio) await scenario.check(ctx, s);
+  for (const scenario of scenarios) for (const s of measured) await scenario.check(ctx, s);
 
   for (const scenario of scenarios) {
-    for (const server of trio) {
+    for (const server of measured) {
       say(`warm-up ${scenario.id} → ${server.name} (${CFG.initialWarmup} s)`);
       await cannon(server, scenario.requests(ctx, server), CFG.initialWarmup, undefined, CFG.rate || undefined);
     }
@@ -795,7 +795,7 @@ async function main(): Promise<void> {
     loads.push(results);
     for (const [si, scenario] of scenarios.entries()) {
       // Rotate the order so no server always runs first (or right after another's writes).
-      const order = trio.map((_, i) => trio[(i + si + round) % trio.length]);
+      const order = measured.map((_, i) => measured[(i + si + round) % measured.length]);
       for (const server of order) {
         say(`round ${round + 1}/${CFG.rounds} ${scenario.id} → ${server.name}`);
         const r = await measure(ctx, scenario, server, { rate: CFG.rate || undefined });
@@ -807,7 +807,7 @@ async function main(): Promise<void> {
 
   const bulks: BulkResult[] = [];
   if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {
-    for (const server of trio) {
+    for (const server of measured) {
       say(`bulk ${CFG.bulkItems} items × ${CFG.bulkRuns} → ${server.name}`);
       const rs = await measureBulk(ctx, server);
       for (const b of rs) say(`  ${b.scenario}: mean ${f1(b.mean)} ms, p50 ${f1(b.p50)} ms, p99 ${f1(b.p99)} ms`);
@@ -823,7 +823,7 @@ async function main(): Promise<void> {
       : `Docstore pino output (LOG_LEVEL=${CFG.logLevel}) went to a file: ${logLines} lines, ${(logBytes / 1e6).toFixed(1)} MB.`;
 
   // The measured servers are done; profile runs get the machine to themselves.
-  await Promise.all(trio.map(stopServer));
+  await Promise.all(measured.map(stopServer));
 
   const profiles: ProfiledRun[] = [];
   if (CFG.profile && (CFG.only.includes('get') || CFG.only.includes('bulk'))) {
