@@ -1,16 +1,10 @@
-import { startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
+import { metricSample, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import { docBody, request, useDocstore, type Client, type Docstore } from './support/docstore-test';
 
 // Deliveries are asynchronous: the test waits for them (never for a fixed time), bounded by this.
 jest.setTimeout(30_000);
 
 const FAST = { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' };
-
-/** The value of the first sample of `name` whose labels include all of `labels`. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 describe('docstore: /metrics and /health', () => {
   let ds: Docstore;
@@ -32,13 +26,13 @@ describe('docstore: /metrics and /health', () => {
     let text = '';
     for (;;) {
       text = (await request(ds.http).get('/metrics').expect(200)).text;
-      if ((sample(text, 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0) >= 1 && sample(text, 'queue_jobs_processed_total', { queue: 'webhook-delivery', outcome: 'completed' })) break;
+      if ((metricSample(text, 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0) >= 1 && metricSample(text, 'queue_jobs_processed_total', { queue: 'webhook-delivery', outcome: 'completed' })) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const route = '/api/v1/client/:client/:environment/context/:context/type/:type/:key';
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'POST', route, status: '201', service: 'docstore' })).toBe(1);
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status: '404' })).toBe(1);
-    expect(sample(text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' })).toEqual(expect.any(Number));
+    expect(metricSample(text, 'http_request_duration_seconds_count', { method: 'POST', route, status: '201', service: 'docstore' })).toBe(1);
+    expect(metricSample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status: '404' })).toBe(1);
+    expect(metricSample(text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' })).toEqual(expect.any(Number));
     expect(text).not.toContain(c.id);
 
     const health = await request(ds.http).get('/health').expect(200);

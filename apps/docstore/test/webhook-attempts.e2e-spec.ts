@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
-import { startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import { WebhookMaintenance } from '@app/webhooks';
 import fc from 'fast-check';
 import { docBody, request, type Client, type Docstore, useDocstore } from './support/docstore-test';
@@ -9,14 +9,6 @@ import { docBody, request, type Client, type Docstore, useDocstore } from './sup
 jest.setTimeout(60_000);
 
 const FAST = { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' };
-
-async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('webhook attempt log', () => {
   let ds: Docstore;

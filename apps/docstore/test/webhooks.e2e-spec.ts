@@ -1,7 +1,7 @@
 import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { createTestApp, eventually, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
 import { verifyWebhook, WebhookRelay, WebhooksRepository } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
@@ -12,15 +12,6 @@ jest.setTimeout(30_000);
 
 const ALL_EVENTS = ['document.created', 'document.updated', 'document.deleted', 'document.read'];
 const FAST = { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' };
-
-/** Polls `check` until it returns a value (not undefined); Jest's timeout bounds the wait. */
-async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function webhooksOf(ds: Docstore, c: Client) {
   const base = `/api/v1/client/${c.id}/webhooks`;

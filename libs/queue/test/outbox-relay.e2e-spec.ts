@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
-import { freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, workerDatabaseUrl } from '@app/testkit';
+import { eventually, freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, workerDatabaseUrl } from '@app/testkit';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, type OutboxSpec } from '../src/outbox-relay';
 import type { QueueConnection } from '../src/queue-connection';
@@ -100,14 +100,6 @@ function spec(table: string, overrides: Partial<OutboxSpec<Item, JobData>> = {})
 
 async function insert(table: string, k: string, n: number, dueInSeconds = 0): Promise<void> {
   await db.rows(`INSERT INTO ${table} (k, next_attempt_at) SELECT $1, now() + make_interval(secs => $3) FROM generate_series(1, $2)`, [k, n, dueInSeconds]);
-}
-
-async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const count = async (table: string, where: string) => (await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))!.n;

@@ -31,11 +31,4 @@ export function startEngineApp(options: WebhookEngineOptions, schema: string, en
   });
 }
 
-/** Polls `check` until it returns a value (not undefined); Jest's timeout bounds the wait. */
-export async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { eventually } from '@app/testkit';
