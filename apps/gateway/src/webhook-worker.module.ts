@@ -1,12 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DatabaseModule } from '@app/database';
-import { CoreModule } from '@app/server';
-import { WebhooksModule } from '@app/webhooks';
-import { GATEWAY_VERSION } from './app.module';
-import { GATEWAY_DEFAULTS, GATEWAY_SETTINGS } from './config/gateway.config';
-import { GATEWAY_SCHEMA, gatewayEntities } from './database/gateway.entities';
-import { gatewayMigrations } from './database/gateway.migrations';
-import { gatewayWebhookEngine } from './webhooks/gateway-webhook-engine';
+import { gatewayFoundation } from './gateway-foundation';
 
 /**
  * What runs with WEBHOOK_WORKERS=only: the delivery workers and the outbox relay, with
@@ -17,11 +10,7 @@ import { gatewayWebhookEngine } from './webhooks/gateway-webhook-engine';
 export function gatewayWebhookWorkerModule(options: { trustedCertificates?: string[] } = {}): DynamicModule {
   return {
     module: GatewayWebhookWorkerRootModule,
-    imports: [
-      CoreModule.forRoot({ service: 'gateway-webhooks', version: GATEWAY_VERSION, settings: GATEWAY_SETTINGS, defaults: GATEWAY_DEFAULTS }),
-      DatabaseModule.forRoot({ schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations }),
-      WebhooksModule.forRoot(gatewayWebhookEngine(options.trustedCertificates)),
-    ],
+    imports: gatewayFoundation('gateway-webhooks', options.trustedCertificates),
   };
 }
 

@@ -13,6 +13,8 @@ export const UNDELIVERABLE_SUFFIX = '0000';
 type Step = 'sent' | 'delivered' | 'read' | 'failed';
 
 const PAGE = 500;
+/** Longest wait for sandbox steps under way at shutdown. */
+const SHUTDOWN_WAIT_MS = 3000;
 
 /**
  * The sandbox's network side: plays sent → delivered → read (or failed) SANDBOX_STATUS_DELAY_MS
@@ -22,9 +24,6 @@ const PAGE = 500;
  * a status is an insert on (message, status) that does nothing the second time, and a review
  * an update that only changes a different status, so each notification is produced once.
  */
-/** Longest wait for sandbox steps under way at shutdown. */
-const SHUTDOWN_WAIT_MS = 3000;
-
 @Injectable()
 export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(SandboxPlayback.name);
@@ -72,17 +71,23 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
 
   /** Picks up every message and template a stopped process left midway. */
   private async resume(): Promise<void> {
+    await this.eachRow(
+      (after) => this.messages.unfinished(after, PAGE),
+      (m) => this.playMessage(phoneOf(m), m.id, stepsAfter(m.status, m.wa_id), m.since_ms),
+    );
+    await this.eachRow(
+      (after) => this.templates.pending(after, PAGE),
+      (t) => this.review(phoneOf(t), t.id, storedBodyText(t.components), t.since_ms),
+    );
+  }
+
+  /** Runs `play` on every row `page` returns, PAGE rows at a time in id order, until stopped; one row's failure is logged. */
+  private async eachRow<R extends { id: string }>(page: (after: string) => Promise<R[]>, play: (row: R) => Promise<void>): Promise<void> {
     for (let after = ''; !this.stopped; ) {
-      const page = await this.messages.unfinished(after, PAGE);
-      for (const m of page) await this.playMessage(phoneOf(m), m.id, stepsAfter(m.status, m.wa_id), m.since_ms).catch((error: unknown) => this.failed(error));
-      if (page.length < PAGE) break;
-      after = page[page.length - 1].id;
-    }
-    for (let after = ''; !this.stopped; ) {
-      const page = await this.templates.pending(after, PAGE);
-      for (const t of page) await this.review(phoneOf(t), t.id, storedBodyText(t.components), t.since_ms).catch((error: unknown) => this.failed(error));
-      if (page.length < PAGE) break;
-      after = page[page.length - 1].id;
+      const rows = await page(after);
+      for (const row of rows) await play(row).catch((error: unknown) => this.failed(error));
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1].id;
     }
   }
 

@@ -1,0 +1,21 @@
+import { DatabaseModule } from '@app/database';
+import { CoreModule } from '@app/server';
+import { WebhooksModule } from '@app/webhooks';
+import { DOCSTORE_DEFAULTS, DOCSTORE_SETTINGS } from './config/docstore.config';
+import { DOCSTORE_SCHEMA, docstoreEntities } from './database/docstore.entities';
+import { docstoreMigrations } from './database/docstore.migrations';
+import { DOCSTORE_WEBHOOK_ENGINE } from './webhooks/webhook-engine.provider';
+
+export const DOCSTORE_VERSION = '0.1.0';
+
+/**
+ * What the API and the worker-only process both stand on: validated settings, logs, Redis and
+ * rate limits (CoreModule, as `service`), the docstore's schema, and the webhook engine.
+ */
+export function docstoreFoundation(service: string) {
+  return [
+    CoreModule.forRoot({ service, version: DOCSTORE_VERSION, settings: DOCSTORE_SETTINGS, defaults: DOCSTORE_DEFAULTS }),
+    DatabaseModule.forRoot({ schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),
+    WebhooksModule.forRoot(DOCSTORE_WEBHOOK_ENGINE),
+  ];
+}
