@@ -8,6 +8,7 @@ import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import type { AuthPolicy } from './auth.policy';
 import type { Credential, CredentialSource, CredentialStore } from './credential-source';
 import { STREAM_BODY, type StreamBodyOptions } from './request-body.decorators';
+import { after, type MaybePromise } from './maybe-async';
 import { payloadTooLarge, RequestBodyReader, type BodyMode } from './request-body.reader';
 
 interface ResolvedSource {
@@ -57,9 +58,10 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
 
   /**
    * Every step may answer at once (a cached credential, a hit counted in process, a
-   * synchronous policy, no body) and is then not awaited: the common request costs no promise.
+   * synchronous policy, no body) and is then not waited for: the common request gets a
+   * plain `true`, which Nest takes without a promise or a microtask.
    */
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): MaybePromise<boolean> {
     const route = this.routeRules(context);
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
@@ -67,23 +69,22 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     const oversized = this.body.declaredTooLarge(req, route.body);
     if (route.isPublic) {
       if (oversized) throw payloadTooLarge();
-      await this.body.read(req, res, route.body);
-      return true;
+      return this.readBody(req, res, route.body);
     }
 
     const { credential, store, present } = this.findCredential(req, route.sources);
-    const verified = credential ? store.verify(credential) : null;
-    const principal = verified instanceof Promise ? await verified : verified;
-    if (!principal) return this.refuse(req, res, present, oversized);
-    const limit = route.bucket === 'auth' ? this.limits.RATE_LIMIT_AUTH_PER_MINUTE : this.limits.RATE_LIMIT_PER_MINUTE;
-    const counted = this.limiter.hit(route.bucket, principal.credentialId, limit);
-    this.enforce(res, counted instanceof Promise ? await counted : counted);
-    const authorized = this.policy?.authorize(principal, { req, scopes: route.scopes });
-    if (authorized) await authorized;
-    if (oversized) throw payloadTooLarge();
-    req.principal = principal;
-    if (this.body.needsReading(req, route.body)) await this.body.read(req, res, route.body);
-    return true;
+    return after(credential ? store.verify(credential) : null, (principal) => {
+      if (!principal) return this.refuse(req, res, present, oversized);
+      const limit = route.bucket === 'auth' ? this.limits.RATE_LIMIT_AUTH_PER_MINUTE : this.limits.RATE_LIMIT_PER_MINUTE;
+      return after(this.limiter.hit(route.bucket, principal.credentialId, limit), (counted) => {
+        this.enforce(res, counted);
+        return after(this.policy?.authorize(principal, { req, scopes: route.scopes }), () => {
+          if (oversized) throw payloadTooLarge();
+          req.principal = principal;
+          return this.readBody(req, res, route.body);
+        });
+      });
+    });
   }
 
   /**
@@ -99,6 +100,11 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     } catch {
       // The answer goes out without the headers.
     }
+  }
+
+  /** `true` at once when there is no body to read, else once it is read and parsed. */
+  private readBody(req: Request, res: Response, mode: BodyMode): MaybePromise<boolean> {
+    return this.body.needsReading(req, mode) ? this.body.read(req, res, mode).then(() => true) : true;
   }
 
   /** What the decorators say about a handler; read once per handler, not per request. */

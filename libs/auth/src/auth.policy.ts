@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { MaybePromise } from './maybe-async';
 import type { Principal } from './principal';
 
 /** What the guard knows about a request when it asks the app's policy. */
@@ -13,5 +14,5 @@ export interface AuthorizationRequest {
  * is read: e.g. the docstore's path-client and scope checks. Throws a coded exception to refuse.
  */
 export interface AuthPolicy<P extends Principal = Principal> {
-  authorize(principal: P, request: AuthorizationRequest): void | Promise<void>;
+  authorize(principal: P, request: AuthorizationRequest): MaybePromise<void>;
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Type } from '@nestjs/common';
 import type { DocumentBuilder } from '@nestjs/swagger';
+import type { MaybePromise } from './maybe-async';
 import type { Principal } from './principal';
 
 /** A credential split into the part looked up (indexed) and the part compared as a hash. */
@@ -12,7 +13,7 @@ export interface Credential {
 /** Turns a credential into a principal, or null when it is unknown, expired or revoked. Never throws for bad input. */
 export interface CredentialStore<P extends Principal = Principal> {
   /** The principal, or null when the credential is unknown, inactive or wrong; a store may answer at once (from its cache). */
-  verify(credential: Credential): P | null | Promise<P | null>;
+  verify(credential: Credential): MaybePromise<P | null>;
 }
 
 /** Where a credential travels: reads its raw text (or parts) from the headers, or null when absent. */

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Credential, CredentialStore } from './credential-source';
+import type { MaybePromise } from './maybe-async';
 import type { Principal } from './principal';
 import { secretMatches } from './secret';
 
@@ -78,7 +79,7 @@ export class CachedCredentialStore<P extends Principal> implements CredentialSto
   }
 
   /** Answers at once for a cached row; looks the row up otherwise. */
-  verify(credential: Credential): P | null | Promise<P | null> {
+  verify(credential: Credential): MaybePromise<P | null> {
     const id = this.options.normalizeId ? this.options.normalizeId(credential.id) : credential.id;
     if (id === null) return null;
     const hit = this.cache.get(id);

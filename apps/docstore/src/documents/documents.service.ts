@@ -40,7 +40,8 @@ export class DocumentsService {
   async get(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView> {
     const document = await this.documents.find(scope, key, includeDeleted);
     if (!document) throw new DocumentNotFoundException();
-    await this.events.emit(scope.clientId, DocumentEvent.Read, [document]);
+    const recording = this.events.emit(scope.clientId, DocumentEvent.Read, [document]);
+    if (recording) await recording; // no promise when no webhook wants reads and that is cached
     return document;
   }
 
