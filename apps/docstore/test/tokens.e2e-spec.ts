@@ -84,6 +84,7 @@ describe('tokens', () => {
       ['an expiry in the past', { name: 'x', scopes: ['*'], expires_at: '2020-01-01T00:00:00Z' }, 'expires_at'],
       ['an expiry that is not a date', { name: 'x', scopes: ['*'], expires_at: 'tomorrow' }, 'expires_at'],
       ['an unknown field', { name: 'x', scopes: ['*'], owner: 'me' }, 'owner'],
+      ['an unknown scopes field named like a prototype member', { name: 'x', scopes: { permissions: [], valueOf: 0 } }, 'scopes.valueOf'],
     ])('refuses %s with 422', async (_, body, field) => {
       const res = await create(body).expect(422);
       expect(res.body).toEqual({ message: expect.any(String), errors: { [field]: expect.arrayContaining([expect.any(String)]) } });

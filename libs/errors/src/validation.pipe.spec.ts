@@ -1,10 +1,16 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IsDefined, IsOptional, IsString } from 'class-validator';
 import { ValidationFailedException } from './common.exception';
 import { createValidationPipe } from './validation.pipe';
 
 class NameDto {
   @IsOptional() @IsString()
   name?: string;
+}
+
+/** A free-form field with no DTO of its own, checked by a custom validator (like token scopes). */
+class FreeFormDto {
+  @IsDefined()
+  scopes!: unknown;
 }
 
 describe('createValidationPipe', () => {
@@ -19,5 +25,18 @@ describe('createValidationPipe', () => {
     const failure = run(JSON.parse(`{"${key}": ""}`));
     await expect(failure).rejects.toBeInstanceOf(ValidationFailedException);
     await expect(failure).rejects.toMatchObject({ extras: { errors: { [key]: [`property ${key} should not exist`] } } });
+  });
+
+  it.each([
+    [{ permissions: [], valueOf: 0 }, 'scopes.valueOf'],
+    [{ rules: [{ toString: 'x' }] }, 'scopes.rules.0.toString'],
+  ])('refuses a prototype-named key inside a free-form field (%j), which class-transformer would drop', async (scopes, path) => {
+    const failure = pipe.transform({ scopes }, { type: 'body', metatype: FreeFormDto });
+    await expect(failure).rejects.toMatchObject({ extras: { errors: { [path]: [expect.stringContaining('should not exist')] } } });
+  });
+
+  it('keeps a free-form field with ordinary keys as sent', async () => {
+    await expect(pipe.transform({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } }, { type: 'body', metatype: FreeFormDto }))
+      .resolves.toMatchObject({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } });
   });
 });

@@ -46,10 +46,7 @@ interface Walk {
 function walk(cls: unknown, value: unknown, path: Path = [], found: Walk = { detached: [], inherited: {} }): Walk {
   if (typeof cls !== 'function' || value === null || typeof value !== 'object' || Array.isArray(value)) return found;
   const body = value as Record<string | symbol, unknown>;
-  for (const key of Object.keys(body)) {
-    // `prototype` too: Nest's pipe deletes it before validating, so it would pass unnoticed.
-    if (key in Object.prototype || key === 'prototype') found.inherited[[...path, key].join('.')] = [`property ${key} should not exist`];
-  }
+  noteInherited(body, path, found);
   const raw: (string | symbol)[] = Reflect.getMetadata(RAW_JSON_FIELDS, cls) ?? [];
   for (const field of raw) {
     const inner = body[field];
@@ -60,11 +57,31 @@ function walk(cls: unknown, value: unknown, path: Path = [], found: Walk = { det
   }
   for (const [field, inner] of Object.entries(body)) {
     const nested = defaultMetadataStorage.findTypeMetadata(cls, field)?.typeFunction();
-    if (!nested) continue;
+    if (!nested) {
+      // A free-form value checked by a custom validator (token scopes): class-transformer rebuilds it too.
+      scanFreeForm(inner, [...path, field], found);
+      continue;
+    }
     if (Array.isArray(inner)) inner.forEach((item, i) => walk(nested, item, [...path, field, i], found));
     else walk(nested, inner, [...path, field], found);
   }
   return found;
+}
+
+/** Notes the keys of `body` named like prototype members, which class-transformer would drop silently. */
+function noteInherited(body: object, path: Path, found: Walk): void {
+  for (const key of Object.keys(body)) {
+    // `prototype` too: Nest's pipe deletes it before validating, so it would pass unnoticed.
+    if (key in Object.prototype || key === 'prototype') found.inherited[[...path, key].join('.')] = [`property ${key} should not exist`];
+  }
+}
+
+/** Notes prototype-named keys at any depth of a value that has no DTO of its own. */
+function scanFreeForm(value: unknown, path: Path, found: Walk): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) return value.forEach((item, i) => scanFreeForm(item, [...path, i], found));
+  noteInherited(value, path, found);
+  for (const [key, inner] of Object.entries(value)) scanFreeForm(inner, [...path, key], found);
 }
 
 function attach(target: unknown, path: Path, raw: unknown): void {
