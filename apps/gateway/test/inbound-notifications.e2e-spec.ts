@@ -75,6 +75,18 @@ describe('network/notifications (cloud: the network notifies the gateway)', () =
     await request(gw.http).get(`/api/Templates/${created.body.id}`).set(phone.headers).expect(200, /"status":"APPROVED"/);
   });
 
+  it('records a status whose timestamp is not a number at the time it arrived', async () => {
+    const { body } = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
+    const id = body.messages[0].id;
+    const payload = statuses(id, 'delivered');
+    (payload.entry[0].changes[0].value.statuses[0] as { timestamp: unknown }).timestamp = { toString: false };
+    const before = Date.now();
+    await notify(payload).expect(200);
+    const message = (await request(gw.http).get(`/api/Messages/${id}`).set(phone.headers).expect(200)).body;
+    expect(message.status).toBe('delivered');
+    expect(new Date(message.statuses.at(-1).timestamp).getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+  });
+
   it('refuses garbage with 4xx', async () => {
     for (const body of ['not json', '{"entry":5}', '[]']) {
       const res = await request(gw.http).post('/network/notifications').set('x-hub-signature-256', sign(body)).set('content-type', 'application/json').send(body);

@@ -134,6 +134,16 @@ describe('POST /DataInserterSales/api/sales', () => {
     ]);
   });
 
+  it('refuses a JSON number field holding an object with a toString member as a row error, without failing the upload', async () => {
+    const { key: k, accountId: a } = await t.apiKey();
+    const bad = saleJson(saleCells(2)).replace(/"OrderDiscount":[^,}]+/, '"OrderDiscount":{"toString":false}');
+    expect(bad).toContain('{"toString":false}');
+    const res = await upload(t.port, { apiKey: k, ...JSON_TYPE }, `[${saleJson(saleCells(1))},${bad}]`);
+    expect(res.status).toBe(201);
+    expect(res.json<Summary>()).toMatchObject({ received: 2, inserted: 1, rejected: 1, errors: [{ record: 2, field: 'OrderDiscount' }] });
+    expect(await salesOf(a)).toBe(1);
+  });
+
   it('reports progress (rows so far) while a large upload runs', async () => {
     const slow = await startIngest({ INGEST_PROGRESS_INTERVAL_MS: '50' });
     try {
@@ -202,7 +212,7 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(failed.every((f) => f.status === 'failed')).toBe(true);
   });
 
-  it.each([['text/plain'], ['application/xml'], ['multipart/form-data; boundary=x'], ['application/csv; charset=latin1'], ['']])(
+  it.each([['text/plain'], ['application/xml'], ['multipart/form-data; boundary=x'], ['application/csv; charset=latin1'], [''], ['constructor'], ['__proto__'], ['toString']])(
     'answers 415 to Content-Type %j',
     async (type) => {
       const res = await upload(t.port, { apiKey: key, ...(type ? { 'Content-Type': type } : {}) }, csvText([saleCells(1)]));

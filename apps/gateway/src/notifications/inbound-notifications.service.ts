@@ -70,7 +70,7 @@ export class InboundNotificationsService {
       await this.notifications.messageStatus(phone, {
         messageId: status.id,
         status: status.status.slice(0, 16),
-        timestamp: Number(status.timestamp) || Math.floor(Date.now() / 1000),
+        timestamp: secondsOf(status.timestamp),
         errors: Array.isArray(status.errors) ? status.errors : undefined,
       });
     }
@@ -84,6 +84,12 @@ export class InboundNotificationsService {
     const owner = await this.phones.byTemplate(String(id));
     if (owner) await this.notifications.templateStatus(owner, String(id), event.slice(0, 16), typeof reason === 'string' && reason !== 'NONE' ? reason.slice(0, 64) : null);
   }
+}
+
+/** The network's Unix-seconds timestamp (a string or a number), or now when it holds none. */
+function secondsOf(timestamp: unknown): number {
+  const seconds = typeof timestamp === 'string' || typeof timestamp === 'number' ? Number(timestamp) : NaN;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : Math.floor(Date.now() / 1000);
 }
 
 function sameText(a: string, b: string): boolean {

@@ -105,6 +105,11 @@ describe('SaleCopyEncoder (JSON records)', () => {
     expect(encoder.errors[0]).toMatchObject({ line: 7, record: 1, field: '' });
   });
 
+  it('refuses a number field holding an object that cannot be turned into text, as a row error', () => {
+    expect(problems(sale({ OrderDiscount: { toString: false } }))).toEqual([['OrderDiscount', expect.any(String)]]);
+    expect(problems(sale({ ProductQuantity: { toString: 1 } }))).toEqual([['ProductQuantity', expect.any(String)]]);
+  });
+
   it('escapes what COPY text must, and refuses text PostgreSQL cannot hold', () => {
     const { copy } = json(sale({ ProductName: 'tab\there\nnew \\ back' }));
     expect(copy).toContain('tab\\there\\nnew \\\\ back');

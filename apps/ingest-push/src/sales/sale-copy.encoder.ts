@@ -117,10 +117,11 @@ export class SaleCopyEncoder {
       if (v === undefined || v === null || v === '' || (f.required && typeof v === 'string' && f.type === 'string' && v.trim() === '')) {
         if (f.required) problem = REQUIRED_REASON;
       } else if (f.type === 'float' || f.type === 'integer') {
+        // Only a number is turned into text: String() of an object whose toString is not a function throws.
         if (typeof v !== 'number') problem = f.type === 'float' ? FLOAT_REASON : INTEGER_REASON;
         else if (f.type === 'integer') problem = integerInRange(v) ? null : INTEGER_REASON;
         else problem = !Number.isFinite(v) || (Number.isInteger(v) && integerLiteral(source, f.name)) ? FLOAT_REASON : null;
-        text = String(v);
+        if (problem === null) text = String(v);
       } else if (typeof v !== 'string') {
         problem = f.type === 'string' ? 'must be a string' : textProblem(f, '');
       } else {
