@@ -3,7 +3,7 @@ import { Body, Controller, Get, HttpCode, Inject, Module, NotFoundException, Par
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Pool } from 'pg';
-import { bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
+import { bound, bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
 
 /**
  * Floor A: NestJS 11 on Express 5 with nothing but routing, body parsing and pg: no
@@ -36,8 +36,8 @@ class DocumentsController {
     const offset = (Number(q.page ?? 1) - 1) * perPage;
     const params = [...scope(p), [filter.field], filter.value];
     const [rows, count] = await Promise.all([
-      this.pool.query(SQL.listRows, [...params, perPage, offset]),
-      this.pool.query(SQL.listCount, params),
+      this.pool.query(bound(SQL.listRows, [...params, perPage, offset])),
+      this.pool.query(bound(SQL.listCount, params)),
     ]);
     return { data: rows.rows, total: count.rows[0].total, per_page: perPage };
   }
@@ -48,8 +48,8 @@ class DocumentsController {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(SQL.schema, scope(p));
-      const { rows } = await client.query(SQL.bulk, [...scope(p), bulkItemsJson(body.documents)]);
+      await client.query(bound(SQL.schema, scope(p)));
+      const { rows } = await client.query(bound(SQL.bulk, [...scope(p), bulkItemsJson(body.documents)]));
       await client.query('COMMIT');
       const position = new Map(body.documents.map((d, i) => [d.key, i]));
       return rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!);
@@ -63,14 +63,14 @@ class DocumentsController {
 
   @Get(':key')
   async get(@Param() p: ScopeParams) {
-    const { rows } = await this.pool.query(SQL.get, [...scope(p), p.key]);
+    const { rows } = await this.pool.query(bound(SQL.get, [...scope(p), p.key]));
     if (!rows[0]) throw new NotFoundException();
     return rows[0];
   }
 
   @Put(':key')
   async put(@Param() p: ScopeParams, @Body() body: { data: unknown }) {
-    const { rows } = await this.pool.query(SQL.put, [...scope(p), p.key, body.data, null, null]);
+    const { rows } = await this.pool.query(bound(SQL.put, [...scope(p), p.key, body.data, null, null]));
     if (!rows[0]) throw new NotFoundException();
     return rows[0];
   }

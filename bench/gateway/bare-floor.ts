@@ -34,11 +34,13 @@ class MessagesController {
     });
     const sent = (await answer.body.json()) as { contacts: { wa_id: string }[]; messages: { id: string }[] };
     const id = `${sent.messages[0].id}.${randomBytes(6).toString('hex')}`;
-    await this.pool.query(
-      `WITH m AS (INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6) RETURNING id)
+    // Prepared, as the gateway prepares its insert: the same statement the same way on the wire.
+    await this.pool.query({
+      name: 'gateway.insert_message',
+      text: `WITH m AS (INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6) RETURNING id)
        INSERT INTO gateway.message_statuses (message_id, status) SELECT id, 'accepted' FROM m`,
-      [id, PHONE_REF, body.to, sent.contacts[0].wa_id, body.type, body],
-    );
+      values: [id, PHONE_REF, body.to, sent.contacts[0].wa_id, body.type, body],
+    });
     return { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: sent.contacts[0].wa_id }], messages: [{ id }] };
   }
 }

@@ -13,25 +13,34 @@ import { isDeepStrictEqual } from 'node:util';
  *   bulk:      [client, environment, context, type, items_json]
  */
 export interface BenchSql {
-  get: string;
-  put: string;
-  listRows: string;
-  listCount: string;
-  schema: string;
-  bulk: string;
+  get: BenchStatement;
+  put: BenchStatement;
+  listRows: BenchStatement;
+  listCount: BenchStatement;
+  schema: BenchStatement;
+  bulk: BenchStatement;
 }
 
-interface Call {
+/** A statement's text, and its name when the docstore sends it as a prepared statement (the floors then do too). */
+export interface BenchStatement {
   text: string;
+  name?: string;
+}
+
+/** The pg query config of a captured statement with its parameters. */
+export const bound = (statement: BenchStatement, values: unknown[]) => ({ ...statement, values });
+
+interface Call extends BenchStatement {
   values: unknown[];
 }
 
 /** A pg client that records what it is sent and answers with no rows (a count of 0). */
 class Recorder {
   readonly calls: Call[] = [];
-  async query(text: string, values: unknown[] = []): Promise<{ rows: unknown[] }> {
-    this.calls.push({ text, values });
-    return { rows: /count\(\*\)/.test(text) ? [{ total: 0 }] : [] };
+  async query(sent: string | Call, values: unknown[] = []): Promise<{ rows: unknown[] }> {
+    const call = typeof sent === 'string' ? { text: sent, values } : sent;
+    this.calls.push(call);
+    return { rows: /count\(\*\)/.test(call.text) ? [{ total: 0 }] : [] };
   }
 }
 
@@ -57,13 +66,13 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const docs = new DocumentsRepository(db, events);
   const schemas = new SchemasRepository(db);
 
-  const take = (expected: unknown[]): string => {
+  const take = (expected: unknown[]): BenchStatement => {
     const call = rec.calls.shift();
     if (!call) throw new Error('bench: the repository sent no SQL where one statement was expected');
     if (!isDeepStrictEqual(call.values, expected)) {
       throw new Error(`bench: the docstore's SQL parameters changed shape: expected ${JSON.stringify(expected)}, got ${JSON.stringify(call.values)}; update bench/lib/sql.ts and the floor servers`);
     }
-    return call.text;
+    return call.name === undefined ? { text: call.text } : { text: call.text, name: call.name };
   };
 
   await docs.find(SCOPE, 'k', false);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
+import { bound, bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
 
 /**
  * Floor B: node:http + pg, nothing else. Same routes and SQL (BENCH_SQL, captured from
@@ -31,12 +31,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const key = m[5] === undefined ? undefined : decodeURIComponent(m[5]);
 
   if (req.method === 'GET' && key !== undefined) {
-    const { rows } = await pool.query(SQL.get, [...scope, key]);
+    const { rows } = await pool.query(bound(SQL.get, [...scope, key]));
     return rows[0] ? send(res, 200, rows[0]) : send(res, 404, { message: 'Not found' });
   }
   if (req.method === 'PUT' && key !== undefined) {
     const body = await readJson(req);
-    const { rows } = await pool.query(SQL.put, [...scope, key, body.data, null, null]);
+    const { rows } = await pool.query(bound(SQL.put, [...scope, key, body.data, null, null]));
     return rows[0] ? send(res, 200, rows[0]) : send(res, 404, { message: 'Not found' });
   }
   if (req.method === 'GET' && key === undefined) {
@@ -45,7 +45,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const perPage = Number(q.per_page ?? 15);
     const offset = (Number(q.page ?? 1) - 1) * perPage;
     const params = [...scope, [filter.field], filter.value];
-    const [rows, count] = await Promise.all([pool.query(SQL.listRows, [...params, perPage, offset]), pool.query(SQL.listCount, params)]);
+    const [rows, count] = await Promise.all([pool.query(bound(SQL.listRows, [...params, perPage, offset])), pool.query(bound(SQL.listCount, params))]);
     return send(res, 200, { data: rows.rows, total: count.rows[0].total, per_page: perPage });
   }
   if (req.method === 'POST' && key === 'bulk') {
@@ -53,8 +53,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(SQL.schema, scope);
-      const { rows } = await client.query(SQL.bulk, [...scope, bulkItemsJson(body.documents)]);
+      await client.query(bound(SQL.schema, scope));
+      const { rows } = await client.query(bound(SQL.bulk, [...scope, bulkItemsJson(body.documents)]));
       await client.query('COMMIT');
       const position = new Map<string, number>(body.documents.map((d: { key: string }, i: number) => [d.key, i]));
       return send(res, 200, rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!));

@@ -12,16 +12,43 @@ export interface CopyOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A fixed statement that each pg connection parses once, under its name, and then only binds
+ * and executes: PostgreSQL skips parsing and, once it settles on a generic plan, planning.
+ * For hot queries whose text never changes; a name stands for one text in the whole process.
+ */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+const PREPARED = new Map<string, string>();
+
+export function prepared(name: string, text: string): PreparedStatement {
+  const known = PREPARED.get(name);
+  if (known !== undefined && known !== text) throw new Error(`The prepared statement ${name} is defined twice, with different text.`);
+  PREPARED.set(name, text);
+  return { name, text };
+}
+
+/** SQL text, or a prepared statement. */
+export type Statement = string | PreparedStatement;
+
 /** Parameterised SQL on the TypeORM pool's pg connections, without the ORM's per-query overhead. */
 export abstract class SqlRunner {
   protected constructor(private readonly runner: Pick<Pool | PoolClient, 'query'>) {}
 
-  async rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
-    return (await this.runner.query(text, values)).rows as T[];
+  async rows<T>(statement: Statement, values: unknown[] = []): Promise<T[]> {
+    return (await this.query(statement, values)).rows as T[];
   }
 
-  async one<T>(text: string, values: unknown[] = []): Promise<T | null> {
-    return ((await this.runner.query(text, values)).rows[0] as T | undefined) ?? null;
+  async one<T>(statement: Statement, values: unknown[] = []): Promise<T | null> {
+    return ((await this.query(statement, values)).rows[0] as T | undefined) ?? null;
+  }
+
+  private query(statement: Statement, values: unknown[]): Promise<{ rows: unknown[] }> {
+    if (typeof statement === 'string') return this.runner.query(statement, values);
+    return this.runner.query({ name: statement.name, text: statement.text, values });
   }
 
   /**

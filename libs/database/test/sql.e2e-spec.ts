@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { Sql } from '../src/sql.service';
+import { prepared, Sql } from '../src/sql.service';
 
 // Its own database (t_<run>_…, dropped by the global teardown): the test kit boots apps on
 // top of this lib, so this lib's tests do not use it.
@@ -120,5 +120,23 @@ describe('Sql.copyFrom, withClient and transaction (real PostgreSQL)', () => {
     ).rejects.toThrow('left a transaction open');
     const after = await sql.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     expect(after!.pid).not.toBe(before!.pid);
+  });
+
+  it('parses a prepared statement once per connection and answers it like plain SQL', async () => {
+    await sql.copyFrom('COPY items FROM STDIN', ['9001\tprepared-a\n9002\tprepared-b\n']);
+    const byId = prepared('test.item_by_id', 'SELECT key FROM items WHERE id = $1');
+    const keys = await sql.withClient(async (client) => {
+      const found = [await client.one(byId, [9001]), await client.one(byId, [9002]), await client.rows(byId, [-1])];
+      const statements = await client.rows<{ statement: string }>(`SELECT statement FROM pg_prepared_statements WHERE name = 'test.item_by_id'`);
+      expect(statements).toEqual([{ statement: byId.text }]);
+      return found;
+    });
+    expect(keys).toEqual([{ key: 'prepared-a' }, { key: 'prepared-b' }, []]);
+  });
+
+  it('refuses one name for two statement texts', () => {
+    prepared('test.twice', 'SELECT 1');
+    expect(() => prepared('test.twice', 'SELECT 1')).not.toThrow();
+    expect(() => prepared('test.twice', 'SELECT 2')).toThrow('defined twice');
   });
 });

@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+import { isoTimestamp, prepared, Sql, type PreparedStatement, type SqlRunner } from '@app/database';
 import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
 import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
@@ -58,14 +58,39 @@ export interface DocumentState {
 const RETRYABLE = new Set(['40P01', '40001']);
 const WRITE_ATTEMPTS = 5;
 
+/** GET by key, the hottest read: prepared, so PostgreSQL neither parses nor plans it per request. */
+const FIND_LIVE = prepared('docstore.find_live', `SELECT ${DOCUMENT_VIEW} FROM docstore.documents WHERE ${AT_KEY} AND ${LIVE}`);
+const FIND_ANY = prepared('docstore.find_any', `SELECT ${DOCUMENT_VIEW} FROM docstore.documents WHERE ${AT_KEY}`);
+
 const scopeParams = (s: DocumentScope): unknown[] => [s.clientId, s.environment, s.context, s.type];
 
 @Injectable()
 export class DocumentsRepository {
+  /** The single-document writes, prepared: their text is fixed once the webhook engine is known. */
+  private readonly writes: Record<'create' | 'update' | 'softDelete', PreparedStatement>;
+
   constructor(
     private readonly db: Sql,
     private readonly events: WebhookEvents,
-  ) {}
+  ) {
+    this.writes = {
+      create: prepared('docstore.create', this.withEvents(`w AS (
+         INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
+         WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
+         RETURNING d.*
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Created)),
+      update: prepared('docstore.update', this.withEvents(`w AS (
+         UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
+         WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
+         RETURNING *
+       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated)),
+      softDelete: prepared('docstore.soft_delete', this.withEvents(`w AS (
+         UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
+         WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
+       )`, DocumentEvent.Deleted)),
+    };
+  }
 
   /**
    * A write statement that ends with the rows as the API shows them (`v`) and records the
@@ -92,10 +117,7 @@ export class DocumentsRepository {
   }
 
   find(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView | null> {
-    return this.db.one<DocumentView>(
-      `SELECT ${DOCUMENT_VIEW} FROM docstore.documents WHERE ${AT_KEY}${includeDeleted ? '' : ` AND ${LIVE}`}`,
-      [...scopeParams(scope), key],
-    );
+    return this.db.one<DocumentView>(includeDeleted ? FIND_ANY : FIND_LIVE, [...scopeParams(scope), key]);
   }
 
   /** Version and liveness, for telling 404 from 412 after a conditional write matched nothing. */
@@ -108,27 +130,12 @@ export class DocumentsRepository {
 
   /** Creates the document, or revives a deleted or expired one; null when a live one exists. */
   async create(scope: DocumentScope, key: string, write: DocumentWrite): Promise<Written<DocumentView | null>> {
-    return written(await this.db.rows<DocumentView>(
-      this.withEvents(`w AS (
-         INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
-         WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
-         RETURNING d.*
-       ) ${WITH_HISTORY('w')}`, DocumentEvent.Created),
-      [...scopeParams(scope), key, write.data, write.expiresAt],
-    ));
+    return written(await this.db.rows<DocumentView>(this.writes.create, [...scopeParams(scope), key, write.data, write.expiresAt]));
   }
 
   /** Replaces a live document's data; `expectedVersion` makes it conditional. Null when nothing matched. */
   async update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number): Promise<Written<DocumentView | null>> {
-    return written(await this.db.rows<DocumentView>(
-      this.withEvents(`w AS (
-         UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
-         WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
-         RETURNING *
-       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated),
-      [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null],
-    ));
+    return written(await this.db.rows<DocumentView>(this.writes.update, [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null]));
   }
 
   /** Brings back an earlier version's data (also for a deleted or expired document, which becomes live again). */
@@ -145,13 +152,7 @@ export class DocumentsRepository {
 
   /** The event carries the document as it was deleted (deleted_at set). */
   async softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<Written<DocumentView | null>> {
-    return written(await this.db.rows<DocumentView>(
-      this.withEvents(`w AS (
-         UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
-         WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
-       )`, DocumentEvent.Deleted),
-      [...scopeParams(scope), key, expectedVersion ?? null],
-    ));
+    return written(await this.db.rows<DocumentView>(this.writes.softDelete, [...scopeParams(scope), key, expectedVersion ?? null]));
   }
 
   /**

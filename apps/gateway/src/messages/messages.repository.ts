@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
+import { isoTimestamp, prepared, Sql, type SqlRunner } from '@app/database';
 import type { PhoneColumns } from '../providers/chat-provider';
 
 export interface MessageView {
@@ -35,20 +35,22 @@ export interface StatusChange {
 const RANK = `CASE $2 WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 4 END`;
 const CURRENT_RANK = `CASE m.status WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 4 END`;
 
+/** Every send runs it: prepared, so PostgreSQL neither parses nor plans it per message. */
+const INSERT_MESSAGE = prepared(
+  'gateway.insert_message',
+  `WITH m AS (
+     INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6)
+     ON CONFLICT (id) DO NOTHING RETURNING id)
+   INSERT INTO gateway.message_statuses (message_id, status) SELECT id, 'accepted' FROM m RETURNING 1`,
+);
+
 @Injectable()
 export class MessagesRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The sent message and its first status, in one statement. */
-  /** Records a sent message and its first status; false when the id is already recorded (nothing changes). */
+  /** Records a sent message and its first status, in one statement; false when the id is already recorded (nothing changes). */
   async insert(message: { id: string; phoneRef: string; to: string; waId: string; type: string; payload: unknown }): Promise<boolean> {
-    const rows = await this.sql.rows(
-      `WITH m AS (
-         INSERT INTO gateway.messages (id, phone_ref, "to", wa_id, type, status, payload) VALUES ($1, $2, $3, $4, $5, 'accepted', $6)
-         ON CONFLICT (id) DO NOTHING RETURNING id)
-       INSERT INTO gateway.message_statuses (message_id, status) SELECT id, 'accepted' FROM m RETURNING 1`,
-      [message.id, message.phoneRef, message.to, message.waId, message.type, message.payload],
-    );
+    const rows = await this.sql.rows(INSERT_MESSAGE, [message.id, message.phoneRef, message.to, message.waId, message.type, message.payload]);
     return rows.length > 0;
   }
 
