@@ -966,6 +966,7 @@ async function main(): Promise<void> {
   const run = randomBytes(4).toString('hex');
   const redisPrefix = `bench:wh:${run}:`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-bench-'));
+  if (CFG.profile && CFG.profileDir) fs.mkdirSync(CFG.profileDir, { recursive: true });
   const logFile = CFG.logFile || path.join(tmp, 'docstore.log');
   const dbUrl = await recreateDatabase(CFG.adminUrl, CFG.dbName);
   const pg = new PgPool({ connectionString: dbUrl, max: 3 });

@@ -167,6 +167,33 @@ describe('webhook engine, unsigned https service', () => {
   });
 });
 
+describe('webhook engine, in-flight cap per webhook', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startEngineApp(signed, 'engine_in_flight', { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '4', WEBHOOK_TIMEOUT_SECONDS: '20' });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  it('a slow request holds only its own place under the cap: later deliveries go out while it still waits', async () => {
+    receiver.answer((_call, n) => (n === 0 ? 'hang' : { status: 200 }));
+    const who = owner();
+    await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    await t.get(WebhookEvents).emit(who, 'e', [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    await receiver.waitFor(4);
+    // Three of the four are done: their places are free although their job still waits for the fourth.
+    await t.get(WebhookEvents).emit(who, 'e', [{ n: 5 }, { n: 6 }, { n: 7 }]);
+    await receiver.waitFor(7);
+    expect(receiver.hanging).toBe(1);
+    expect(receiver.calls).toHaveLength(7);
+  });
+});
+
 describe('webhook engine, signing secrets at rest', () => {
   const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
   const oldKey = key('old');
