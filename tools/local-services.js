@@ -18,6 +18,12 @@ const noop = async () => {};
 const children = new Map();
 let hooked = false;
 
+/*
+ * OWN_GROUP: PostgreSQL and redis-server run in process groups of their own, so a terminal's
+ * Ctrl-C (SIGINT to the whole foreground group) reaches the host and the apps but not them:
+ * the host stops the apps first (they flush to the database as they stop) and the databases
+ * last. Whatever way the host exits, the 'exit' hook below still stops them.
+ */
 function track(child, signal) {
   if (!hooked) {
     hooked = true;
@@ -172,6 +178,7 @@ function runAs(program, args, account, log, cwd) {
     ...account,
     env: { ...process.env, LC_MESSAGES: 'C' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // see OWN_GROUP
   });
   child.stdout?.on('data', (c) => log.write(c));
   child.stderr?.on('data', (c) => log.write(c));
@@ -339,7 +346,7 @@ async function ensureRedis({ url = REDIS_URL } = {}) {
   args.push('--save', '', '--appendonly', 'no');
   if (u.password) args.push('--requirepass', decodeURIComponent(u.password));
   const log = logTail('redis');
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true }); // see OWN_GROUP
   track(child, 'SIGTERM');
   child.stdout.on('data', (c) => log.write(c));
   child.stderr.on('data', (c) => log.write(c));
