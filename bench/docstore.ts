@@ -539,15 +539,16 @@ const GROUPS = [
   { label: 'garbage collector', test: (f: Frame) => f.functionName === '(garbage collector)' },
 ];
 
-async function profileGet(ctx: Context, kind: Kind, name: string, env: Record<string, string>, auth: Record<string, string>, out: number | 'ignore'): Promise<ProfiledRun> {
-  const server = await startServer(ctx, { name, kind, env, profile: true, auth, stdout: out });
+/** Profiles one load scenario (GET or PUT) on a fresh server. */
+async function profileLoad(ctx: Context, id: 'get' | 'put', kind: Kind, name: string, auth: Record<string, string>, out: number | 'ignore'): Promise<ProfiledRun> {
+  const server = await startServer(ctx, { name, kind, env: {}, profile: true, auth, stdout: out });
   try {
-    const scenario = SCENARIOS.find((s) => s.id === 'get')!;
+    const scenario = SCENARIOS.find((s) => s.id === id)!;
     await scenario.check(ctx, server);
-    const file = path.join(CFG.profileDir || ctx.tmp, `get-${server.slug}.cpuprofile`);
+    const file = path.join(CFG.profileDir || ctx.tmp, `${id}-${server.slug}.cpuprofile`);
     const load = await measure(ctx, scenario, server, { beforeMeasure: () => ipc(server, { profile: 'start', intervalUs: 500 }, 'started') });
     await ipc(server, { profile: 'stop', file }, 'stopped');
-    return { server: name, scenario: 'get', load, summary: summarizeProfile(file, ROOT, INCLUSIVE, GROUPS) };
+    return { server: name, scenario: id, load, summary: summarizeProfile(file, ROOT, INCLUSIVE, GROUPS) };
   } finally {
     await stopServer(server);
   }
@@ -623,10 +624,14 @@ function report(loads: LoadResult[][], bulks: BulkResult[], profiles: ProfiledRu
   if (picked.length > 0) {
     out.push('### Throughput and latency');
     out.push('');
+    // With a fixed number of connections, mean latency is connections ÷ throughput (Little's law); p99 ÷ mean is the
+    // tail's own shape, so two servers with the same shape differ in p99 only by their throughput.
+    out.push(`\`p99 ÷ mean\` is the shape of the tail: at ${CFG.connections} connections the mean is ${CFG.connections} ÷ req/s, so servers with the same shape differ in p99 only as much as in throughput.`);
+    out.push('');
     out.push(
       table(
-        ['scenario', 'server', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'JS thread µs/req', 'process CPU µs/req', 'process cores'],
-        picked.map((r) => [r.scenario, r.server, f0(r.rps), f2(r.mean), f2(r.p50), f2(r.p99), f1(r.max), String(r.non2xx + r.errors), f0(r.mainUsPerReq), f0(r.cpuUsPerReq), f2(r.cpuCores)]),
+        ['scenario', 'server', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'p99 ÷ mean', 'max ms', 'non-2xx', 'JS thread µs/req', 'process CPU µs/req', 'process cores'],
+        picked.map((r) => [r.scenario, r.server, f0(r.rps), f2(r.mean), f2(r.p50), f2(r.p99), f2(r.p99 / r.mean), f1(r.max), String(r.non2xx + r.errors), f0(r.mainUsPerReq), f0(r.cpuUsPerReq), f2(r.cpuCores)]),
       ),
     );
     out.push('');
@@ -764,9 +769,13 @@ async function main(): Promise<void> {
   const auth = { authorization: `Bearer ${ctx.token}` };
   docstore.auth = auth;
   const variants: Server[] = [];
-  for (const main of CFG.variants) {
-    const name = `docstore@${path.relative(path.join(ROOT, 'dist'), path.resolve(main)).split(path.sep)[0]}`;
-    variants.push(await startServer(ctx, { name, kind: 'docstore', stdout: logFd, auth, main: path.resolve(main) }));
+  for (const variant of CFG.variants) {
+    // `<main.js>` or `<main.js> <V8 flags>`: another build, or the same build under other flags.
+    const [main, ...flags] = variant.split(/\s+/);
+    const folder = path.relative(path.join(ROOT, 'dist'), path.resolve(main)).split(path.sep)[0];
+    const name = `docstore@${folder}${flags.length > 0 ? ` ${flags.join(' ')}` : ''}`;
+    const env = flags.length > 0 ? { NODE_OPTIONS: flags.join(' ') } : undefined;
+    variants.push(await startServer(ctx, { name, kind: 'docstore', stdout: logFd, auth, main: path.resolve(main), env }));
   }
   say(`starting bare-nest${CFG.raw ? ' and raw' : ''}`);
   const bare = await startServer(ctx, { name: 'bare-nest', kind: 'bare-nest' });
@@ -826,14 +835,14 @@ async function main(): Promise<void> {
   await Promise.all(measured.map(stopServer));
 
   const profiles: ProfiledRun[] = [];
-  if (CFG.profile && (CFG.only.includes('get') || CFG.only.includes('bulk'))) {
+  if (CFG.profile && ['get', 'put', 'bulk'].some((id) => CFG.only.includes(id))) {
     if (CFG.profileDir) fs.mkdirSync(CFG.profileDir, { recursive: true });
     try {
-      if (CFG.only.includes('get')) {
-        say('profiling GET on a fresh docstore (logging on)');
-        profiles.push(await profileGet(ctx, 'docstore', 'docstore', {}, auth, logFd));
-        say('profiling GET on a fresh bare-nest');
-        profiles.push(await profileGet(ctx, 'bare-nest', 'bare-nest', {}, {}, 'ignore'));
+      for (const id of (['get', 'put'] as const).filter((s) => CFG.only.includes(s))) {
+        say(`profiling ${id.toUpperCase()} on a fresh docstore (logging on)`);
+        profiles.push(await profileLoad(ctx, id, 'docstore', 'docstore', auth, logFd));
+        say(`profiling ${id.toUpperCase()} on a fresh bare-nest`);
+        profiles.push(await profileLoad(ctx, id, 'bare-nest', 'bare-nest', {}, 'ignore'));
       }
       if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {
         say('profiling bulk create on a fresh docstore');
