@@ -233,7 +233,11 @@ describe('webhook delivery', () => {
     receiver.answer(() => ({ status: 410 }));
     await request(ds.http).post(`${c.doc()}/k2`).set(c.auth).send(docBody('k2', {})).expect(201);
     await webhooksOf(ds, c).settled(hook.id, 2);
-    const after = await request(ds.http).get(`${webhooksOf(ds, c).base}/${hook.id}`).set(c.auth).expect(200);
+    // The attempt is recorded before the webhook is set inactive (a statement of its own): wait for that.
+    const after = await eventually(async () => {
+      const res = await request(ds.http).get(`${webhooksOf(ds, c).base}/${hook.id}`).set(c.auth).expect(200);
+      return res.body.status === 'active' ? undefined : res;
+    });
     expect(after.body.status).toBe('inactive');
     await request(ds.http).post(`${c.doc()}/k3`).set(c.auth).send(docBody('k3', {})).expect(201);
     expect((await webhooksOf(ds, c).deliveries(hook.id)).total).toBe(2);

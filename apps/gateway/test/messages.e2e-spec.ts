@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Sql } from '@app/database';
+import { eventually } from '@app/testkit';
 import { IdempotencyRepository } from '../src/messages/idempotency.repository';
 import { NETWORK, request, startGateway, text, type Gateway, type Phone } from './support/gateway-test';
 
@@ -27,25 +28,23 @@ describe('POST api/Messages (sandbox)', () => {
   it('plays sent, delivered, read into the status history (GET api/Messages/{id})', async () => {
     const { body } = await send(text('15550102030')).expect(200);
     const id = body.messages[0].id;
-    let message: { status: string; statuses: { status: string }[] } | undefined;
-    for (let i = 0; i < 100 && message?.status !== 'read'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      message = (await request(gw.http).get(`/api/Messages/${encodeURIComponent(id)}`).set(phone.headers).expect(200)).body;
-    }
+    const message = await eventually(async () => {
+      const m: { status: string; statuses: { status: string }[] } = (await request(gw.http).get(`/api/Messages/${encodeURIComponent(id)}`).set(phone.headers).expect(200)).body;
+      return m.status === 'read' ? m : undefined;
+    });
     expect(message).toMatchObject({ id, to: '15550102030', wa_id: '15550102030', type: 'text', status: 'read', phone_id: phone.phoneId });
-    expect(message!.statuses.map((s) => s.status)).toEqual(['accepted', 'sent', 'delivered', 'read']);
+    expect(message.statuses.map((s) => s.status)).toEqual(['accepted', 'sent', 'delivered', 'read']);
   });
 
   it('fails a recipient ending in 0000 with the undeliverable error', async () => {
     const { body } = await send(text('15550100000')).expect(200);
     const id = body.messages[0].id;
-    let message: { status: string; statuses: { status: string; errors?: { code: number }[] }[] } | undefined;
-    for (let i = 0; i < 100 && message?.status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      message = (await request(gw.http).get(`/api/Messages/${encodeURIComponent(id)}`).set(phone.headers).expect(200)).body;
-    }
-    expect(message!.statuses.map((s) => s.status)).toEqual(['accepted', 'failed']);
-    expect(message!.statuses[1].errors).toEqual([expect.objectContaining({ code: 131026 })]);
+    const message = await eventually(async () => {
+      const m: { status: string; statuses: { status: string; errors?: { code: number }[] }[] } = (await request(gw.http).get(`/api/Messages/${encodeURIComponent(id)}`).set(phone.headers).expect(200)).body;
+      return m.status === 'failed' ? m : undefined;
+    });
+    expect(message.statuses.map((s) => s.status)).toEqual(['accepted', 'failed']);
+    expect(message.statuses[1].errors).toEqual([expect.objectContaining({ code: 131026 })]);
   });
 
   it('answers 401 in the network body without or with a wrong apikey, 400 for a wrong version', async () => {

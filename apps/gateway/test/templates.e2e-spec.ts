@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Sql } from '@app/database';
+import { eventually } from '@app/testkit';
 import { NETWORK, request, startGateway, type Gateway, type Phone } from './support/gateway-test';
 
 export function marketing(name: string, extra: Record<string, unknown>[] = []): Record<string, unknown> {
@@ -31,14 +32,11 @@ describe('api/Templates (sandbox)', () => {
   const create = (body: unknown) => request(gw.http).post('/api/Templates').set(phone.headers).send(body as object);
   const get = (id: string) => request(gw.http).get(`/api/Templates/${id}`).set(phone.headers);
   const stored = async () => Number((await gw.get(Sql).one<{ n: string }>(`SELECT count(*) AS n FROM gateway.templates t JOIN gateway.phones p ON p.account_id = t.account_id WHERE p.phone_id = $1`, [phone.phoneId]))!.n);
-  const until = async (id: string, status: string) => {
-    for (let i = 0; i < 100; i++) {
+  const until = (id: string, status: string) =>
+    eventually(async () => {
       const res = await get(id).expect(200);
-      if (res.body.status === status) return res.body;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`template ${id} never became ${status}`);
-  };
+      return res.body.status === status ? res.body : undefined;
+    });
 
   it('creates (201 PENDING), is approved after the review delay, and the same template again is 200 unchanged', async () => {
     const first = await create(marketing('summer_sale')).expect(201);

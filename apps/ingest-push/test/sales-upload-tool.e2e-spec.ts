@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { eventually, metricSample } from '@app/testkit';
+import request from 'supertest';
 import { FIELDS } from './support/sale-fixtures';
 import { generateFile, runUploadTool, startIngest, upload, type IngestApp } from './support/sales-test';
 
@@ -68,13 +70,17 @@ describe('ingest:upload tool', () => {
   it('retries a part the service turned away (503 while busy) and finishes', async () => {
     const { key, accountId } = await t.apiKey();
     const file = await make('retry.csv', 'csv', 300);
-    // Hold the only upload slot for a moment.
+    // Hold the only upload slot until the tool has been turned away once.
     const hog = new Readable({ read() {} });
     const holding = upload(t.port, { apiKey: key, 'Content-Type': 'application/csv' }, hog);
     hog.push(FIELDS.join(';') + '\n');
-    await new Promise((r) => setTimeout(r, 200));
-    setTimeout(() => hog.push(null), 1500);
-    const result = await run(file, key, 1024 ** 3);
+    await eventually(async () => (await t.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'", [accountId])) ?? undefined);
+    const busy = async () => metricSample((await request(t.http).get('/metrics').expect(200)).text, 'http_request_duration_seconds_count', { method: 'POST', status: '503' }) ?? 0;
+    const turnedAway = await busy();
+    const running = run(file, key, 1024 ** 3);
+    await eventually(async () => ((await busy()) > turnedAway ? true : undefined));
+    hog.push(null);
+    const result = await running;
     expect((await holding).status).toBe(201);
     expect(result.stderr).toMatch(/503, retrying/);
     expect(result.code).toBe(0);

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import request from 'supertest';
+import { eventually } from '@app/testkit';
 import { csvCell, csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
 import { generated, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
@@ -152,17 +153,15 @@ describe('POST /DataInserterSales/api/sales', () => {
       const answer = upload(slow.port, { apiKey: k, ...CSV }, body);
       const all = csvText(Array.from({ length: 300 }, (_, i) => saleCells(i + 1)));
       body.push(all.slice(0, all.length / 2));
-      let running: Summary | undefined;
-      for (let i = 0; i < 100 && !running; i++) {
-        await new Promise((r) => setTimeout(r, 50));
+      const running = await eventually(async () => {
         const list = await slow.sql.rows<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE status = 'running'");
-        if (list.length === 0) continue;
+        if (list.length === 0) return undefined;
         const got = await request(slow.http).get(`${SALES_PATH}/ingestions/${list[0].id}`).set('apiKey', k);
-        if (got.body.received > 0) running = got.body as Summary;
-      }
+        return got.body.received > 0 ? (got.body as Summary) : undefined;
+      });
       expect(running).toMatchObject({ status: 'running', received: expect.any(Number), inserted: 0, bytes: expect.any(Number) });
-      expect(running!.received).toBeGreaterThan(0);
-      expect(running!.received).toBeLessThan(300);
+      expect(running.received).toBeGreaterThan(0);
+      expect(running.received).toBeLessThan(300);
       body.push(all.slice(all.length / 2));
       body.push(null);
       expect((await answer).json<Summary>()).toMatchObject({ status: 'completed', received: 300 });
@@ -177,18 +176,15 @@ describe('POST /DataInserterSales/api/sales', () => {
     const all = csvText(Array.from({ length: 400 }, (_, i) => saleCells(i + 1)));
     const answer = upload(t.port, { apiKey: k, ...CSV }, body).then(() => 'answered', () => 'failed');
     body.push(all.slice(0, all.length / 2));
-    let id: string | undefined;
-    for (let i = 0; i < 100 && !id; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      id = (await t.sql.one<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND bytes > 0 OR (account_id = $1 AND status = 'running')", [a]))?.id;
-    }
+    const id = await eventually(async () =>
+      (await t.sql.one<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND bytes > 0 OR (account_id = $1 AND status = 'running')", [a]))?.id,
+    );
     body.destroy(new Error('client went away'));
     expect(await answer).toBe('failed');
-    let status = 'running';
-    for (let i = 0; i < 100 && status === 'running'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await t.sql.one<{ status: string }>('SELECT status FROM ingest_push.sales_ingestions WHERE id = $1', [id]))!.status;
-    }
+    const status = await eventually(async () => {
+      const row = (await t.sql.one<{ status: string }>('SELECT status FROM ingest_push.sales_ingestions WHERE id = $1', [id]))!;
+      return row.status === 'running' ? undefined : row.status;
+    });
     expect(status).toBe('failed');
     expect(await salesOf(a)).toBe(0);
     expect((await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales_ingestion_errors WHERE ingestion_id = $1', [id]))!.n).toBe(0);
@@ -319,7 +315,8 @@ describe('POST /DataInserterSales/api/sales', () => {
 describe('sales ingestion limits', () => {
   let t: IngestApp;
   beforeAll(async () => {
-    t = await startIngest({ INGEST_IDLE_TIMEOUT_MS: '400', INGEST_MAX_CONCURRENT_UPLOADS: '1', INGEST_MAX_BYTES: '100000' });
+    // The 503 test holds an upload open (idle) meanwhile: an idle timeout a loaded machine cannot reach by accident.
+    t = await startIngest({ INGEST_IDLE_TIMEOUT_MS: '2000', INGEST_MAX_CONCURRENT_UPLOADS: '1', INGEST_MAX_BYTES: '100000' });
   });
   afterAll(() => t.close());
 
@@ -334,11 +331,12 @@ describe('sales ingestion limits', () => {
   });
 
   it('answers 503 with Retry-After when the instance already runs its maximum of uploads', async () => {
-    const { key } = await t.apiKey();
+    const { key, accountId } = await t.apiKey();
     const body = new Readable({ read() {} });
     const first = upload(t.port, { apiKey: key, ...CSV }, body);
     body.push(FIELDS.join(';') + '\n');
-    await new Promise((r) => setTimeout(r, 100));
+    // The first upload holds the only slot once its ingestion runs.
+    await eventually(async () => (await t.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'", [accountId])) ?? undefined);
     const second = await upload(t.port, { apiKey: key, ...CSV }, csvText([saleCells(2)]));
     expect(second.status).toBe(503);
     expect(second.headers['retry-after']).toBe('5');

@@ -8,8 +8,11 @@ import { PushTokensRepository } from '../../src/push/push-tokens.repository';
 
 export { request };
 
-/** Pushes are sent asynchronously: tests wait for an outcome (never for a fixed time), bounded by this. */
-export const WAIT_MS = 20_000;
+/**
+ * Pushes are sent asynchronously: tests wait for an outcome (never for a fixed time), bounded by this.
+ * Generous: a wait may include a stale-claim takeover (10 s in push-worker-kill) on a loaded machine.
+ */
+export const WAIT_MS = 45_000;
 
 export interface PushApp extends TestApp {
   /** A new token for the named account (created on first use). */
