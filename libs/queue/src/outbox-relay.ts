@@ -24,7 +24,9 @@ const STOP_WAIT_MS = 5_000;
  *
  * What the relay does:
  *   - claims due rows with FOR UPDATE SKIP LOCKED (replicas never take the same rows), oldest
- *     due first, at most `perKey` queued per key and `batch` per run;
+ *     due first, at most `perKey` queued per key and `batch` per run; the claims of all replicas
+ *     take turns (a transaction-level advisory lock on the table's name), so the per-key cap holds
+ *     across replicas, not just within one;
  *   - turns them into jobs with the owner's `toJobs` (several rows to a job if it likes); each
  *     job id must name the attempt it carries, so the same attempt is never queued twice;
  *   - runs when asked (`kick`, coalesced), every `intervalMs`, and again at once while runs are full;
@@ -139,6 +141,9 @@ export class OutboxRelay<Row, Data> {
    */
   claim(enqueue: (rows: Row[]) => Promise<void> = (rows) => this.producer.add(this.spec.toJobs(rows))): Promise<number> {
     return this.db.transaction(async (tx) => {
+      // One claim of this outbox at a time across replicas: a claim counts the rows queued per key
+      // in its own snapshot, which cannot see the rows another claim has marked but not committed.
+      await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [this.spec.table]);
       const rows = await tx.rows<Row>(this.claimSql, [this.spec.perKey, this.spec.batch]);
       if (rows.length > 0) await enqueue(rows);
       return rows.length;

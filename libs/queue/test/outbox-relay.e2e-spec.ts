@@ -135,7 +135,7 @@ describe('OutboxRelay', () => {
     }
   });
 
-  it('never hands one row to two relays running at once (SKIP LOCKED)', async () => {
+  it('never hands one row to two relays running at once', async () => {
     const table = await newTable();
     await insert(table, 'a', 300);
     await insert(table, 'b', 300);
@@ -151,6 +151,36 @@ describe('OutboxRelay', () => {
       for (let round = 0; round < 3; round++) await Promise.all(relays.map(collect));
       expect(claimed.length).toBe(600);
       expect(new Set(claimed).size).toBe(600);
+    } finally {
+      await producer.close();
+    }
+  });
+
+  it('keeps perKey across relays claiming at once: a claim waits for the other to commit, then counts its rows', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 10);
+    const producer = new QueueProducer<JobData>('items', connection());
+    const [first, second] = [1, 2].map(() => new OutboxRelay(db, producer, spec(table, { perKey: 4 })));
+    try {
+      let commit!: () => void;
+      let marked!: () => void;
+      const held = new Promise<void>((r) => (commit = r));
+      const hasMarked = new Promise<void>((r) => (marked = r));
+      // The first relay has marked its 4 rows and not committed yet when the second one claims.
+      const firstDone = first.claim(async () => {
+        marked();
+        await held;
+      });
+      await hasMarked;
+      let secondClaimed: number | undefined;
+      const secondDone = second.claim().then((n) => (secondClaimed = n));
+      const waiting = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+      // Either it waits for the first claim (as it must), or it went ahead and claimed rows of its own.
+      await eventually(async () => (secondClaimed !== undefined || (await db.one<{ n: number }>(waiting))!.n > 0 ? true : undefined));
+      commit();
+      await Promise.all([firstDone, secondDone]);
+      expect(secondClaimed).toBe(0);
+      expect(await count(table, 'queued_at IS NOT NULL')).toBe(4);
     } finally {
       await producer.close();
     }
