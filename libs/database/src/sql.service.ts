@@ -123,6 +123,7 @@ export class Sql extends SqlRunner {
    */
   async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    const loss = watchForLoss(client);
     let healthy = true;
     try {
       await client.query('BEGIN');
@@ -134,20 +135,41 @@ export class Sql extends SqlRunner {
       await client.query('ROLLBACK').catch(() => (healthy = false));
       throw error;
     } finally {
-      client.release(!healthy);
+      client.release(loss.end() ?? !healthy);
     }
   }
 
   protected async onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    const loss = watchForLoss(client);
     try {
       const result = await work(client);
-      client.release();
+      client.release(loss.end());
       return result;
     } catch (error) {
       // true: close the connection, whatever state the failure left it in.
+      loss.end();
       client.release(true);
       throw error;
     }
   }
+}
+
+/**
+ * pg-pool listens for errors only on idle connections. A checked-out connection that is lost
+ * while no query runs on it (the backend terminated, an idle-in-transaction timeout, a server
+ * restart while `work` awaits something else) emits 'error' with nobody listening, which would
+ * end the process. Listened for here while the connection is out: `work`'s next query on it
+ * fails instead, and `end()` returns the error so the connection is closed, not reused.
+ */
+function watchForLoss(client: PoolClient): { end(): Error | undefined } {
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.on('error', onError);
+  return {
+    end: () => {
+      client.off('error', onError);
+      return lost;
+    },
+  };
 }

@@ -122,6 +122,26 @@ describe('Sql.copyFrom, withClient and transaction (real PostgreSQL)', () => {
     expect(after!.pid).not.toBe(before!.pid);
   });
 
+  it('survives a transaction whose connection is terminated while it waits: the transaction fails, the pool goes on', async () => {
+    const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const failed = sql.transaction(async (tx) => {
+        const [{ pid }] = await tx.rows<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await tx.rows('INSERT INTO items VALUES (7001, $1)', ['lost']);
+        // Idle in the transaction (as while awaiting Redis or a client's bytes) when it is cut.
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        await new Promise((r) => setTimeout(r, 200));
+        await tx.rows('SELECT 1');
+      });
+      await expect(failed).rejects.toThrow();
+      expect(await sql.one<{ n: number }>('SELECT count(*)::int AS n FROM items WHERE id = 7001')).toEqual({ n: 0 });
+      await sql.transaction((tx) => tx.rows('SELECT 1'));
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('parses a prepared statement once per connection and answers it like plain SQL', async () => {
     await sql.copyFrom('COPY items FROM STDIN', ['9001\tprepared-a\n9002\tprepared-b\n']);
     const byId = prepared('test.item_by_id', 'SELECT key FROM items WHERE id = $1');

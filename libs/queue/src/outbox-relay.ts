@@ -5,6 +5,8 @@ import { ThrottledWarning } from './throttled-warning';
 
 /** Longest `stop` waits for a run under way. */
 const STOP_WAIT_MS = 5_000;
+/** Above the producer's 5 s command timeout, so only a claim whose process stopped running reaches it. */
+const CLAIM_IDLE_LIMIT_MS = 15_000;
 
 /**
  * The PostgreSQL outbox -> BullMQ relay. PostgreSQL is the record of work to do; Redis
@@ -54,6 +56,12 @@ export interface OutboxSpec<Row, Data> {
   batch: number;
   intervalMs: number;
   sweepMs: number;
+  /**
+   * Longest a claim's transaction may sit idle (waiting for the queue) before PostgreSQL ends it,
+   * rolling back its marks and releasing its turn (default CLAIM_IDLE_LIMIT_MS): a replica frozen
+   * mid-claim never stops the others' relays for longer.
+   */
+  claimIdleLimitMs?: number;
   toJobs(rows: Row[]): Array<NewJob<Data>>;
   /** The outbox rows (ids as text) a job carries. */
   rowIds(data: Data): string[];
@@ -143,7 +151,11 @@ export class OutboxRelay<Row, Data> {
     return this.db.transaction(async (tx) => {
       // One claim of this outbox at a time across replicas: a claim counts the rows queued per key
       // in its own snapshot, which cannot see the rows another claim has marked but not committed.
-      await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [this.spec.table]);
+      // Its turn ends with its transaction, at the latest when it has been idle for the limit.
+      await tx.rows(`SELECT set_config('idle_in_transaction_session_timeout', $2, true), pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        this.spec.table,
+        `${this.spec.claimIdleLimitMs ?? CLAIM_IDLE_LIMIT_MS}ms`,
+      ]);
       const rows = await tx.rows<Row>(this.claimSql, [this.spec.perKey, this.spec.batch]);
       if (rows.length > 0) await enqueue(rows);
       return rows.length;

@@ -186,6 +186,37 @@ describe('OutboxRelay', () => {
     }
   });
 
+  it('ends a claim that sits idle past its limit (a frozen replica), so the other relays take their turn', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 3);
+    const producer = new QueueProducer<JobData>('items', connection());
+    const [frozen, other] = [1, 2].map(() => new OutboxRelay(db, producer, spec(table, { claimIdleLimitMs: 300 })));
+    try {
+      let release!: () => void;
+      let marked!: () => void;
+      const hasMarked = new Promise<void>((r) => (marked = r));
+      const stuck = frozen.claim(
+        () =>
+          new Promise<void>((r) => {
+            release = r;
+            marked();
+          }),
+      );
+      await hasMarked;
+      const outcome = stuck.then(
+        () => 'committed',
+        () => 'ended',
+      );
+      // Waits for its turn, then gets every row: the frozen claim's marks were rolled back.
+      expect(await other.claim()).toBe(3);
+      release();
+      expect(await outcome).toBe('ended');
+      expect(await count(table, 'queued_at IS NOT NULL')).toBe(3);
+    } finally {
+      await producer.close();
+    }
+  });
+
   it('rolls back the claim when the queue refuses the jobs: the rows stay due', async () => {
     const table = await newTable();
     await insert(table, 'a', 3);
