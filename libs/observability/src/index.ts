@@ -2,3 +2,4 @@ export * from './route-label';
 export * from './metrics.service';
 export * from './observability.module';
 export * from './readiness-info';
+export * from './throttled-warning';

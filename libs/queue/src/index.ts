@@ -3,4 +3,3 @@ export * from './queue-connection';
 export * from './queue-producer';
 export * from './queue-worker';
 export * from './retry';
-export * from './throttled-warning';

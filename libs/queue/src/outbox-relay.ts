@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Sql } from '@app/database';
 import type { NewJob, QueueProducer } from './queue-producer';
-import { ThrottledWarning } from './throttled-warning';
+import { ThrottledWarning } from '@app/observability';
 
 /** Longest `stop` waits for a run under way. */
 const STOP_WAIT_MS = 5_000;

@@ -2,7 +2,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import { Logger } from '@nestjs/common';
 import { bullPrefix, onReconnect, workerRedis, type QueueConnection } from './queue-connection';
-import { ThrottledWarning } from './throttled-warning';
+import { ThrottledWarning } from '@app/observability';
 
 export { DelayedError, type Job };
 

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { ThrottledWarning } from '@app/observability';
 import { RedisConfig } from './redis.config';
 
 /** Injection token of the shared ioredis client. */
@@ -24,8 +25,8 @@ class RedisLifecycle implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [RedisConfig],
-      useFactory: (config: RedisConfig) =>
-        new Redis(config.REDIS_URL, {
+      useFactory: (config: RedisConfig) => {
+        const redis = new Redis(config.REDIS_URL, {
           keyPrefix: config.REDIS_PREFIX,
           enableOfflineQueue: false,
           // Commands issued in the same tick share one write: the rate limiter's per-request calls batch up under load.
@@ -34,7 +35,12 @@ class RedisLifecycle implements OnApplicationShutdown {
           connectTimeout: 2000,
           commandTimeout: 2000,
           retryStrategy: (times) => Math.min(times * 200, 2000),
-        }),
+        });
+        // Without a listener ioredis prints every failed reconnect's stack to stderr, outside the log.
+        const failure = new ThrottledWarning('Redis');
+        redis.on('error', (error: Error) => failure.warn(`redis: ${error.message}`));
+        return redis;
+      },
     },
     RedisLifecycle,
   ],

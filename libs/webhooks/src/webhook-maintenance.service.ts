@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { ThrottledWarning } from '@app/queue';
+import { ThrottledWarning } from '@app/observability';
 import { CIPHERTEXT_PREFIX, SecretCipher } from '@app/secrets';
 import { WebhookServiceConfig } from './webhook.config';
 import { WebhooksRepository } from './webhooks.repository';
