@@ -104,6 +104,19 @@ async function insert(table: string, k: string, n: number, dueInSeconds = 0): Pr
 
 const count = async (table: string, where: string) => (await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))!.n;
 
+/** A claim whose transaction stays open, its rows marked and not committed, until `release`. */
+function heldClaim(relay: OutboxRelay<Item, JobData>): { marked: Promise<void>; release: () => void; done: Promise<number> } {
+  let release!: () => void;
+  let onMarked!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const marked = new Promise<void>((r) => (onMarked = r));
+  const done = relay.claim(async () => {
+    onMarked();
+    await held;
+  });
+  return { marked, release, done };
+}
+
 describe('OutboxRelay', () => {
   it('moves due rows once, several to a job, at most perKey queued per key; rows not yet due wait', async () => {
     const table = await newTable();
@@ -162,23 +175,16 @@ describe('OutboxRelay', () => {
     const producer = new QueueProducer<JobData>('items', connection());
     const [first, second] = [1, 2].map(() => new OutboxRelay(db, producer, spec(table, { perKey: 4 })));
     try {
-      let commit!: () => void;
-      let marked!: () => void;
-      const held = new Promise<void>((r) => (commit = r));
-      const hasMarked = new Promise<void>((r) => (marked = r));
       // The first relay has marked its 4 rows and not committed yet when the second one claims.
-      const firstDone = first.claim(async () => {
-        marked();
-        await held;
-      });
-      await hasMarked;
+      const firstClaim = heldClaim(first);
+      await firstClaim.marked;
       let secondClaimed: number | undefined;
       const secondDone = second.claim().then((n) => (secondClaimed = n));
       const waiting = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
       // Either it waits for the first claim (as it must), or it went ahead and claimed rows of its own.
       await eventually(async () => (secondClaimed !== undefined || (await db.one<{ n: number }>(waiting))!.n > 0 ? true : undefined));
-      commit();
-      await Promise.all([firstDone, secondDone]);
+      firstClaim.release();
+      await Promise.all([firstClaim.done, secondDone]);
       expect(secondClaimed).toBe(0);
       expect(await count(table, 'queued_at IS NOT NULL')).toBe(4);
     } finally {
@@ -192,24 +198,15 @@ describe('OutboxRelay', () => {
     const producer = new QueueProducer<JobData>('items', connection());
     const [frozen, other] = [1, 2].map(() => new OutboxRelay(db, producer, spec(table, { claimIdleLimitMs: 300 })));
     try {
-      let release!: () => void;
-      let marked!: () => void;
-      const hasMarked = new Promise<void>((r) => (marked = r));
-      const stuck = frozen.claim(
-        () =>
-          new Promise<void>((r) => {
-            release = r;
-            marked();
-          }),
-      );
-      await hasMarked;
-      const outcome = stuck.then(
+      const stuck = heldClaim(frozen);
+      await stuck.marked;
+      const outcome = stuck.done.then(
         () => 'committed',
         () => 'ended',
       );
       // Waits for its turn, then gets every row: the frozen claim's marks were rolled back.
       expect(await other.claim()).toBe(3);
-      release();
+      stuck.release();
       expect(await outcome).toBe('ended');
       expect(await count(table, 'queued_at IS NOT NULL')).toBe(3);
     } finally {
