@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Sql } from '@app/database';
-import type { NewJob, QueueProducer } from './queue-producer';
 import { ThrottledWarning } from '@app/observability';
+import type { NewJob, QueueProducer } from './queue-producer';
 
 /** Longest `stop` waits for a run under way. */
 const STOP_WAIT_MS = 5_000;

@@ -1,7 +1,7 @@
 import { Queue, type JobType } from 'bullmq';
 import type Redis from 'ioredis';
-import { bullPrefix, onReconnect, producerRedis, type QueueConnection } from './queue-connection';
 import { ThrottledWarning } from '@app/observability';
+import { bullPrefix, onReconnect, producerRedis, type QueueConnection } from './queue-connection';
 
 /** One job to add: its name, data and id (the id makes adding the same work twice a no-op). */
 export interface NewJob<T> {

@@ -1,8 +1,8 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import { Logger } from '@nestjs/common';
-import { bullPrefix, onReconnect, workerRedis, type QueueConnection } from './queue-connection';
 import { ThrottledWarning } from '@app/observability';
+import { bullPrefix, onReconnect, workerRedis, type QueueConnection } from './queue-connection';
 
 export { DelayedError, type Job };
 

@@ -104,6 +104,23 @@ async function insert(table: string, k: string, n: number, dueInSeconds = 0): Pr
 
 const count = async (table: string, where: string) => (await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))!.n;
 
+/** A fresh outbox holding `due` items per key, and `n` relays on it sharing one producer (closed afterwards). */
+async function withRelays(
+  due: Record<string, number>,
+  n: number,
+  overrides: Partial<OutboxSpec<Item, JobData>>,
+  test: (table: string, relays: Array<OutboxRelay<Item, JobData>>) => Promise<void>,
+): Promise<void> {
+  const table = await newTable();
+  for (const [k, items] of Object.entries(due)) await insert(table, k, items);
+  const producer = new QueueProducer<JobData>('items', connection());
+  try {
+    await test(table, Array.from({ length: n }, () => new OutboxRelay(db, producer, spec(table, overrides))));
+  } finally {
+    await producer.close();
+  }
+}
+
 /** A claim whose transaction stays open, its rows marked and not committed, until `release`. */
 function heldClaim(relay: OutboxRelay<Item, JobData>): { marked: Promise<void>; release: () => void; done: Promise<number> } {
   let release!: () => void;
@@ -148,14 +165,9 @@ describe('OutboxRelay', () => {
     }
   });
 
-  it('never hands one row to two relays running at once', async () => {
-    const table = await newTable();
-    await insert(table, 'a', 300);
-    await insert(table, 'b', 300);
-    const producer = new QueueProducer<JobData>('items', connection());
-    const claimed: string[] = [];
-    const relays = [1, 2, 3].map(() => new OutboxRelay(db, producer, spec(table, { batch: 100 })));
-    try {
+  it('never hands one row to two relays running at once', () =>
+    withRelays({ a: 300, b: 300 }, 3, { batch: 100 }, async (_, relays) => {
+      const claimed: string[] = [];
       const collect = (relay: OutboxRelay<Item, JobData>) =>
         relay.claim(async (rows) => {
           claimed.push(...rows.map((r) => r.id));
@@ -164,17 +176,10 @@ describe('OutboxRelay', () => {
       for (let round = 0; round < 3; round++) await Promise.all(relays.map(collect));
       expect(claimed.length).toBe(600);
       expect(new Set(claimed).size).toBe(600);
-    } finally {
-      await producer.close();
-    }
-  });
+    }));
 
-  it('keeps perKey across relays claiming at once: a claim waits for the other to commit, then counts its rows', async () => {
-    const table = await newTable();
-    await insert(table, 'a', 10);
-    const producer = new QueueProducer<JobData>('items', connection());
-    const [first, second] = [1, 2].map(() => new OutboxRelay(db, producer, spec(table, { perKey: 4 })));
-    try {
+  it('keeps perKey across relays claiming at once: a claim waits for the other to commit, then counts its rows', () =>
+    withRelays({ a: 10 }, 2, { perKey: 4 }, async (table, [first, second]) => {
       // The first relay has marked its 4 rows and not committed yet when the second one claims.
       const firstClaim = heldClaim(first);
       await firstClaim.marked;
@@ -187,17 +192,10 @@ describe('OutboxRelay', () => {
       await Promise.all([firstClaim.done, secondDone]);
       expect(secondClaimed).toBe(0);
       expect(await count(table, 'queued_at IS NOT NULL')).toBe(4);
-    } finally {
-      await producer.close();
-    }
-  });
+    }));
 
-  it('ends a claim that sits idle past its limit (a frozen replica), so the other relays take their turn', async () => {
-    const table = await newTable();
-    await insert(table, 'a', 3);
-    const producer = new QueueProducer<JobData>('items', connection());
-    const [frozen, other] = [1, 2].map(() => new OutboxRelay(db, producer, spec(table, { claimIdleLimitMs: 300 })));
-    try {
+  it('ends a claim that sits idle past its limit (a frozen replica), so the other relays take their turn', () =>
+    withRelays({ a: 3 }, 2, { claimIdleLimitMs: 300 }, async (table, [frozen, other]) => {
       const stuck = heldClaim(frozen);
       await stuck.marked;
       const outcome = stuck.done.then(
@@ -209,23 +207,13 @@ describe('OutboxRelay', () => {
       stuck.release();
       expect(await outcome).toBe('ended');
       expect(await count(table, 'queued_at IS NOT NULL')).toBe(3);
-    } finally {
-      await producer.close();
-    }
-  });
+    }));
 
-  it('rolls back the claim when the queue refuses the jobs: the rows stay due', async () => {
-    const table = await newTable();
-    await insert(table, 'a', 3);
-    const producer = new QueueProducer<JobData>('items', connection());
-    const relay = new OutboxRelay(db, producer, spec(table));
-    try {
+  it('rolls back the claim when the queue refuses the jobs: the rows stay due', () =>
+    withRelays({ a: 3 }, 1, {}, async (table, [relay]) => {
       await expect(relay.claim(async () => Promise.reject(new Error('Redis is away')))).rejects.toThrow('Redis is away');
       expect(await count(table, 'queued_at IS NULL AND next_attempt_at IS NOT NULL')).toBe(3);
-    } finally {
-      await producer.close();
-    }
-  });
+    }));
 });
 
 describe('lost jobs', () => {
