@@ -67,6 +67,7 @@ describe('POST api/Messages (sandbox)', () => {
     ['a body over 4096', text('15550102030', 'x'.repeat(4097)), 'text.body: must be at most 4096 characters long'],
     ['an unknown type', { ...text('15550102030'), type: 'fax' }, 'type: must be one of'],
     ['no recipient', { messaging_product: NETWORK, type: 'text', text: { body: 'x' } }, 'to: is required'],
+    ['a recipient of 16 digits (E.164 has at most 15)', text('+1 555 0102 0304 0506'), 'to: must be a phone number in digits with its country code'],
     ['4 reply buttons', interactiveButtons(4), 'interactive.action.buttons: must hold at most 3 items'],
     ['a long button title', { ...interactiveButtons(1), interactive: { type: 'button', body: { text: 'b' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'x'.repeat(21) } }] } } }, 'interactive.action.buttons.0.reply.title: must be at most 20'],
     ['an unknown media id', { messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: '123' } }, 'image.id: 123 is not a media id of this account'],

@@ -38,6 +38,12 @@ describe('parsePageQuery', () => {
     expect(error.body()).toEqual({ message: expect.any(String), errors: { [field]: [expect.any(String)] } });
   });
 
+  it('names the highest value a too-large page or per_page may have', () => {
+    expect(failure({ page: '1000000000' }).body().errors).toEqual({ page: ['The page field must not be greater than 999999999.'] });
+    expect(failure({ per_page: '99999999999999999999' }).body().errors).toEqual({ per_page: ['The per page field must not be greater than 100.'] });
+    expect(parsePageQuery({ page: '999999999', per_page: '100' })).toEqual({ page: 999_999_999, perPage: 100, offset: 99_999_999_800 });
+  });
+
   it('reports both fields at once', () => {
     expect(Object.keys(failure({ page: 'x', per_page: '0' }).body().errors as object).sort()).toEqual(['page', 'per_page']);
   });

@@ -9,21 +9,24 @@ export interface PageQuery {
   offset: number;
 }
 
-const POSITIVE_INT = /^[1-9]\d{0,8}$/;
+const POSITIVE_INT = /^[1-9]\d*$/;
+/** The highest page a query may ask for (offsets stay far inside PostgreSQL's bigint). */
+export const MAX_PAGE = 999_999_999;
 
-/** Parses `page` (default 1) and `per_page` (default 15, at most 100); bad values are a 422. */
+/** Parses `page` (default 1, at most MAX_PAGE) and `per_page` (default 15, at most 100); bad values are a 422. */
 export function parsePageQuery(query: Record<string, unknown>): PageQuery {
   const errors: FieldErrors = {};
-  const page = readInt(query.page, 1, 'page', errors);
-  const perPage = readInt(query.per_page, DEFAULT_PER_PAGE, 'per_page', errors);
-  if (!errors.per_page && perPage > MAX_PER_PAGE) errors.per_page = [`The per page field must not be greater than ${MAX_PER_PAGE}.`];
+  const page = readInt(query.page, 1, MAX_PAGE, 'page', errors);
+  const perPage = readInt(query.per_page, DEFAULT_PER_PAGE, MAX_PER_PAGE, 'per_page', errors);
   if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-function readInt(value: unknown, fallback: number, field: string, errors: FieldErrors): number {
+function readInt(value: unknown, fallback: number, max: number, field: string, errors: FieldErrors): number {
   if (value === undefined || value === '') return fallback;
-  if (typeof value === 'string' && POSITIVE_INT.test(value)) return Number(value);
-  errors[field] = [`The ${field.replace('_', ' ')} field must be an integer of at least 1.`];
+  const name = field.replace('_', ' ');
+  if (typeof value !== 'string' || !POSITIVE_INT.test(value)) errors[field] = [`The ${name} field must be an integer of at least 1.`];
+  else if (value.length > 15 || Number(value) > max) errors[field] = [`The ${name} field must not be greater than ${max}.`];
+  else return Number(value);
   return fallback;
 }
