@@ -26,7 +26,7 @@ function readInt(value: unknown, fallback: number, max: number, field: string, e
   if (value === undefined || value === '') return fallback;
   const name = field.replace('_', ' ');
   if (typeof value !== 'string' || !POSITIVE_INT.test(value)) errors[field] = [`The ${name} field must be an integer of at least 1.`];
-  else if (value.length > 15 || Number(value) > max) errors[field] = [`The ${name} field must not be greater than ${max}.`];
+  else if (Number(value) > max) errors[field] = [`The ${name} field must not be greater than ${max}.`];
   else return Number(value);
   return fallback;
 }
