@@ -8,6 +8,8 @@ describe('TargetPolicy', () => {
     'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/', 'https://0.0.0.0/', 'https://[::1]/', 'https://[fd00:ec2::254]/',
     'https://[fe80::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/', 'https://0x7f000001/', 'https://2130706433/',
     'https://224.0.0.1/', 'https://localhost/', 'https://192.0.2.10/',
+    // loopback names however spelled: the root's trailing dot, capitals, subdomains (RFC 6761)
+    'https://localhost./', 'https://LOCALHOST./', 'https://api.localhost/', 'https://a.b.localhost./', 'https://127.0.0.1./',
     // IPv6 forms that embed a non-public IPv4 address
     'https://[::7f00:1]/', 'https://[::127.0.0.1]/', 'https://[::a9fe:a9fe]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/',
     'https://[::]/', 'https://[::ffff:0:7f00:1]/', 'https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::a9fe:a9fe]/', 'https://[64:ff9b::10.0.0.1]/',

@@ -53,9 +53,13 @@ export class TargetPolicy {
     const allowedHost = this.hosts.has(host);
     if (!this.allowsScheme(url)) return 'The url must use https.';
     if (allowedHost) return null;
+    // `localhost` and its subdomains always mean this machine (RFC 6761), however DNS answers, and
+    // so does the same name with the root's trailing dot (`localhost.`), which a resolver may not know.
+    const name = host.replace(/\.$/, '');
+    if (name === 'localhost' || name.endsWith('.localhost')) return `The url names ${host}, this machine, not a public address.`;
     let addresses: string[];
     try {
-      addresses = isIP(host) ? [host] : (await resolveAll(host)).map((a) => a.address);
+      addresses = isIP(name) ? [name] : (await resolveAll(name)).map((a) => a.address);
     } catch {
       // Unresolvable now (e.g. DNS not yet set up): accepted, and checked again at every delivery.
       return null;
