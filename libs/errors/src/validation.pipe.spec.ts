@@ -1,6 +1,6 @@
 import { IsDefined, IsOptional, IsString } from 'class-validator';
 import { ValidationFailedException } from './common.exception';
-import { createValidationPipe } from './validation.pipe';
+import { createValidationPipe, QuickCheck } from './validation.pipe';
 
 class NameDto {
   @IsOptional() @IsString()
@@ -11,6 +11,13 @@ class NameDto {
 class FreeFormDto {
   @IsDefined()
   scopes!: unknown;
+}
+
+/** Its quick check takes short names only; anything else is validated in full. */
+@QuickCheck((value) => typeof value === 'object' && value !== null && Object.keys(value).join() === 'name' && (value as NameDto).name!.length < 3)
+class QuickNameDto {
+  @IsString()
+  name!: string;
 }
 
 describe('createValidationPipe', () => {
@@ -38,5 +45,12 @@ describe('createValidationPipe', () => {
   it('keeps a free-form field with ordinary keys as sent', async () => {
     await expect(pipe.transform({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } }, { type: 'body', metatype: FreeFormDto }))
       .resolves.toMatchObject({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } });
+  });
+
+  it('passes a body its DTO\'s quick check accepts on as sent, and validates the rest in full', async () => {
+    const body = { name: 'ab' };
+    await expect(pipe.transform(body, { type: 'body', metatype: QuickNameDto })).resolves.toBe(body);
+    await expect(pipe.transform({ name: 'abcd' }, { type: 'body', metatype: QuickNameDto })).resolves.toBeInstanceOf(QuickNameDto);
+    await expect(pipe.transform({ name: 5 }, { type: 'body', metatype: QuickNameDto })).rejects.toMatchObject({ extras: { errors: { name: ['name must be a string'] } } });
   });
 });

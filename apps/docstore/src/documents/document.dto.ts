@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
-import { KeepRaw } from '@app/errors';
+import { KeepRaw, QuickCheck } from '@app/errors';
 import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from './document-path.pipe';
 
 /** Ten years: a longer ttl is a mistake, not a wish. */
@@ -22,6 +22,7 @@ class ExpiryDto {
   ttl?: number;
 }
 
+@QuickCheck(acceptsDocumentBody)
 export class DocumentBodyDto extends ExpiryDto {
   @ApiProperty() @IsString() @IsNotEmpty()
   environment!: string;
@@ -40,6 +41,7 @@ export class DocumentBodyDto extends ExpiryDto {
   data!: Record<string, unknown>;
 }
 
+@QuickCheck(acceptsBulkItem)
 export class BulkItemDto extends ExpiryDto {
   @ApiProperty()
   @IsString() @MaxLength(255, { message: PATH_SEGMENT_MESSAGE }) @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
@@ -50,11 +52,55 @@ export class BulkItemDto extends ExpiryDto {
   data!: Record<string, unknown>;
 }
 
+@QuickCheck(acceptsBulkBody)
 export class BulkBodyDto {
   @ApiProperty({ type: [BulkItemDto] })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(BULK_HARD_LIMIT)
   @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => BulkItemDto)
   documents!: BulkItemDto[];
+}
+
+// The quick checks of the write bodies (see QuickCheck): each accepts only what the decorators
+// above accept, field by field; anything else, including any field they do not know, takes the
+// full validation. document.dto.spec.ts holds them to that.
+const BODY_FIELDS: ReadonlySet<string> = new Set(['environment', 'context', 'type', 'key', 'data', 'expires_at', 'ttl']);
+const ITEM_FIELDS: ReadonlySet<string> = new Set(['key', 'data', 'expires_at', 'ttl']);
+const BULK_FIELDS: ReadonlySet<string> = new Set(['documents']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function onlyFields(value: Record<string, unknown>, known: ReadonlySet<string>): boolean {
+  for (const field of Object.keys(value)) if (!known.has(field)) return false;
+  return true;
+}
+
+const filled = (value: unknown): boolean => typeof value === 'string' && value !== '';
+
+function expiryOk(value: Record<string, unknown>): boolean {
+  const { expires_at: expiresAt, ttl } = value;
+  return (
+    (expiresAt == null || isISO8601(expiresAt, { strict: true })) &&
+    (ttl == null || (Number.isInteger(ttl) && (ttl as number) >= 1 && (ttl as number) <= MAX_TTL_SECONDS))
+  );
+}
+
+export function acceptsDocumentBody(value: unknown): boolean {
+  return (
+    isObject(value) && onlyFields(value, BODY_FIELDS) &&
+    filled(value.environment) && filled(value.context) && filled(value.type) && filled(value.key) && isObject(value.data) && expiryOk(value)
+  );
+}
+
+export function acceptsBulkItem(value: unknown): boolean {
+  return isObject(value) && onlyFields(value, ITEM_FIELDS) && typeof value.key === 'string' && PATH_SEGMENT.test(value.key) && isObject(value.data) && expiryOk(value);
+}
+
+export function acceptsBulkBody(value: unknown): boolean {
+  if (!isObject(value) || !onlyFields(value, BULK_FIELDS)) return false;
+  const documents = value.documents;
+  return Array.isArray(documents) && documents.length >= 1 && documents.length <= BULK_HARD_LIMIT && documents.every(acceptsBulkItem);
 }
 
 /** A document as the API shows it. */
