@@ -655,6 +655,19 @@ function report(loads: LoadResult[][], bulks: BulkResult[], profiles: ProfiledRu
       out.push('');
       out.push(table(['scenario', 'docstore/bare req/s', 'docstore/bare p99', 'docstore/bare JS-thread CPU per req', 'raw/bare req/s', 'raw/bare p99'], ratioRows));
       out.push('');
+      // Each round's pair ran back to back, so its ratio shares the machine's state of the moment.
+      for (const scenario of SCENARIOS.map((s) => s.id)) {
+        const pairs = loads.flatMap((round) => {
+          const ds = round.find((r) => r.scenario === scenario && r.server === 'docstore');
+          const bare = round.find((r) => r.scenario === scenario && r.server === 'bare-nest');
+          return ds && bare ? [{ rps: ds.rps / bare.rps, p99: ds.p99 / bare.p99 }] : [];
+        });
+        if (pairs.length < 2) continue;
+        const rps = median(pairs, (p) => p.rps).rps;
+        const p99 = median(pairs, (p) => p.p99).p99;
+        out.push(`${scenario}, docstore ÷ bare per round: req/s ${pairs.map((p) => f2(p.rps)).join(', ')} (median ${f2(rps)}); p99 ${pairs.map((p) => f2(p.p99)).join(', ')} (median ${f2(p99)}).`);
+        out.push('');
+      }
     }
     const ds = find('get', 'docstore');
     const bare = find('get', 'bare-nest');
