@@ -20,7 +20,8 @@ const CLAIM_IDLE_LIMIT_MS = 15_000;
  *   - `next_attempt_at`  timestamptz, when the row is next due; NULL when nothing is to do;
  *   - `queued_at`        timestamptz, set by the relay while a job carries the row, NULL otherwise;
  *   - a fairness key column (`keyColumn`): each key has at most `perKey` rows queued at a
- *     time, so one busy key never fills the queue in front of the others.
+ *     time (or its own `cap`, if lower, with `keyCaps`), so one busy key never fills the
+ *     queue in front of the others.
  * Suggested indexes: (key, next_attempt_at) WHERE queued_at IS NULL AND next_attempt_at IS NOT NULL,
  * and (key, queued_at) WHERE queued_at IS NOT NULL.
  *
@@ -53,6 +54,11 @@ export interface OutboxSpec<Row, Data> {
   /** Columns the claim returns, over alias `t`: what `toJobs` needs. */
   returning: string;
   perKey: number;
+  /**
+   * When true, `keys` also returns a column `cap`: that key's own limit at the moment (a
+   * webhook's delivery window), applied under `perKey`.
+   */
+  keyCaps?: boolean;
   batch: number;
   intervalMs: number;
   sweepMs: number;
@@ -94,7 +100,7 @@ export class OutboxRelay<Row, Data> {
           SELECT t.id FROM ${table} t
           WHERE t.${key} = k.key AND t.queued_at IS NULL AND t.next_attempt_at <= now()${this.where}
           ORDER BY t.next_attempt_at
-          LIMIT GREATEST(0, $1 - (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL))
+          LIMIT GREATEST(0, ${spec.keyCaps ? 'LEAST($1, k.cap)' : '$1'} - (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL))
           FOR UPDATE SKIP LOCKED
         ) c
         LIMIT $2

@@ -165,6 +165,22 @@ describe('OutboxRelay', () => {
     }
   });
 
+  it('with keyCaps, holds each key to its own cap from `keys`, never above perKey', async () => {
+    const table = await newTable();
+    for (const k of ['small', 'large', 'huge']) await insert(table, k, 10);
+    const keys = `SELECT k AS key, CASE k WHEN 'small' THEN 2 WHEN 'large' THEN 4 ELSE 100 END AS cap FROM (SELECT DISTINCT k FROM ${table}) x`;
+    const producer = new QueueProducer<JobData>('items', connection());
+    try {
+      const relay = new OutboxRelay(db, producer, spec(table, { keys, keyCaps: true, perKey: 5 }));
+      expect(await relay.claim()).toBe(2 + 4 + 5);
+      expect(await relay.claim()).toBe(0);
+      expect(await count(table, `k = 'small' AND queued_at IS NOT NULL`)).toBe(2);
+      expect(await count(table, `k = 'huge' AND queued_at IS NOT NULL`)).toBe(5);
+    } finally {
+      await producer.close();
+    }
+  });
+
   it('never hands one row to two relays running at once', () =>
     withRelays({ a: 300, b: 300 }, 3, { batch: 100 }, async (_, relays) => {
       const claimed: string[] = [];

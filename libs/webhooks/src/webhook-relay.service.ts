@@ -9,8 +9,9 @@ import { WebhooksRepository, type QueuedDelivery } from './webhooks.repository';
 
 /**
  * The webhook outbox (`webhook_deliveries`) on the shared relay of libs/queue: due
- * deliveries go to `webhook-delivery`, at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK queued per
- * active webhook, DELIVERIES_PER_JOB to a job. It runs when a write recorded events, when
+ * deliveries go to `webhook-delivery`, at most the webhook's delivery window queued per
+ * active webhook (see DELIVERY_WINDOW in webhooks.repository.ts; at most
+ * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK), DELIVERIES_PER_JOB to a job. It runs when a write recorded events, when
  * a worker finished a job, every WEBHOOK_RELAY_INTERVAL_MS, and checks for lost jobs at
  * start, when Redis comes back, and every WEBHOOK_REQUEUE_AFTER_SECONDS.
  */
@@ -32,6 +33,7 @@ export class WebhookRelay implements OnApplicationBootstrap, BeforeApplicationSh
       keys: repository.relayKeys,
       returning: `t.id, t.webhook_id, t.event_id, t.event_type, t.owner, ${isoTimestamp('t.occurred_at')}, t.data, t.attempts, t.retry_from`,
       perKey: config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+      keyCaps: true,
       batch: 500,
       intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
       sweepMs: config.WEBHOOK_REQUEUE_AFTER_SECONDS * 1000,

@@ -57,11 +57,12 @@ export class WebhookServiceConfig {
   WEBHOOK_CONCURRENCY: number = 256;
 
   /**
-   * Deliveries queued or in flight to one webhook, across all workers: the relay never
-   * queues more, so a slow receiver holds at most this many worker slots.
+   * Most deliveries queued or in flight to one webhook, across all workers: the ceiling of
+   * its delivery window, which starts at 16, grows with successes and halves on failures.
+   * The relay never queues more, so a slow receiver holds at most this many worker slots.
    */
   @IsInt() @Min(1) @Max(1000)
-  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 128;
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 512;
 
   /** How often the outbox relay looks for due deliveries when no write nudged it, in milliseconds. */
   @IsInt() @Min(10) @Max(60_000)

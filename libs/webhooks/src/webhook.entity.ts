@@ -51,6 +51,13 @@ export class WebhookEntity {
   @Column({ name: 'disabled_reason', type: 'varchar', length: 255, nullable: true })
   disabledReason!: string | null;
 
+  /**
+   * How many deliveries may be queued or in flight to it now: grows with each success up to
+   * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, halves when attempts fail (DELIVERY_WINDOW in webhooks.repository.ts).
+   */
+  @Column({ name: 'delivery_window', type: 'integer', default: 16 })
+  deliveryWindow!: number;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 

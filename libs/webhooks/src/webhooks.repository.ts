@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AttemptTrigger } from './webhook-attempt.entity';
 import type { DeliveryStatus } from './webhook-delivery.entity';
 import type { WebhookStatus } from './webhook.entity';
+import { WebhookServiceConfig } from './webhook.config';
 
 /** A webhook as the engine knows it; each service shows its own view of it. */
 export interface WebhookRecord {
@@ -106,6 +107,25 @@ const DELIVERY_VIEW = `id, webhook_id, event_id, event_type AS event, status, at
   ${isoTimestamp('next_attempt_at', 'next_retry_at')}, ${isoTimestamp('last_attempt_at')}, ${isoTimestamp('created_at')}`;
 const ATTEMPT_VIEW = `attempt, trigger, outcome, response_status, duration_ms, error, response_body, ${isoTimestamp('attempted_at')}`;
 
+/**
+ * Each webhook's delivery window (`webhooks.delivery_window`, the relay's cap for it, under
+ * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = $2) moves with the attempts recorded in `r`/`u`, as
+ * TCP's congestion window and Pub/Sub's push flow control do. It starts at 16 (a job's worth,
+ * the column's default) and takes +1 for each success (so it
+ * doubles every round of a healthy receiver), halved once by a group with any failed
+ * attempt (an error answer, a timeout, no connection), never below 1. A receiver that
+ * keeps up earns up to the maximum in flight; one that struggles gets fewer at once.
+ * A webhook already at the maximum with nothing failed is not written.
+ */
+const DELIVERY_WINDOW = (schema: string) => `UPDATE ${schema}.webhooks wh SET delivery_window = CASE
+           WHEN g.failed > 0 THEN GREATEST(1, LEAST(wh.delivery_window, $2) / 2)
+           ELSE LEAST($2, wh.delivery_window + g.succeeded) END
+         FROM (SELECT u.webhook_id,
+                 count(*) FILTER (WHERE r.status = 'succeeded') AS succeeded,
+                 count(*) FILTER (WHERE r.status IN ('retrying', 'failed')) AS failed
+               FROM r JOIN u ON u.id = r.id GROUP BY u.webhook_id) g
+         WHERE wh.id = g.webhook_id AND (g.failed > 0 OR wh.delivery_window < $2)`;
+
 /** The engine's tables, in the schema of the app that uses it (the data source's schema, whatever its name). */
 @Injectable()
 export class WebhooksRepository {
@@ -118,6 +138,7 @@ export class WebhooksRepository {
   constructor(
     private readonly db: Sql,
     dataSource: DataSource,
+    private readonly config: WebhookServiceConfig,
   ) {
     this.schema = `"${String(dataSource.driver.schema).replace(/"/g, '""')}"`;
     this.deliveriesTable = `${this.schema}.webhook_deliveries`;
@@ -267,9 +288,9 @@ export class WebhooksRepository {
 
   // --- engine -------------------------------------------------------------------------
 
-  /** The keys (active webhooks) and columns the outbox relay works with. */
+  /** The keys (active webhooks) the outbox relay works with, each with its delivery window as its cap. */
   get relayKeys(): string {
-    return `SELECT id AS key FROM ${this.schema}.webhooks WHERE status = 'active'`;
+    return `SELECT id AS key, delivery_window AS cap FROM ${this.schema}.webhooks WHERE status = 'active'`;
   }
 
   target(id: string): Promise<StoredTarget | null> {
@@ -308,7 +329,9 @@ export class WebhooksRepository {
            last_attempt_at = CASE WHEN r.status = 'cancelled' THEN d.last_attempt_at ELSE now() END,
            next_attempt_at = CASE WHEN r.status = 'retrying' THEN now() + make_interval(secs => r.retry_in_ms / 1000.0) END
          FROM r WHERE d.id = r.id AND d.attempts = r.attempt - 1
-         RETURNING d.id
+         RETURNING d.id, d.webhook_id
+       ), w AS (
+         ${DELIVERY_WINDOW(this.schema)}
        ), a AS (
          INSERT INTO ${this.schema}.webhook_attempts (delivery_id, attempt, trigger, outcome, response_status, duration_ms, error, response_body)
          SELECT r.id, r.attempt, r.trigger, CASE WHEN r.status = 'succeeded' THEN 'succeeded' ELSE 'failed' END,
@@ -316,7 +339,7 @@ export class WebhooksRepository {
          FROM r JOIN u ON u.id = r.id WHERE r.status <> 'cancelled'
        )
        SELECT id FROM u`,
-      [JSON.stringify(records)],
+      [JSON.stringify(records), this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK],
     );
     return new Set(rows.map((r) => r.id));
   }

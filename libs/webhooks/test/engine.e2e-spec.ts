@@ -194,6 +194,50 @@ describe('webhook engine, in-flight cap per webhook', () => {
   });
 });
 
+describe('webhook engine, delivery window per webhook', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startEngineApp(signed, 'engine_window', { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '40', WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_RETRY_SCHEDULE: '60' });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  const windowOf = async (id: string) => (await t.get(Sql).one<{ w: number }>(`SELECT delivery_window AS w FROM engine_window.webhooks WHERE id = $1`, [id]))!.w;
+
+  it('widens with each success up to the maximum, and halves when an attempt fails', async () => {
+    const who = owner();
+    receiver.answer((call) => (call.json?.data?.fail ? { status: 503 } : { status: 200 }));
+    const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    expect(await windowOf(webhook.id)).toBe(16);
+    await t.get(WebhookEvents).emit(who, 'e', [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    await settled(t, who, webhook.id, 3);
+    expect(await windowOf(webhook.id)).toBe(19);
+    await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 30 }, (_, n) => ({ n })));
+    await settled(t, who, webhook.id, 33);
+    expect(await windowOf(webhook.id)).toBe(40);
+    await t.get(WebhookEvents).emit(who, 'e', [{ fail: true }]);
+    await eventually(async () => ((await deliveriesOf(t, who, webhook.id)).some((d) => d.status === 'retrying') ? true : undefined));
+    expect(await windowOf(webhook.id)).toBe(20);
+  });
+
+  it('holds the receiver to its window: no more requests in flight than the window allows', async () => {
+    const who = owner();
+    receiver.answer((call) => (call.json?.data?.who === who ? 'hang' : { status: 200 }));
+    const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    await t.get(Sql).rows(`UPDATE engine_window.webhooks SET delivery_window = 3 WHERE id = $1`, [webhook.id]);
+    await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 8 }, () => ({ who })));
+    await receiver.waitFor(3, (c) => c.json?.data?.who === who);
+    // The relay runs at least every WEBHOOK_RELAY_INTERVAL_MS; give it several turns to queue more.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.calls.filter((c) => c.json?.data?.who === who)).toHaveLength(3);
+  });
+});
+
 describe('webhook engine, signing secrets at rest', () => {
   const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
   const oldKey = key('old');

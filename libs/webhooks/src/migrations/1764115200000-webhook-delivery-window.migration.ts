@@ -1,0 +1,16 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Each webhook's delivery window: how many deliveries may be queued or in flight to it now (see DeliveryWindow). */
+export class WebhookDeliveryWindow1764115200000 implements MigrationInterface {
+  name = 'WebhookDeliveryWindow1764115200000';
+
+  async up(q: QueryRunner): Promise<void> {
+    const s = `"${q.connection.driver.schema}"`;
+    await q.query(`ALTER TABLE ${s}."webhooks" ADD COLUMN "delivery_window" integer NOT NULL DEFAULT 16`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    const s = `"${q.connection.driver.schema}"`;
+    await q.query(`ALTER TABLE ${s}."webhooks" DROP COLUMN "delivery_window"`);
+  }
+}
