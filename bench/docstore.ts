@@ -52,6 +52,8 @@ const CFG = {
    */
   variants: (process.env.BENCH_VARIANTS || '').split(',').map((s) => s.trim()).filter(Boolean),
   raw: flag('BENCH_RAW', true),
+  /** Vacuum the document tables and checkpoint before each measured run, so no run inherits another's maintenance (autovacuum, a checkpoint's flush). */
+  settle: flag('BENCH_SETTLE', true),
   /** A fixed request rate (req/s) for the scenario runs instead of as fast as possible: compares CPU per request at equal load. */
   rate: num('BENCH_RATE', 0),
 };
@@ -596,6 +598,16 @@ async function profileBulk(ctx: Context, auth: Record<string, string>, out: numb
   }
 }
 
+/**
+ * Starts a measured run from the same database state as every other: the dead rows of the PUT
+ * runs vacuumed and the dirty pages flushed now, not by autovacuum or a checkpoint in the
+ * middle of whichever server happens to run next.
+ */
+async function settle(ctx: Context): Promise<void> {
+  await ctx.pool.query('VACUUM (ANALYZE) docstore.documents, docstore.document_history');
+  await ctx.pool.query('CHECKPOINT');
+}
+
 // ---------------------------------------------------------------------------------------
 // Report
 
@@ -820,6 +832,7 @@ async function main(): Promise<void> {
       const order = measured.map((_, i) => measured[(i + si + round) % measured.length]);
       for (const server of order) {
         say(`round ${round + 1}/${CFG.rounds} ${scenario.id} → ${server.name}`);
+        if (CFG.settle) await settle(ctx);
         const r = await measure(ctx, scenario, server, { rate: CFG.rate || undefined });
         say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
         results.push(r);
