@@ -135,7 +135,7 @@ export function summarizeProfile(
     gcMs: gcUs / 1000,
     topSelf: [...fnSelf.values()]
       .sort((a, b) => b.us - a.us)
-      .slice(0, Number(process.env.TOPN ?? top))
+      .slice(0, top)
       .map((e) => ({ name: e.name, where: e.where, category: e.category, ms: e.us / 1000, share: share(e.us) })),
     byCategory: [...catSelf.entries()]
       .sort((a, b) => b[1] - a[1])
