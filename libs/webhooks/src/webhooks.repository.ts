@@ -107,11 +107,14 @@ const DELIVERY_VIEW = `id, webhook_id, event_id, event_type AS event, status, at
   ${isoTimestamp('next_attempt_at', 'next_retry_at')}, ${isoTimestamp('last_attempt_at')}, ${isoTimestamp('created_at')}`;
 const ATTEMPT_VIEW = `attempt, trigger, outcome, response_status, duration_ms, error, response_body, ${isoTimestamp('attempted_at')}`;
 
+/** A webhook's first delivery window (also the column's default): a job's worth. */
+const START_WINDOW = 16;
+
 /**
  * Each webhook's delivery window (`webhooks.delivery_window`, the relay's cap for it, under
  * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = $2) moves with the attempts recorded in `r`/`u`, as
- * TCP's congestion window and Pub/Sub's push flow control do. It starts at 16 (a job's worth,
- * the column's default) and takes +1 for each success (so it
+ * TCP's congestion window and Pub/Sub's push flow control do. It starts at START_WINDOW
+ * and takes +1 for each success (so it
  * doubles every round of a healthy receiver), halved once by a group with any failed
  * attempt (an error answer, a timeout, no connection), never below 1. A receiver that
  * keeps up earns up to the maximum in flight; one that struggles gets fewer at once.
@@ -172,8 +175,9 @@ export class WebhooksRepository {
 
   /**
    * Applies the changes. Going inactive cancels what is waiting; an owner's activation
-   * forgets why the engine disabled it and starts a fresh failure count. Throws 23505 when
-   * the url is another webhook's.
+   * forgets why the engine disabled it and starts a fresh failure count. A new url, or an
+   * inactive webhook made active, starts again from the first delivery window: that
+   * receiver has earned nothing yet. Throws 23505 when the url is another webhook's.
    */
   update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
     return this.db.transaction(async (tx) => {
@@ -181,7 +185,9 @@ export class WebhooksRepository {
         `UPDATE ${this.schema}.webhooks SET url = COALESCE($3, url), events = COALESCE($4, events), status = COALESCE($5, status),
            headers = COALESCE($6, headers),
            disabled_reason = CASE WHEN $5 = 'active' THEN NULL ELSE disabled_reason END,
-           failing_since = CASE WHEN $5 = 'active' THEN NULL ELSE failing_since END, updated_at = now()
+           failing_since = CASE WHEN $5 = 'active' THEN NULL ELSE failing_since END,
+           delivery_window = CASE WHEN $3 <> url OR ($5 = 'active' AND status = 'inactive') THEN ${START_WINDOW} ELSE delivery_window END,
+           updated_at = now()
          WHERE owner = $1 AND id = $2 RETURNING ${VIEW}`,
         [owner, id, changes.url ?? null, changes.events ?? null, changes.status ?? null, changes.headers ?? null],
       );

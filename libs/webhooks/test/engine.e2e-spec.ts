@@ -223,6 +223,18 @@ describe('webhook engine, delivery window per webhook', () => {
     await t.get(WebhookEvents).emit(who, 'e', [{ fail: true }]);
     await eventually(async () => ((await deliveriesOf(t, who, webhook.id)).some((d) => d.status === 'retrying') ? true : undefined));
     expect(await windowOf(webhook.id)).toBe(20);
+
+    // The same url again changes nothing; a new one has earned nothing yet, nor has a reactivated webhook.
+    await t.get(WebhooksService).update(who, webhook.id, { url: receiver.url, headers: { a: 'b' } });
+    expect(await windowOf(webhook.id)).toBe(20);
+    await t.get(WebhooksService).update(who, webhook.id, { url: `${receiver.url}?v=2` });
+    expect(await windowOf(webhook.id)).toBe(16);
+    await t.get(Sql).rows(`UPDATE engine_window.webhooks SET delivery_window = 3 WHERE id = $1`, [webhook.id]);
+    await t.get(WebhooksService).update(who, webhook.id, { status: 'active' });
+    expect(await windowOf(webhook.id)).toBe(3);
+    await t.get(WebhooksService).update(who, webhook.id, { status: 'inactive' });
+    await t.get(WebhooksService).update(who, webhook.id, { status: 'active' });
+    expect(await windowOf(webhook.id)).toBe(16);
   });
 
   it('holds the receiver to its window: no more requests in flight than the window allows', async () => {
