@@ -58,7 +58,7 @@ export class WebhookServiceConfig {
 
   /**
    * Most deliveries queued or in flight to one webhook, across all workers: the ceiling of
-   * its delivery window, which starts at 16, grows with successes and halves on failures.
+   * its delivery window, which starts at 128, grows with fast successes and halves on failures.
    * The relay never queues more, so a slow receiver holds at most this many worker slots.
    */
   @IsInt() @Min(1) @Max(1000)

@@ -52,10 +52,10 @@ export class WebhookEntity {
   disabledReason!: string | null;
 
   /**
-   * How many deliveries may be queued or in flight to it now: grows with each success up to
+   * How many deliveries may be queued or in flight to it now: grows with each fast success up to
    * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, halves when attempts fail (DELIVERY_WINDOW in webhooks.repository.ts).
    */
-  @Column({ name: 'delivery_window', type: 'integer', default: 16 })
+  @Column({ name: 'delivery_window', type: 'integer', default: 128 })
   deliveryWindow!: number;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })

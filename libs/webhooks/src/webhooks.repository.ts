@@ -107,27 +107,29 @@ const DELIVERY_VIEW = `id, webhook_id, event_id, event_type AS event, status, at
   ${isoTimestamp('next_attempt_at', 'next_retry_at')}, ${isoTimestamp('last_attempt_at')}, ${isoTimestamp('created_at')}`;
 const ATTEMPT_VIEW = `attempt, trigger, outcome, response_status, duration_ms, error, response_body, ${isoTimestamp('attempted_at')}`;
 
-/** A webhook's first delivery window (also the column's default): a job's worth. */
-const START_WINDOW = 16;
+/** A webhook's first delivery window (also the column's default): the fixed cap it replaced. */
+const START_WINDOW = 128;
+/** Only a success answered faster than this widens the window. */
+const FAST_ANSWER_MS = 1000;
 
 /**
  * Each webhook's delivery window (`webhooks.delivery_window`, the relay's cap for it, under
  * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = $2) moves with the attempts recorded in `r`/`u`, as
- * TCP's congestion window and Pub/Sub's push flow control do. It starts at START_WINDOW
- * and takes +1 for each success (so it
- * doubles every round of a healthy receiver), halved once by a group with any failed
- * attempt (an error answer, a timeout, no connection), never below 1. A receiver that
- * keeps up earns up to the maximum in flight; one that struggles gets fewer at once.
- * A webhook already at the maximum with nothing failed is not written.
+ * TCP's congestion window and Pub/Sub's push flow control do. It starts at START_WINDOW;
+ * each success answered within FAST_ANSWER_MS adds 1 (so a receiver that keeps up doubles
+ * it every round, up to the maximum); a group with any failed attempt (an error answer, a
+ * timeout, no connection) halves it, never below 1. Slow successes leave it where it is, so
+ * a receiver that answers slowly never earns more worker slots than it started with. It is
+ * written only when it moves.
  */
 const DELIVERY_WINDOW = (schema: string) => `UPDATE ${schema}.webhooks wh SET delivery_window = CASE
            WHEN g.failed > 0 THEN GREATEST(1, LEAST(wh.delivery_window, $2) / 2)
-           ELSE LEAST($2, wh.delivery_window + g.succeeded) END
+           ELSE LEAST($2, wh.delivery_window + g.fast) END
          FROM (SELECT u.webhook_id,
-                 count(*) FILTER (WHERE r.status = 'succeeded') AS succeeded,
+                 count(*) FILTER (WHERE r.status = 'succeeded' AND r.duration_ms < ${FAST_ANSWER_MS}) AS fast,
                  count(*) FILTER (WHERE r.status IN ('retrying', 'failed')) AS failed
                FROM r JOIN u ON u.id = r.id GROUP BY u.webhook_id) g
-         WHERE wh.id = g.webhook_id AND (g.failed > 0 OR wh.delivery_window < $2)`;
+         WHERE wh.id = g.webhook_id AND (g.failed > 0 OR (g.fast > 0 AND wh.delivery_window < $2))`;
 
 /** The engine's tables, in the schema of the app that uses it (the data source's schema, whatever its name). */
 @Injectable()

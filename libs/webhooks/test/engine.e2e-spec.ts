@@ -199,7 +199,7 @@ describe('webhook engine, delivery window per webhook', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await startEngineApp(signed, 'engine_window', { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '40', WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_RETRY_SCHEDULE: '60' });
+    t = await startEngineApp(signed, 'engine_window', { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '200', WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_RETRY_SCHEDULE: '60' });
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
@@ -209,32 +209,35 @@ describe('webhook engine, delivery window per webhook', () => {
 
   const windowOf = async (id: string) => (await t.get(Sql).one<{ w: number }>(`SELECT delivery_window AS w FROM engine_window.webhooks WHERE id = $1`, [id]))!.w;
 
-  it('widens with each success up to the maximum, and halves when an attempt fails', async () => {
+  it('widens with each fast success up to the maximum, holds on slow ones, halves when an attempt fails', async () => {
     const who = owner();
-    receiver.answer((call) => (call.json?.data?.fail ? { status: 503 } : { status: 200 }));
+    receiver.answer((call) => (call.json?.data?.fail ? { status: 503 } : call.json?.data?.slow ? { status: 200, delayMs: 1100 } : { status: 200 }));
     const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
-    expect(await windowOf(webhook.id)).toBe(16);
+    expect(await windowOf(webhook.id)).toBe(128);
     await t.get(WebhookEvents).emit(who, 'e', [{ n: 1 }, { n: 2 }, { n: 3 }]);
     await settled(t, who, webhook.id, 3);
-    expect(await windowOf(webhook.id)).toBe(19);
-    await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 30 }, (_, n) => ({ n })));
-    await settled(t, who, webhook.id, 33);
-    expect(await windowOf(webhook.id)).toBe(40);
+    expect(await windowOf(webhook.id)).toBe(131);
+    await t.get(WebhookEvents).emit(who, 'e', [{ slow: true }, { slow: true }]);
+    await settled(t, who, webhook.id, 5);
+    expect(await windowOf(webhook.id)).toBe(131);
+    await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 80 }, (_, n) => ({ n })));
+    await settled(t, who, webhook.id, 85);
+    expect(await windowOf(webhook.id)).toBe(200);
     await t.get(WebhookEvents).emit(who, 'e', [{ fail: true }]);
     await eventually(async () => ((await deliveriesOf(t, who, webhook.id)).some((d) => d.status === 'retrying') ? true : undefined));
-    expect(await windowOf(webhook.id)).toBe(20);
+    expect(await windowOf(webhook.id)).toBe(100);
 
     // The same url again changes nothing; a new one has earned nothing yet, nor has a reactivated webhook.
     await t.get(WebhooksService).update(who, webhook.id, { url: receiver.url, headers: { a: 'b' } });
-    expect(await windowOf(webhook.id)).toBe(20);
+    expect(await windowOf(webhook.id)).toBe(100);
     await t.get(WebhooksService).update(who, webhook.id, { url: `${receiver.url}?v=2` });
-    expect(await windowOf(webhook.id)).toBe(16);
+    expect(await windowOf(webhook.id)).toBe(128);
     await t.get(Sql).rows(`UPDATE engine_window.webhooks SET delivery_window = 3 WHERE id = $1`, [webhook.id]);
     await t.get(WebhooksService).update(who, webhook.id, { status: 'active' });
     expect(await windowOf(webhook.id)).toBe(3);
     await t.get(WebhooksService).update(who, webhook.id, { status: 'inactive' });
     await t.get(WebhooksService).update(who, webhook.id, { status: 'active' });
-    expect(await windowOf(webhook.id)).toBe(16);
+    expect(await windowOf(webhook.id)).toBe(128);
   });
 
   it('holds the receiver to its window: no more requests in flight than the window allows', async () => {

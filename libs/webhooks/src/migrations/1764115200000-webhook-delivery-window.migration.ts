@@ -6,7 +6,7 @@ export class WebhookDeliveryWindow1764115200000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     const s = `"${q.connection.driver.schema}"`;
-    await q.query(`ALTER TABLE ${s}."webhooks" ADD COLUMN "delivery_window" integer NOT NULL DEFAULT 16`);
+    await q.query(`ALTER TABLE ${s}."webhooks" ADD COLUMN "delivery_window" integer NOT NULL DEFAULT 128`);
   }
 
   async down(q: QueryRunner): Promise<void> {
