@@ -2,6 +2,9 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type WebhookStatus = 'active' | 'inactive';
 
+/** A webhook's first delivery window (the column's default): the fixed cap it replaced. */
+export const START_WINDOW = 128;
+
 /**
  * A receiver, registered by an owner (opaque to the engine: a client id, a business
  * phone, ...). Lives in the schema of the app that uses the engine.
@@ -55,7 +58,7 @@ export class WebhookEntity {
    * How many deliveries may be queued or in flight to it now: grows with each fast success up to
    * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, halves when attempts fail (DELIVERY_WINDOW in webhooks.repository.ts).
    */
-  @Column({ name: 'delivery_window', type: 'integer', default: 128 })
+  @Column({ name: 'delivery_window', type: 'integer', default: START_WINDOW })
   deliveryWindow!: number;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })

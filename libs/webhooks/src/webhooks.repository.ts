@@ -3,7 +3,7 @@ import { isoTimestamp, Sql } from '@app/database';
 import { DataSource } from 'typeorm';
 import type { AttemptTrigger } from './webhook-attempt.entity';
 import type { DeliveryStatus } from './webhook-delivery.entity';
-import type { WebhookStatus } from './webhook.entity';
+import { START_WINDOW, type WebhookStatus } from './webhook.entity';
 import { WebhookServiceConfig } from './webhook.config';
 
 /** A webhook as the engine knows it; each service shows its own view of it. */
@@ -107,8 +107,6 @@ const DELIVERY_VIEW = `id, webhook_id, event_id, event_type AS event, status, at
   ${isoTimestamp('next_attempt_at', 'next_retry_at')}, ${isoTimestamp('last_attempt_at')}, ${isoTimestamp('created_at')}`;
 const ATTEMPT_VIEW = `attempt, trigger, outcome, response_status, duration_ms, error, response_body, ${isoTimestamp('attempted_at')}`;
 
-/** A webhook's first delivery window (also the column's default): the fixed cap it replaced. */
-const START_WINDOW = 128;
 /** Only a success answered faster than this widens the window. */
 const FAST_ANSWER_MS = 1000;
 

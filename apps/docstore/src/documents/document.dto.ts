@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, isObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { KeepRaw, QuickCheck } from '@app/errors';
 import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from './document-path.pipe';
@@ -67,10 +67,6 @@ const BODY_FIELDS: ReadonlySet<string> = new Set(['environment', 'context', 'typ
 const ITEM_FIELDS: ReadonlySet<string> = new Set(['key', 'data', 'expires_at', 'ttl']);
 const BULK_FIELDS: ReadonlySet<string> = new Set(['documents']);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function onlyFields(value: Record<string, unknown>, known: ReadonlySet<string>): boolean {
   for (const field of Object.keys(value)) if (!known.has(field)) return false;
   return true;
@@ -88,17 +84,17 @@ function expiryOk(value: Record<string, unknown>): boolean {
 
 export function acceptsDocumentBody(value: unknown): boolean {
   return (
-    isObject(value) && onlyFields(value, BODY_FIELDS) &&
+    isObject<Record<string, unknown>>(value) && onlyFields(value, BODY_FIELDS) &&
     filled(value.environment) && filled(value.context) && filled(value.type) && filled(value.key) && isObject(value.data) && expiryOk(value)
   );
 }
 
 export function acceptsBulkItem(value: unknown): boolean {
-  return isObject(value) && onlyFields(value, ITEM_FIELDS) && typeof value.key === 'string' && PATH_SEGMENT.test(value.key) && isObject(value.data) && expiryOk(value);
+  return isObject<Record<string, unknown>>(value) && onlyFields(value, ITEM_FIELDS) && typeof value.key === 'string' && PATH_SEGMENT.test(value.key) && isObject(value.data) && expiryOk(value);
 }
 
 export function acceptsBulkBody(value: unknown): boolean {
-  if (!isObject(value) || !onlyFields(value, BULK_FIELDS)) return false;
+  if (!isObject<Record<string, unknown>>(value) || !onlyFields(value, BULK_FIELDS)) return false;
   const documents = value.documents;
   return Array.isArray(documents) && documents.length >= 1 && documents.length <= BULK_HARD_LIMIT && documents.every(acceptsBulkItem);
 }
