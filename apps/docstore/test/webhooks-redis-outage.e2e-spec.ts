@@ -88,7 +88,14 @@ describe('webhook jobs lost with Redis data', () => {
     const port = await freePort();
     let redis = await startRedis(port);
     const receiver = await startWebhookReceiver();
-    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_REQUEUE_AFTER_SECONDS: '3600' };
+    // One queue for both apps: the same Redis and the same key prefix.
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:outage-${port}:`,
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+      WEBHOOK_RELAY_INTERVAL_MS: '100',
+      WEBHOOK_REQUEUE_AFTER_SECONDS: '3600',
+    };
     const api = await startDocstore({ ...env, WEBHOOK_WORKERS: 'off' });
     let worker: TestApp | undefined;
     try {

@@ -113,8 +113,11 @@ export class OutboxRelay<Row, Data> {
     this.stopped = false;
     this.timers.push(setInterval(() => this.kick(), this.spec.intervalMs).unref());
     this.timers.push(setInterval(() => void this.requeueLost(), this.spec.sweepMs).unref());
-    this.producer.onReconnect(() => void this.requeueLost());
-    void this.requeueLost();
+    // At start (once the queue answers: a check against a Redis not yet connected would find nothing)
+    // and whenever Redis comes back, perhaps restarted empty.
+    this.producer.onReady(() => {
+      if (!this.stopped) void this.requeueLost();
+    });
     this.kick();
   }
 

@@ -35,9 +35,10 @@ export function workerRedis(connection: QueueConnection): Redis {
 /**
  * Calls `onBack` whenever the connection is ready again after it was lost (not on the
  * first connect): the moment to look for jobs that a Redis restarted empty has lost.
+ * A connection already ready when this is called counts as connected.
  */
 export function onReconnect(redis: Redis, onBack: () => void): void {
-  let connected = false;
+  let connected = redis.status === 'ready';
   let lost = false;
   redis.on('ready', () => {
     if (connected && lost) onBack();
@@ -47,4 +48,10 @@ export function onReconnect(redis: Redis, onBack: () => void): void {
   redis.on('close', () => {
     if (connected) lost = true;
   });
+}
+
+/** Calls `onReady` now if the connection is ready, and every time it becomes ready (first connect and each reconnect). */
+export function onReady(redis: Redis, onReady: () => void): void {
+  if (redis.status === 'ready') onReady();
+  redis.on('ready', onReady);
 }

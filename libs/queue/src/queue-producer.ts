@@ -1,7 +1,7 @@
 import { Queue, type JobType } from 'bullmq';
 import type Redis from 'ioredis';
 import { ThrottledWarning } from '@app/observability';
-import { bullPrefix, onReconnect, producerRedis, type QueueConnection } from './queue-connection';
+import { bullPrefix, onReady, producerRedis, type QueueConnection } from './queue-connection';
 
 /** One job to add: its name, data and id (the id makes adding the same work twice a no-op). */
 export interface NewJob<T> {
@@ -74,9 +74,9 @@ export class QueueProducer<T> {
     }
   }
 
-  /** Calls `onBack` when Redis answers again after the connection was lost. */
-  onReconnect(onBack: () => void): void {
-    onReconnect(this.redis, onBack);
+  /** Calls `ready` once Redis answers (at once if it does now), and again each time it answers after the connection was lost. */
+  onReady(ready: () => void): void {
+    onReady(this.redis, ready);
   }
 
   async close(): Promise<void> {

@@ -260,6 +260,58 @@ describe('lost jobs', () => {
     }
   });
 
+  it('queues again when Redis is back even if the relay started after its producer had connected', async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const table = await newTable();
+    await insert(table, 'a', 4);
+    const conn = connection(`redis://127.0.0.1:${port}`);
+    const producer = new QueueProducer<JobData>('items', conn);
+    const relay = new OutboxRelay(db, producer, spec(table, { sweepMs: 3_600_000 }));
+    const worker = new ItemWorker('items', db, table);
+    try {
+      await producer.getJobCounts('waiting'); // connected before the relay starts, as in an app whose start waits on migrations
+      relay.start();
+      await relay.drain();
+      expect(await count(table, 'queued_at IS NOT NULL')).toBe(4);
+      await stopRedis(redis);
+      redis = await startRedis(port);
+      worker.start(conn, 4);
+      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 4 ? true : undefined));
+    } finally {
+      await worker.close();
+      await relay.stop();
+      await producer.close();
+      await stopRedis(redis);
+    }
+  });
+
+  it('looks for lost jobs at start once Redis answers, when Redis was not there yet at start', async () => {
+    const port = await freePort();
+    const table = await newTable();
+    await insert(table, 'a', 4);
+    // Marked queued by an earlier process whose Redis has since been replaced by an empty one.
+    await db.rows(`UPDATE ${table} SET queued_at = now() - interval '1 minute'`);
+    const conn = connection(`redis://127.0.0.1:${port}`);
+    const producer = new QueueProducer<JobData>('items', conn);
+    const relay = new OutboxRelay(db, producer, spec(table, { sweepMs: 3_600_000 }));
+    const worker = new ItemWorker('items', db, table);
+    let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+    try {
+      relay.start(); // nothing answers on the port yet
+      await new Promise((r) => setTimeout(r, 300));
+      redis = await startRedis(port);
+      worker.start(conn, 4);
+      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 4 ? true : undefined));
+      expect([...worker.seen.values()]).toEqual(Array(4).fill(1));
+    } finally {
+      await worker.close();
+      await relay.stop();
+      await producer.close();
+      if (redis) await stopRedis(redis);
+    }
+  });
+
   it('leaves alone rows whose jobs are still queued or running', async () => {
     const table = await newTable();
     await insert(table, 'a', 6);
