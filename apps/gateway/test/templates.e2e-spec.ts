@@ -48,6 +48,15 @@ describe('api/Templates (sandbox)', () => {
     expect(await stored()).toBe(1);
   });
 
+  it('takes the languages the network lists (fil, pt_BR, zh_TW) and refuses a well-formed code it does not list, storing nothing', async () => {
+    for (const language of ['fil', 'pt_BR', 'zh_TW']) await create({ ...marketing('multi_lang'), language }).expect(201);
+    for (const language of ['en_XX', 'pt', 'xx']) {
+      const res = await create({ ...marketing('odd_lang'), language }).expect(400);
+      expect(res.body.error).toMatchObject({ code: 100, error_data: { details: `language: ${language} is not a language the network takes templates in` } });
+    }
+    expect(await stored()).toBe(3);
+  });
+
   it('rejects at review a body that starts with a variable', async () => {
     const body = marketing('starts_with_var');
     (body.components as Record<string, unknown>[])[1] = { type: 'BODY', text: '{{1}} is your code', example: { body_text: [['ABC']] } };

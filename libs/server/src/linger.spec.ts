@@ -52,7 +52,7 @@ describe('lingerAfterEarlyAnswer', () => {
   afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
   it('reads and drops the rest of the body after an early answer, so a client still writing gets the answer, not a reset', async () => {
-    const { server, port, received } = await earlyAnswering(2000);
+    const { server, port, received } = await earlyAnswering(10_000); // far beyond the ≈ 200 ms the upload takes, even on a loaded machine
     servers.push(server);
     const result = await slowUpload(port, 40, 5); // 2.5 MiB over ≈ 200 ms, most of it after the 413
     expect(result).toMatchObject({ status: 413, body: '{"message":"The request body is too large."}', written: 40 });

@@ -3,10 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { numericId } from '../common/numeric-id';
 import { GatewayConfig } from '../config/gateway.config';
-import { NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
+import { InvalidParameterException, NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
 import { MediaStorage } from '../media/media.storage';
 import type { SendMessage } from '../messages/message.validator';
 import type { ProfileFields } from '../profiles/profile.validator';
+import { TEMPLATE_LANGUAGES } from '../templates/template-languages';
 import { TemplatesRepository } from '../templates/templates.repository';
 import { storedBodyText, variablesOf, type TemplateDraft } from '../templates/template.validator';
 import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, SentMessage } from './chat-provider';
@@ -14,8 +15,9 @@ import { SandboxPlayback } from './sandbox-playback.service';
 
 /**
  * Behaves like the network without leaving the process: refuses what it refuses (unknown
- * or unapproved templates, wrong parameter counts); SandboxPlayback then plays the statuses
- * and the template review, each step producing the network's notification.
+ * or unapproved templates, wrong parameter counts, a template language it does not list);
+ * SandboxPlayback then plays the statuses and the template review, each step producing the
+ * network's notification.
  */
 @Injectable()
 export class SandboxProvider implements ChatProvider {
@@ -43,6 +45,7 @@ export class SandboxProvider implements ChatProvider {
   }
 
   async createTemplate(_phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {
+    if (!TEMPLATE_LANGUAGES.has(draft.language)) throw new InvalidParameterException('language', `${draft.language} is not a language the network takes templates in`);
     return { id: numericId(), status: 'PENDING', category: draft.category };
   }
 
