@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigModule, InvalidConfigError } from '@app/config';
 import { Logger } from 'nestjs-pino';
 import { configureApp, type ApiDocsOptions } from './configure-app';
+import { ExpressServerAdapter } from './express-server.adapter';
 import { closeGracefullyOnSignals } from './graceful-shutdown';
 import { ServerConfig } from './server.config';
 
@@ -19,7 +20,7 @@ export async function bootstrap(appModule: Type | (() => Type), docs?: ApiDocsOp
     ConfigModule.validateDeclared();
     const module = isModuleClass(appModule) ? appModule : appModule();
     if (process.argv[2] === 'migrate') return await migrate(module);
-    const app = await NestFactory.create<NestExpressApplication>(module, { bodyParser: false, bufferLogs: true, abortOnError: false });
+    const app = await NestFactory.create<NestExpressApplication>(module, new ExpressServerAdapter(), { bodyParser: false, bufferLogs: true, abortOnError: false });
     configureApp(app, docs);
     await app.listen(app.get(ServerConfig).PORT);
     closeGracefullyOnSignals(app);

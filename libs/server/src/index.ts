@@ -1,4 +1,5 @@
 export * from './bootstrap';
 export * from './configure-app';
 export * from './core.module';
+export * from './express-server.adapter';
 export * from './server.config';

@@ -4,7 +4,7 @@ import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { generateEncryptionKeys } from '@app/secrets';
-import { configureApp } from '@app/server';
+import { configureApp, ExpressServerAdapter } from '@app/server';
 import { workerDatabaseUrl } from './worker-database';
 
 /** One key per test process, unless the run supplies ENCRYPTION_KEYS. */
@@ -20,7 +20,7 @@ export interface TestApp {
 }
 
 /**
- * Boots an app exactly as main.ts does (same module, same configureApp) against the
+ * Boots an app exactly as main.ts does (same module, same HTTP adapter, same configureApp) against the
  * worker's own database and a Redis key prefix of its own. `env` overrides settings.
  */
 export async function createTestApp(appModule: Type, env: Record<string, string> = {}): Promise<TestApp> {
@@ -36,7 +36,7 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
   Object.assign(process.env, settings);
   try {
-    const app = await NestFactory.create<NestExpressApplication>(appModule, { bodyParser: false, logger: false, abortOnError: false });
+    const app = await NestFactory.create<NestExpressApplication>(appModule, new ExpressServerAdapter(), { bodyParser: false, logger: false, abortOnError: false });
     configureApp(app, { title: 'test', description: 'test', version: '0' });
     // An app that fails to start lets go of what it opened, so the test process can exit.
     await app.init().catch(async (error: unknown) => {
