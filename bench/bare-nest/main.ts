@@ -3,6 +3,7 @@ import { Body, Controller, Get, HttpCode, Inject, Module, NotFoundException, Par
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Pool } from 'pg';
+import { floorAdapter } from '../lib/floor-adapter';
 import { bound, bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
 
 /**
@@ -97,7 +98,7 @@ class BareModule implements OnApplicationShutdown {
 }
 
 async function main() {
-  const app = await NestFactory.create<NestExpressApplication>(BareModule, { logger: false, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(BareModule, floorAdapter(), { logger: false, bodyParser: false });
   app.set('etag', false);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');

@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Pool } from 'pg';
 import { Pool as HttpPool } from 'undici';
+import { floorAdapter } from '../lib/floor-adapter';
 
 /**
  * The floor: NestJS 11 on Express with routing and JSON body parsing only. Per request it
@@ -64,7 +65,7 @@ class FloorModule implements OnApplicationShutdown {
 }
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(FloorModule, { logger: false });
+  const app = await NestFactory.create<NestExpressApplication>(FloorModule, floorAdapter(), { logger: false });
   app.set('etag', false);
   app.disable('x-powered-by');
   app.enableShutdownHooks();
