@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
 import { eventually, freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, workerDatabaseUrl } from '@app/testkit';
@@ -119,6 +120,20 @@ async function withRelays(
   } finally {
     await producer.close();
   }
+}
+
+/** Waits until all `n` items of the outbox are done, and checks that a job carried each to the worker exactly once. */
+async function allDoneOnce(table: string, worker: ItemWorker, n: number): Promise<void> {
+  await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === n ? true : undefined));
+  expect([...worker.seen.values()]).toEqual(Array(n).fill(1));
+}
+
+/** Stops what a lost-jobs test started, its own redis-server last. */
+async function closeAll(worker: ItemWorker, relay: OutboxRelay<Item, JobData>, producer: QueueProducer<JobData>, redis?: ChildProcess): Promise<void> {
+  await worker.close();
+  await relay.stop();
+  await producer.close();
+  if (redis) await stopRedis(redis);
 }
 
 /** A claim whose transaction stays open, its rows marked and not committed, until `release`. */
@@ -251,13 +266,9 @@ describe('lost jobs', () => {
       await stopRedis(redis);
       redis = await startRedis(port); // empty: no persistence
       worker.start(conn, 4);
-      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 10 ? true : undefined));
-      expect([...worker.seen.values()]).toEqual(Array(10).fill(1));
+      await allDoneOnce(table, worker, 10);
     } finally {
-      await worker.close();
-      await relay.stop();
-      await producer.close();
-      await stopRedis(redis);
+      await closeAll(worker, relay, producer, redis);
     }
   });
 
@@ -271,19 +282,15 @@ describe('lost jobs', () => {
     const producer = new QueueProducer<JobData>('items', conn);
     const relay = new OutboxRelay(db, producer, spec(table, { sweepMs: 3_600_000 }));
     const worker = new ItemWorker('items', db, table);
-    let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+    let redis: ChildProcess | undefined;
     try {
       relay.start(); // nothing answers on the port yet
       await new Promise((r) => setTimeout(r, 300));
       redis = await startRedis(port);
       worker.start(conn, 4);
-      await eventually(async () => ((await count(table, 'done_at IS NOT NULL')) === 4 ? true : undefined));
-      expect([...worker.seen.values()]).toEqual(Array(4).fill(1));
+      await allDoneOnce(table, worker, 4);
     } finally {
-      await worker.close();
-      await relay.stop();
-      await producer.close();
-      if (redis) await stopRedis(redis);
+      await closeAll(worker, relay, producer, redis);
     }
   });
 

@@ -31,9 +31,10 @@ export class ExpressServerAdapter extends ExpressAdapter {
  * on a new object is exactly what `new` does.
  */
 function withPrototype<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
-  const init = base as unknown as (this: object, ...args: unknown[]) => void;
-  function Constructed(this: object, ...args: [Socket] | [IncomingMessage, object?]) {
-    init.apply(this, args);
+  const init = base as unknown as (this: object, first: Socket | IncomingMessage, options?: object) => void;
+  // Two fixed parameters (a socket, or a request and options): no arguments array per request.
+  function Constructed(this: object, first: Socket | IncomingMessage, options?: object) {
+    init.call(this, first, options);
   }
   Constructed.prototype = prototype;
   return Constructed as unknown as T;
