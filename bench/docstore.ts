@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
-import { clearRedis, cpuMs, DEPLOYED_NODE_OPTIONS, DIST_MAIN, dropDatabase, recreateDatabase, f0, f1, f2, flag, freePort, mintDocstoreToken, num, percentile, PROFILE_HOOK, REGISTER, ROOT, say, table } from './lib/harness';
+import { clearRedis, cpuMs, DEPLOYED_NODE_OPTIONS, DIST_MAIN, dropDatabase, recreateDatabase, f0, f1, f2, flag, freePort, mintDocstoreToken, num, percentile, PROFILE_HOOK, REGISTER, ROOT, say, settleDatabase, table } from './lib/harness';
 import { captureSql, type BenchSql } from './lib/sql';
 
 /** Parsed JSON answers and autocannon results, read field by field in checks. */
@@ -598,16 +598,6 @@ async function profileBulk(ctx: Context, auth: Record<string, string>, out: numb
   }
 }
 
-/**
- * Starts a measured run from the same database state as every other: the dead rows of the PUT
- * runs vacuumed and the dirty pages flushed now, not by autovacuum or a checkpoint in the
- * middle of whichever server happens to run next.
- */
-async function settle(ctx: Context): Promise<void> {
-  await ctx.pool.query('VACUUM (ANALYZE) docstore.documents, docstore.document_history');
-  await ctx.pool.query('CHECKPOINT');
-}
-
 // ---------------------------------------------------------------------------------------
 // Report
 
@@ -832,7 +822,7 @@ async function main(): Promise<void> {
       const order = measured.map((_, i) => measured[(i + si + round) % measured.length]);
       for (const server of order) {
         say(`round ${round + 1}/${CFG.rounds} ${scenario.id} → ${server.name}`);
-        if (CFG.settle) await settle(ctx);
+        if (CFG.settle) await settleDatabase(ctx.pool, ['docstore.documents', 'docstore.document_history']);
         const r = await measure(ctx, scenario, server, { rate: CFG.rate || undefined });
         say(`  ${f0(r.rps)} req/s, p50 ${f2(r.p50)} ms, p99 ${f2(r.p99)} ms, JS thread ${f0(r.mainUsPerReq)} µs/req, non-2xx ${r.non2xx + r.errors}`);
         results.push(r);

@@ -3,8 +3,11 @@
  * creates with no webhook (phase A) and with one webhook subscribed to document.created
  * on a loopback receiver (phase B; also a backlog variant written with bulk requests),
  * against a bare BullMQ Queue + Worker POSTing the same payloads to the same receiver
- * (phase C, the floor). The receiver and the floor run in their own child processes; the
- * writes come from this process. See bench/README.md, "Webhooks".
+ * (phase C, the floor). Phases FA and FB are the floor of the writes ratio: the bare NestJS
+ * app of bench/bare-nest running the docstore's create SQL, without (FA) and with (FB) a bare
+ * BullMQ job per write that its in-process worker POSTs to the receiver. The receiver and the
+ * floors run in their own child processes; the writes come from this process. See
+ * bench/README.md, "Webhooks".
  *
  *   node bench/run.js webhooks   (BENCH_WEBHOOK_WRITES, BENCH_CONNECTIONS, ... below)
  */
@@ -17,9 +20,10 @@ import Redis from 'ioredis';
 import { Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
 import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
+import { captureSql } from './lib/sql';
 import {
   clearRedis, CommandCpu, cpuMs, DIST_MAIN, dropDatabase, f0, f1, f2, flag, freePort, machineCpuMs, mintDocstoreToken, nextMessage, num,
-  percentile, PROFILE_HOOK, recreateDatabase, REGISTER, ROOT, rpc, say, spawnNode, stopAllChildren, stopChild, table, waitHttpReady, wallMs,
+  percentile, PROFILE_HOOK, recreateDatabase, REGISTER, ROOT, rpc, say, settleDatabase, spawnNode, stopAllChildren, stopChild, table, waitHttpReady, wallMs,
   type Child,
 } from './lib/harness';
 import type { DeliverJobData, DeliveryAttempt } from '@app/webhooks';
@@ -36,6 +40,8 @@ const CFG = {
   bulkItems: Math.max(1, num('BENCH_BULK_ITEMS', 1000)),
   floorConcurrency: Math.max(1, num('BENCH_FLOOR_CONCURRENCY', 64)),
   floorWarmup: num('BENCH_FLOOR_WARMUP', 1000),
+  /** Phases FA/FB: the writes ratio of a bare NestJS app delivering with a bare BullMQ worker. */
+  writeFloor: flag('BENCH_WRITE_FLOOR', true),
   timeoutS: Math.max(10, num('BENCH_WEBHOOK_TIMEOUT', 300)),
   /** A phase whose receiver saw no new document for this long is declared stalled (reported, run exits 1). */
   stallS: Math.max(5, num('BENCH_WEBHOOK_STALL', 60)),
@@ -43,6 +49,8 @@ const CFG = {
   logLevel: process.env.BENCH_LOG_LEVEL || 'info',
   logFile: process.env.BENCH_LOG_FILE || '',
   build: flag('BENCH_BUILD', true),
+  /** VACUUM (ANALYZE) and CHECKPOINT before each measured phase (A, B, B-bulk, FA, FB), as the HTTP bench does. */
+  settle: flag('BENCH_SETTLE', true),
   /** CPU-profile the docstore during phase B (and B-bulk); the profiler slows it, so headline runs leave this off. */
   profile: flag('BENCH_PROFILE', false),
   profileDir: process.env.BENCH_PROFILE_DIR || '',
@@ -470,6 +478,10 @@ async function stuckQueued(pg: PgPool, webhookId: string, delivered: Set<string>
 // ---------------------------------------------------------------------------------------
 // Phases
 
+/** Every table the phases write, settled before each measured phase so none starts with another's dead rows or dirty pages. */
+const WRITTEN_TABLES = ['docstore.documents', 'docstore.document_history', 'docstore.webhook_deliveries', 'docstore.webhook_attempts'];
+const settle = (ctx: Ctx) => (CFG.settle ? settleDatabase(ctx.pg, WRITTEN_TABLES) : Promise.resolve());
+
 interface Ctx {
   run: string;
   dbUrl: string;
@@ -562,6 +574,7 @@ async function warmUp(ctx: Ctx): Promise<void> {
 async function phaseA(ctx: Ctx, procs: Procs): Promise<PhaseA> {
   say(`phase A: ${CFG.writes} creates, no webhook, ${CFG.connections} connections`);
   const { clientId, token } = await freshClient(ctx);
+  await settle(ctx);
   const s0 = snapshot(procs);
   const writes = await writeCreates(ctx.docPort, token, clientId, CFG.writes);
   const cpu = cpuBetween(s0, snapshot(procs));
@@ -583,6 +596,7 @@ async function phaseB(ctx: Ctx, procs: Procs, mode: 'single' | 'bulk'): Promise<
   const hook = await registerWebhook(ctx, clientId, token);
   const stopSampler = startSampler(ctx.redis, ctx.redisPrefix, ctx.pg, hook.id);
   const profileFile = CFG.profile ? path.join(CFG.profileDir || ctx.tmp, `docstore-${label}-${ctx.run}.cpuprofile`) : '';
+  await settle(ctx);
   if (profileFile) await profileCtl(ctx.docstore, { profile: 'start', intervalUs: 500 }, 'started');
   const s0 = snapshot(procs);
   const writes = mode === 'single' ? await writeCreates(ctx.docPort, token, clientId, CFG.writes) : await writeBulk(ctx.docPort, token, clientId, CFG.writes);
@@ -727,6 +741,77 @@ async function phaseC(ctx: Ctx, template: string): Promise<PhaseC> {
   }
 }
 
+/** One phase on the bare NestJS floor: its writes, their CPU, and (FB) the deliveries and the CPU up to the last arrival. */
+interface FloorPhase extends PhaseA {
+  deliveries: DeliveryStats | null;
+  cpuTotal: CpuUse;
+}
+
+/** Phases FA and FB: creates on the bare NestJS floor, without and then with its bare delivery. */
+interface WriteFloor {
+  a: FloorPhase;
+  b: FloorPhase & { deliveries: DeliveryStats };
+}
+
+async function startBareNest(ctx: Ctx, deliver: boolean): Promise<{ child: Child; port: number }> {
+  const port = await freePort();
+  const child = spawnNode({
+    name: deliver ? 'bare-nest (delivering)' : 'bare-nest',
+    args: ['-r', REGISTER, path.join(__dirname, 'bare-nest/main.ts')],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: ctx.dbUrl,
+      DB_POOL_SIZE: String(CFG.poolSize),
+      BENCH_SQL: JSON.stringify(await captureSql(path.dirname(DIST_MAIN))),
+      ...(deliver
+        ? { REDIS_URL: CFG.redisUrl, FLOOR_PREFIX: `${ctx.floorPrefix}:writes`, FLOOR_DELIVER_TO: ctx.receiverUrl, FLOOR_CONCURRENCY: String(CFG.floorConcurrency) }
+        : {}),
+    },
+  });
+  // Any answer below 500 means it routes (the floor has no health route).
+  await waitHttpReady(child, port, '/');
+  return { child, port };
+}
+
+async function writeFloorPhase(ctx: Ctx, deliver: boolean): Promise<FloorPhase> {
+  const label = deliver ? 'FB' : 'FA';
+  const { child, port } = await startBareNest(ctx, deliver);
+  const procs: Procs = { docstore: child, receiver: ctx.receiver };
+  try {
+    if (CFG.warmup > 0) {
+      const warm = await writeCreates(port, '', randomUUID(), CFG.warmup);
+      assertWrites(`phase ${label} warm-up`, warm);
+      if (deliver) await waitForDeliveries(ctx.receiver, CFG.warmup, `${label} warm-up`);
+      await take(ctx);
+    }
+    say(`phase ${label}: ${CFG.writes} creates on the bare NestJS floor, ${deliver ? 'each delivered by a bare BullMQ job' : 'no delivery'}`);
+    await settle(ctx);
+    const s0 = snapshot(procs);
+    const writes = await writeCreates(port, '', randomUUID(), CFG.writes);
+    const cpu = cpuBetween(s0, snapshot(procs));
+    assertWrites(`phase ${label}`, writes);
+    say(`  ${f0(writes.rps)} writes/s, p50 ${f1(writes.p50)} ms, p99 ${f1(writes.p99)} ms`);
+    if (!deliver) return { writes, cpu, deliveries: null, cpuTotal: cpu };
+    let s2 = snapshot(procs);
+    const wait = await waitForDeliveries(ctx.receiver, CFG.writes, `phase ${label}`, () => (s2 = snapshot(procs)));
+    const deliveries = deliveryStats(await take(ctx), writes, CFG.writes);
+    if (!wait.complete) throw new Error(`phase ${label}: ${wait.unique}/${CFG.writes} delivered (${wait.reason})`);
+    say(`  deliveries: ${f0(deliveries.endToEndRate)}/s; write→delivery p99 ${ms(deliveries.latency.p99)}`);
+    return { writes, cpu, deliveries, cpuTotal: cpuBetween(s0, s2) };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+async function writeFloor(ctx: Ctx): Promise<WriteFloor> {
+  const a = await writeFloorPhase(ctx, false);
+  const b = await writeFloorPhase(ctx, true);
+  if (!b.deliveries) throw new Error('phase FB kept no deliveries');
+  return { a, b: { ...b, deliveries: b.deliveries } };
+}
+
 // ---------------------------------------------------------------------------------------
 // Profiling
 
@@ -772,13 +857,30 @@ const GROUPS = [
 // ---------------------------------------------------------------------------------------
 // Report
 
+/** Floor FB's CPU per delivery beyond FA's per write, for one column. */
+function floorExtra(wf: WriteFloor, pick: (u: CpuUse) => number | null): number | null {
+  const x = pick(wf.a.cpu);
+  const y = pick(wf.b.cpuTotal);
+  return x === null || y === null ? null : ((y - (x * wf.b.writes.requests) / wf.a.writes.requests) * 1000) / wf.b.deliveries.delivered;
+}
+
+/** Machine CPU (µs, both cores) per write of `with`, beyond `without`'s per write (or all of it, without `without`). */
+function machineExtra(without: CpuUse | null, withDelivery: CpuUse, n: number): number | null {
+  const busy = (u: CpuUse) => (u.machineCores === null ? null : u.machineCores * u.seconds * 1e6);
+  const y = busy(withDelivery);
+  if (y === null) return null;
+  if (!without) return y / n;
+  const x = busy(without);
+  return x === null ? null : (y - (x * n) / CFG.writes) / n;
+}
+
 const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
 /** A latency, where Infinity stands for documents that were never delivered. */
 const ms = (x: number) => (x === Infinity ? '∞ (undelivered)' : `${f1(x)} ms`);
 const perOp = (ms: number | null, n: number) => (ms === null ? null : (ms * 1000) / n);
 const cores = (ms: number | null, seconds: number) => (ms === null ? '-' : f2(ms / 1000 / seconds));
 
-function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: string; goals: Record<string, number | boolean> } {
+function report(a: PhaseA, bs: PhaseB[], c: PhaseC, wf: WriteFloor | null, info: string): { text: string; goals: Record<string, number | boolean> } {
   const b = bs[0];
   const out: string[] = [];
   const settings = DOCSTORE_WEBHOOK_ENV.map((k) => `${k}=${process.env[k] || `${DOCSTORE_DEFAULTS[k]} (default)`}`).join(', ');
@@ -801,6 +903,19 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
       p.deliveries.complete ? f0(p.deliveries.tailAfterWritesMs) : `never (${p.wait.reason})`,
     ]),
     ['C: bare BullMQ floor', '-', '-', `${f0(c.rate)} / -`, '-', '-'],
+    ...(wf
+      ? [
+          ['FA: bare NestJS floor, no delivery', f0(wf.a.writes.rps), `${f1(wf.a.writes.p50)} / ${f1(wf.a.writes.p99)}`, '-', '-', '-'],
+          [
+            'FB: bare NestJS floor, a BullMQ job per write',
+            f0(wf.b.writes.rps),
+            `${f1(wf.b.writes.p50)} / ${f1(wf.b.writes.p99)}`,
+            `${f0(wf.b.deliveries.endToEndRate)} / ${f0(wf.b.deliveries.windowRate)}`,
+            `${ms(wf.b.deliveries.latency.p50)} / ${ms(wf.b.deliveries.latency.p99)} / ${ms(wf.b.deliveries.latency.max)}`,
+            f0(wf.b.deliveries.tailAfterWritesMs),
+          ],
+        ]
+      : []),
   ];
   out.push(
     table(
@@ -814,6 +929,7 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
     windowVsFloor: b.deliveries.windowRate / c.rate,
     p99Ms: b.deliveries.latency.p99,
     writesVsNoWebhook: b.writes.rps / a.writes.rps,
+    floorWritesVsNoWebhook: wf ? wf.b.writes.rps / wf.a.writes.rps : NaN,
   };
   const bulk = bs.find((p) => p.label === 'B-bulk');
   const incomplete = b.deliveries.complete ? '' : ` (only ${b.deliveries.delivered} of ${b.deliveries.expected} delivered)`;
@@ -827,6 +943,12 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
         ['  same, over B\'s delivery window', `${f2(g.windowVsFloor)} (${f0(b.deliveries.windowRate)} / ${f0(c.rate)})`, `≥ ${GOALS.deliveriesVsFloor}`, verdict(b.deliveries.complete && g.windowVsFloor >= GOALS.deliveriesVsFloor) + incomplete],
         ['p99 write → delivery (B)', ms(g.p99Ms), `< ${GOALS.p99Ms} ms`, verdict(g.p99Ms < GOALS.p99Ms) + incomplete],
         ['writes B / writes A', `${f2(g.writesVsNoWebhook)} (${f0(b.writes.rps)} / ${f0(a.writes.rps)})`, `≥ ${GOALS.writesVsNoWebhook}`, verdict(g.writesVsNoWebhook >= GOALS.writesVsNoWebhook)],
+        ...(wf
+          ? [
+              ['  the same ratio on the floor: FB / FA', `${f2(g.floorWritesVsNoWebhook)} (${f0(wf.b.writes.rps)} / ${f0(wf.a.writes.rps)})`, 'diagnostic', ''],
+              ['  docstore\'s ratio ÷ the floor\'s', f2(g.writesVsNoWebhook / g.floorWritesVsNoWebhook), 'diagnostic', ''],
+            ]
+          : []),
         ...(bulk
           ? [['B-bulk drain (first → last arrival) / floor C', `${f2(bulk.deliveries.windowRate / c.rate)} (${f0(bulk.deliveries.windowRate)} / ${f0(c.rate)})`, 'diagnostic', '']]
           : []),
@@ -863,6 +985,7 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
           cpuRow(`${p.label}: writes only`, p.cpuWrites, CFG.writes),
           cpuRow(`${p.label}: first write → last arrival${p.deliveries.complete ? '' : ' before the stall'}`, p.cpuTotal, CFG.writes),
         ]),
+        ...(wf ? [cpuRow('FA: floor writes (JS thread and process: bare-nest)', wf.a.cpu, CFG.writes), cpuRow('FB: first write → last arrival', wf.b.cpuTotal, CFG.writes)] : []),
       ],
     ),
   );
@@ -874,7 +997,12 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
     `Docstore JS thread per write in A: ${f0(perOp(a.cpu.docstoreMain, CFG.writes))} µs; in B, beyond that, ≈ ${f0(extra(a.cpu.docstoreMain, b.cpuTotal.docstoreMain))} µs per delivery ` +
       `(outbox insert + relay + queue + attempt + record, over the ${b.deliveries.delivered} deliveries made). ` +
       `PostgreSQL per write in A: ${f0(perOp(a.cpu.postgres, CFG.writes))} µs; in B ≈ ${f0(extra(a.cpu.postgres, b.cpuTotal.postgres))} µs more per delivery. ` +
-      `Floor C: ${f0((c.floorCpuMs * 1000) / CFG.writes)} µs of worker-process CPU per delivery (receiver ${f0(c.receiverCpuMs === null ? null : (c.receiverCpuMs * 1000) / CFG.writes)} µs).`,
+      `Floor C: ${f0((c.floorCpuMs * 1000) / CFG.writes)} µs of worker-process CPU per delivery (receiver ${f0(c.receiverCpuMs === null ? null : (c.receiverCpuMs * 1000) / CFG.writes)} µs).` +
+      (wf
+        ? ` Floor FB: bare-nest's JS thread ≈ ${f0(floorExtra(wf, (u) => u.docstoreMain))} µs and PostgreSQL ≈ ${f0(floorExtra(wf, (u) => u.postgres))} µs per delivery beyond FA's per write; ` +
+          `the whole machine ≈ ${f0(machineExtra(a.cpu, b.cpuTotal, b.writes.requests))} µs per delivery for the docstore (B over A) and ≈ ${f0(machineExtra(wf.a.cpu, wf.b.cpuTotal, wf.b.writes.requests))} µs for the floor (FB over FA), ` +
+          `against ${f0(machineExtra(null, a.cpu, a.writes.requests))} µs and ${f0(machineExtra(null, wf.a.cpu, wf.a.writes.requests))} µs per write without delivery.`
+        : ''),
   );
   out.push('');
 
@@ -931,6 +1059,7 @@ function report(a: PhaseA, bs: PhaseB[], c: PhaseC, info: string): { text: strin
       p99Met: g.p99Ms < GOALS.p99Ms,
       writesVsNoWebhook: g.writesVsNoWebhook,
       writesMet: g.writesVsNoWebhook >= GOALS.writesVsNoWebhook,
+      floorWritesVsNoWebhook: g.floorWritesVsNoWebhook,
     },
   };
 }
@@ -1025,13 +1154,14 @@ async function main(): Promise<void> {
   const template = bs[0].sample?.body;
   if (!template) throw new Error('phase B kept no sample body');
   const c = await phaseC(ctx, template);
+  const wf = CFG.writeFloor ? await writeFloor(ctx) : null;
 
   const info = `Docstore log: ${(logBytes / 1e6).toFixed(1)} MB (${logFile === '/dev/null' ? '/dev/null' : 'file'}).`;
-  const { text, goals } = report(a, bs, c, info);
+  const { text, goals } = report(a, bs, c, wf, info);
   process.stdout.write(`\n${text}\n`);
   if (CFG.json) {
     const strip = (p: PhaseB) => ({ ...p, writes: { ...p.writes, doneAt: undefined } });
-    fs.writeFileSync(CFG.json, JSON.stringify({ config: CFG, goals, a: { ...a, writes: { ...a.writes, doneAt: undefined } }, b: bs.map(strip), c, report: text }, null, 2));
+    fs.writeFileSync(CFG.json, JSON.stringify({ config: CFG, goals, a: { ...a, writes: { ...a.writes, doneAt: undefined } }, b: bs.map(strip), c, writeFloor: wf, report: text }, null, 2));
   }
   if (CFG.profile && CFG.profileDir) say(`profiles kept in ${CFG.profileDir}`);
   const failed = bs.filter((p) => !p.deliveries.complete);

@@ -1,8 +1,14 @@
 import 'reflect-metadata';
-import { Body, Controller, Get, HttpCode, Inject, Module, NotFoundException, Param, Post, Put, Query, type OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  Body, ConflictException, Controller, Get, HttpCode, Inject, Module, NotFoundException, Optional, Param, Post, Put, Query, type OnApplicationShutdown,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
 import { Pool } from 'pg';
+import { ENGINE_JOB_OPTIONS, floorAgent, postDelivery } from '../lib/deliver';
 import { floorAdapter } from '../lib/floor-adapter';
 import { bound, bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
 
@@ -11,9 +17,41 @@ import { bound, bulkItemsJson, gteFilter, type BenchSql } from '../lib/sql';
  * auth, rate limit, logging, validation pipe or exception filter. Same routes and SQL
  * (BENCH_SQL, captured from the docstore) on a pg Pool of the same size. Express is set up
  * as the docstore sets it (no ETag hashing, simple query parser, no x-powered-by).
+ *
+ * With FLOOR_DELIVER_TO (bench/webhooks.ts), a create also delivers its event the bare way:
+ * once the row is written, one BullMQ job per event (the engines' job options), and a Worker
+ * in this process (concurrency FLOOR_CONCURRENCY, default 64) POSTs its body there; no
+ * outbox, attempt log, signing or per-receiver window.
  */
 const SQL: BenchSql = JSON.parse(process.env.BENCH_SQL!);
 const POOL = Symbol('POOL');
+const DELIVERY = Symbol('DELIVERY');
+const DELIVER_TO = process.env.FLOOR_DELIVER_TO || '';
+
+/** The bare delivery of FLOOR_DELIVER_TO: a queue, and its worker in this process. */
+class Delivery {
+  private readonly connections = [0, 1].map(() => new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null }));
+  private readonly queue = new Queue<{ id: string; body: string }>('floor-deliver', { connection: this.connections[0], prefix: process.env.FLOOR_PREFIX });
+  private readonly worker = new Worker<{ id: string; body: string }>('floor-deliver', (job) => postDelivery(DELIVER_TO, job.data.id, job.data.body), {
+    connection: this.connections[1],
+    prefix: process.env.FLOOR_PREFIX,
+    concurrency: Number(process.env.FLOOR_CONCURRENCY) || 64,
+  });
+
+  async add(owner: string, row: Record<string, unknown>): Promise<void> {
+    const id = randomUUID();
+    const body = JSON.stringify({ id, type: 'document.created', created_at: row.created_at, client_id: owner, data: row });
+    await this.queue.add('deliver', { id, body }, ENGINE_JOB_OPTIONS);
+  }
+
+  async close(): Promise<void> {
+    await this.worker.close();
+    await this.queue.obliterate({ force: true }).catch(() => undefined);
+    await this.queue.close();
+    await floorAgent.close();
+    this.connections.forEach((c) => c.disconnect());
+  }
+}
 const DOC = 'api/v1/client/:client/:environment/context/:context/type/:type';
 
 interface ScopeParams {
@@ -28,7 +66,10 @@ const scope = (p: ScopeParams): unknown[] => [p.client.toLowerCase(), p.environm
 
 @Controller(DOC)
 class DocumentsController {
-  constructor(@Inject(POOL) private readonly pool: Pool) {}
+  constructor(
+    @Inject(POOL) private readonly pool: Pool,
+    @Optional() @Inject(DELIVERY) private readonly delivery?: Delivery,
+  ) {}
 
   @Get()
   async list(@Param() p: ScopeParams, @Query() q: Record<string, string>) {
@@ -62,6 +103,17 @@ class DocumentsController {
     }
   }
 
+  @Post(':key')
+  @HttpCode(201)
+  async create(@Param() p: ScopeParams, @Body() body: { data: unknown }) {
+    const { rows } = await this.pool.query(bound(SQL.create, [...scope(p), p.key, body.data, null]));
+    if (!rows[0]) throw new ConflictException();
+    // The statement also counts the events it recorded for webhooks (none here: the floor registers none).
+    const { webhook_engine_deliveries: _count, ...row } = rows[0];
+    await this.delivery?.add(p.client, row);
+    return row;
+  }
+
   @Get(':key')
   async get(@Param() p: ScopeParams) {
     const { rows } = await this.pool.query(bound(SQL.get, [...scope(p), p.key]));
@@ -88,11 +140,16 @@ class DocumentsController {
         return pool;
       },
     },
+    ...(DELIVER_TO ? [{ provide: DELIVERY, useFactory: () => new Delivery() }] : []),
   ],
 })
 class BareModule implements OnApplicationShutdown {
-  constructor(@Inject(POOL) private readonly pool: Pool) {}
+  constructor(
+    @Inject(POOL) private readonly pool: Pool,
+    @Optional() @Inject(DELIVERY) private readonly delivery?: Delivery,
+  ) {}
   async onApplicationShutdown() {
+    await this.delivery?.close();
     await this.pool.end();
   }
 }

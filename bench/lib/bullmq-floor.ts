@@ -7,8 +7,9 @@
  * {t0 (worker start, wall-clock ms), t1 (last job done), enqueueMs, completed, failed, firstError, cpuMs}.
  */
 import { performance } from 'node:perf_hooks';
-import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
+import { ENGINE_JOB_OPTIONS } from './deliver';
 import { serveRpc } from './harness';
 
 export interface FloorJob<T> {
@@ -21,9 +22,6 @@ export interface FloorSettings {
   target: string;
   concurrency: number;
 }
-
-/** The engines' job options (libs/queue/src/queue-producer.ts). */
-const ENGINE_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
 
 /** Serves the floor over IPC: `jobsFor(msg)` gives the jobs of one run, `send` does one job's work; `onExit` runs at SIGTERM. */
 export function serveFloor<T>(

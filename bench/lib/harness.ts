@@ -286,6 +286,16 @@ export function nextMessage<T>(child: Child, test: (msg: T) => boolean, timeoutM
 // ---------------------------------------------------------------------------------------
 // PostgreSQL and Redis
 
+/**
+ * Starts a measured run from the same database state as every other: the dead rows of the
+ * runs before vacuumed and the dirty pages flushed now, not by autovacuum or a checkpoint in
+ * the middle of whichever server happens to run next.
+ */
+export async function settleDatabase(pool: Pool, tables: string[]): Promise<void> {
+  await pool.query(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+  await pool.query('CHECKPOINT');
+}
+
 /** Drops (if present) and creates database `name` next to `adminUrl`'s; returns its URL. */
 export async function recreateDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = new Client({ connectionString: adminUrl });

@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
  *   listCount: [client, environment, context, type, field_path, value]
  *   schema:    [client, environment, context, type]
  *   bulk:      [client, environment, context, type, items_json]
+ *   create:    [client, environment, context, type, key, data, expires_at]
  */
 export interface BenchSql {
   get: BenchStatement;
@@ -19,6 +20,7 @@ export interface BenchSql {
   listCount: BenchStatement;
   schema: BenchStatement;
   bulk: BenchStatement;
+  create: BenchStatement;
 }
 
 /** A statement's text, and its name when the docstore sends it as a prepared statement (the floors then do too). */
@@ -86,7 +88,9 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const schema = take(SCOPE_VALUES);
   await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], db);
   const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }])]);
-  return { get, put, listRows, listCount, schema, bulk };
+  await docs.create(SCOPE, 'k', { data: { a: 1 }, expiresAt: null });
+  const create = take([...SCOPE_VALUES, 'k', { a: 1 }, null]);
+  return { get, put, listRows, listCount, schema, bulk, create };
 }
 
 /** The one list filter the floor servers understand: filter[<field>_gte]=<value>. */

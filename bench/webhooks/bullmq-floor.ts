@@ -10,11 +10,9 @@
  *   node -r ./bench/register.js bench/webhooks/bullmq-floor.ts
  */
 import * as fs from 'node:fs';
-import { Agent, request } from 'undici';
 import type { DeliverJobData } from '@app/webhooks';
 import { serveFloor } from '../lib/bullmq-floor';
-
-const agent = new Agent({ keepAliveTimeout: 30_000 });
+import { floorAgent, postDelivery } from '../lib/deliver';
 
 serveFloor<DeliverJobData>(
   (msg) =>
@@ -27,18 +25,7 @@ serveFloor<DeliverJobData>(
       .map((data) => ({ name: 'deliver', data, opts: { jobId: `${data.deliveries[0].deliveryId}-${data.deliveries[0].attempt}` } })),
   // Like WebhookDeliveryProcessor: the job's deliveries are sent concurrently.
   async (job, { target }) => {
-    await Promise.all(
-      job.data.deliveries.map(async (delivery) => {
-        const res = await request(target, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': 'application/json', 'webhook-id': delivery.eventId },
-          body: delivery.body,
-        });
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`receiver answered ${res.statusCode}`);
-      }),
-    );
+    await Promise.all(job.data.deliveries.map((delivery) => postDelivery(target, delivery.eventId, delivery.body)));
   },
-  () => agent.close(),
+  () => floorAgent.close(),
 );
