@@ -20,7 +20,7 @@ import Redis from 'ioredis';
 import { Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
 import { summarizeProfile, type ProfileSummary } from './lib/cpuprofile';
-import { captureSql } from './lib/sql';
+import { captureSql, type BenchSql } from './lib/sql';
 import {
   clearRedis, CommandCpu, cpuMs, DIST_MAIN, dropDatabase, f0, f1, f2, flag, freePort, machineCpuMs, mintDocstoreToken, nextMessage, num,
   percentile, PROFILE_HOOK, recreateDatabase, REGISTER, ROOT, rpc, say, settleDatabase, spawnNode, stopAllChildren, stopChild, table, waitHttpReady, wallMs,
@@ -753,7 +753,7 @@ interface WriteFloor {
   b: FloorPhase & { deliveries: DeliveryStats };
 }
 
-async function startBareNest(ctx: Ctx, deliver: boolean): Promise<{ child: Child; port: number }> {
+async function startBareNest(ctx: Ctx, sql: BenchSql, deliver: boolean): Promise<{ child: Child; port: number }> {
   const port = await freePort();
   const child = spawnNode({
     name: deliver ? 'bare-nest (delivering)' : 'bare-nest',
@@ -764,7 +764,7 @@ async function startBareNest(ctx: Ctx, deliver: boolean): Promise<{ child: Child
       PORT: String(port),
       DATABASE_URL: ctx.dbUrl,
       DB_POOL_SIZE: String(CFG.poolSize),
-      BENCH_SQL: JSON.stringify(await captureSql(path.dirname(DIST_MAIN))),
+      BENCH_SQL: JSON.stringify(sql),
       ...(deliver
         ? { REDIS_URL: CFG.redisUrl, FLOOR_PREFIX: `${ctx.floorPrefix}:writes`, FLOOR_DELIVER_TO: ctx.receiverUrl, FLOOR_CONCURRENCY: String(CFG.floorConcurrency) }
         : {}),
@@ -775,9 +775,9 @@ async function startBareNest(ctx: Ctx, deliver: boolean): Promise<{ child: Child
   return { child, port };
 }
 
-async function writeFloorPhase(ctx: Ctx, deliver: boolean): Promise<FloorPhase> {
+async function writeFloorPhase(ctx: Ctx, sql: BenchSql, deliver: boolean): Promise<FloorPhase> {
   const label = deliver ? 'FB' : 'FA';
-  const { child, port } = await startBareNest(ctx, deliver);
+  const { child, port } = await startBareNest(ctx, sql, deliver);
   const procs: Procs = { docstore: child, receiver: ctx.receiver };
   try {
     if (CFG.warmup > 0) {
@@ -806,8 +806,9 @@ async function writeFloorPhase(ctx: Ctx, deliver: boolean): Promise<FloorPhase> 
 }
 
 async function writeFloor(ctx: Ctx): Promise<WriteFloor> {
-  const a = await writeFloorPhase(ctx, false);
-  const b = await writeFloorPhase(ctx, true);
+  const sql = await captureSql(path.dirname(DIST_MAIN));
+  const a = await writeFloorPhase(ctx, sql, false);
+  const b = await writeFloorPhase(ctx, sql, true);
   if (!b.deliveries) throw new Error('phase FB kept no deliveries');
   return { a, b: { ...b, deliveries: b.deliveries } };
 }

@@ -51,7 +51,7 @@ export function onReconnect(redis: Redis, onBack: () => void): void {
 }
 
 /** Calls `onReady` now if the connection is ready, and every time it becomes ready (first connect and each reconnect). */
-export function onReady(redis: Redis, onReady: () => void): void {
-  if (redis.status === 'ready') onReady();
-  redis.on('ready', onReady);
+export function onReady(redis: Redis, ready: () => void): void {
+  if (redis.status === 'ready') ready();
+  redis.on('ready', ready);
 }
