@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { routeLabel, type Metrics } from '@app/observability';
 import type { Logger } from 'pino';
 import { lingerAfterEarlyAnswer } from './linger';
+import { redactUrl } from './redact-url';
 import { assignRequestId } from './request-id';
 
 type TrackedRequest = IncomingMessage & { id?: unknown; originalUrl?: string; route?: { path?: unknown }; baseUrl?: string };
@@ -28,7 +29,7 @@ export function trackRequests(metrics: Metrics, logger: Logger, lingerMs: number
       metrics.observeRequest(req.method ?? 'GET', routeLabel(req), res.statusCode, ms / 1000);
       if (!logged) return;
       logger.info(
-        { reqId: req.id, method: req.method, url: req.originalUrl ?? req.url, statusCode: res.statusCode, responseTime: Math.round(ms) },
+        { reqId: req.id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? ''), statusCode: res.statusCode, responseTime: Math.round(ms) },
         res.writableFinished ? 'request completed' : 'request aborted',
       );
     });
