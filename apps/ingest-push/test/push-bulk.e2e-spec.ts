@@ -66,6 +66,19 @@ describe('POST /api/pushm/bulk', () => {
     expect(rows.map((r) => r.id)).toEqual([res.body.items[0].id, res.body.items[2].id]);
   });
 
+  it('refuses a date past the scheduling horizon for that item alone, even one past year 9999 in UTC', async () => {
+    const res = await push.app.post(push.token, [
+      pushItem(dueIn(3_600_000)),
+      pushItem({ dt_envio: '9999-12-31', hr_envio: '23:00:00' }),
+      pushItem({ dt_envio: '2099-01-01', hr_envio: '00:00:00' }),
+    ]);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ accepted: 1, rejected: 2 });
+    expect(res.body.items[1]).toEqual({ index: 1, errors: { dt_envio: [expect.stringContaining('9999-12-31 23:00:00 is more than 3653 days ahead')] } });
+    expect(res.body.items[2].errors.dt_envio).toHaveLength(1);
+    expect(await itemRows(push.app.sql, res.body.batch_id)).toHaveLength(1);
+  });
+
   it('fills the variables into title and message (campos/valor and valor_json)', async () => {
     const res = await push.app.post(push.token, [
       pushItem({ ...dueIn(3_600_000), campos: 'nome, cupom', valor: 'Bia, DESC15' }),

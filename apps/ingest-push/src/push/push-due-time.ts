@@ -1,3 +1,6 @@
+/** How far ahead a push may be scheduled (ten years): later dates are refused per item. */
+export const SCHEDULE_HORIZON_DAYS = 3653;
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2}):(\d{2})$/;
 

@@ -33,6 +33,11 @@ describe('checkPushItem', () => {
     });
   });
 
+  it('refuses a date beyond the scheduling horizon, naming it', () => {
+    const result = checkPushItem({ ...base, dt_envio: '9999-12-31', hr_envio: '23:00:00' }, 'America/Sao_Paulo');
+    expect(errorsOf(result)).toEqual({ dt_envio: ['dt_envio 9999-12-31 23:00:00 is more than 3653 days ahead; pushes are scheduled at most that far.'] });
+  });
+
   it.each(['iOS', 'IOS', 'ios', 'Android', 'ANDROID', ' android '])('takes the platform %s in any case', (p) => {
     const result = checkPushItem({ ...base, nm_plataforma: p }, 'UTC');
     expect(result.ok && result.push.platform).toBe(p.trim().toLowerCase());

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@app/errors';
-import { dueInstant, isRealDate, isWallTime } from './push-due-time';
+import { dueInstant, isRealDate, isWallTime, SCHEDULE_HORIZON_DAYS } from './push-due-time';
 import { MAX_PAYLOAD_BYTES, payloadBytes, type Platform, type PushContent } from './push-payload';
 import { fillTemplate, VARIABLE_NAME } from './push-template';
 
@@ -85,7 +85,11 @@ export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
   const content: PushContent = { title: filledTitle.text, body: filledBody.text, urlScheme };
   const bytes = payloadBytes(platform!, content);
   if (bytes > MAX_PAYLOAD_BYTES) return { ok: false, errors: { payload: [`The notification payload is ${bytes} bytes; the limit is ${MAX_PAYLOAD_BYTES}.`] } };
-  const dueAt = date !== null && time !== null ? dueInstant(date, time, timeZone) : new Date();
+  const now = new Date();
+  const dueAt = date !== null && time !== null ? dueInstant(date, time, timeZone) : now;
+  if (dueAt.getTime() - now.getTime() > SCHEDULE_HORIZON_DAYS * 86_400_000) {
+    return { ok: false, errors: { dt_envio: [`dt_envio ${date} ${time} is more than ${SCHEDULE_HORIZON_DAYS} days ahead; pushes are scheduled at most that far.`] } };
+  }
   return { ok: true, push: { ...content, name, device: device!, platform: platform!, dueAt } };
 }
 
