@@ -87,6 +87,14 @@ describe('SaleCopyEncoder (JSON records)', () => {
     expect(problems(sale({ ProductName: '"ProductPrice":10,' }))).toEqual([]);
   });
 
+  it('refuses a float that underflows to zero, as CSV does, and keeps a real zero', () => {
+    const withPrice = (literal: string) => sale().replace(/"ProductPrice":[\d.]+/, `"ProductPrice":${literal}`);
+    expect(problems(withPrice('1.0e-400'))).toEqual([['ProductPrice', expect.stringContaining('out of the range')]]);
+    expect(problems(withPrice('-0.5E-999'))).toEqual([['ProductPrice', expect.stringContaining('out of the range')]]);
+    expect(problems(withPrice('0.0'))).toEqual([]);
+    expect(problems(withPrice('0.0e-400'))).toEqual([]);
+  });
+
   it('checks types, required fields and unknown fields, listing every problem of the record', () => {
     expect(problems(sale({ OrderId: 12, ProductQuantity: 2.5, OrderTotal: '10.5', StoreId: '  ', CustomerEmail: null, Extra: 1, OrderDate: 5 }))).toEqual([
       ['Extra', 'is not a Sale field'],

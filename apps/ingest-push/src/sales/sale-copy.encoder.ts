@@ -1,6 +1,7 @@
 import { SALE_FIELD_INDEX, SALE_FIELDS, type SaleField } from './sale-fields';
 import {
   dateTimeProblem,
+  FLOAT_RANGE_REASON,
   FLOAT_REASON,
   floatTextProblem,
   INTEGER_REASON,
@@ -120,7 +121,8 @@ export class SaleCopyEncoder {
         // Only a number is turned into text: String() of an object whose toString is not a function throws.
         if (typeof v !== 'number') problem = f.type === 'float' ? FLOAT_REASON : INTEGER_REASON;
         else if (f.type === 'integer') problem = integerInRange(v) ? null : INTEGER_REASON;
-        else problem = !Number.isFinite(v) || (Number.isInteger(v) && integerLiteral(source, f.name)) ? FLOAT_REASON : null;
+        else if (!Number.isFinite(v) || (Number.isInteger(v) && integerLiteral(source, f.name))) problem = FLOAT_REASON;
+        else problem = v === 0 && underflowLiteral(source, f.name) ? FLOAT_RANGE_REASON : null;
         if (problem === null) text = String(v);
       } else if (typeof v !== 'string') {
         problem = f.type === 'string' ? 'must be a string' : textProblem(f, '');
@@ -173,5 +175,13 @@ function textProblem(f: SaleField, text: string): string | null {
 function integerLiteral(source: string, name: string): boolean {
   return INTEGER_LITERAL.get(name)!.test(source);
 }
+
+/** Whether `name`'s number in the source is not zero although it was read as 0 (`1.0e-400`): refused as in CSV. */
+function underflowLiteral(source: string, name: string): boolean {
+  const literal = NUMBER_LITERAL.get(name)!.exec(source)?.[1] ?? '';
+  return /[1-9]/.test(literal.split(/[eE]/)[0]);
+}
+
+const NUMBER_LITERAL = new Map(SALE_FIELDS.map((f) => [f.name, new RegExp(`"${f.name}"\\s*:\\s*(-?[\\d.]+(?:[eE][+-]?\\d+)?)`)]));
 
 const INTEGER_LITERAL = new Map(SALE_FIELDS.map((f) => [f.name, new RegExp(`"${f.name}"\\s*:\\s*-?\\d+(?:[eE][+-]?\\d+)?\\s*[,}]`)]));
