@@ -5,6 +5,7 @@ import { ConfigModule, InvalidConfigError } from '@app/config';
 import { Logger } from 'nestjs-pino';
 import { configureApp, type ApiDocsOptions } from './configure-app';
 import { ExpressServerAdapter } from './express-server.adapter';
+import { QuietNestLogger } from './quiet-nest.logger';
 import { closeGracefullyOnSignals } from './graceful-shutdown';
 import { ServerConfig } from './server.config';
 
@@ -37,7 +38,7 @@ export async function bootstrap(appModule: Type | (() => Type), docs?: ApiDocsOp
  */
 async function migrate(module: Type): Promise<void> {
   const context = await NestFactory.createApplicationContext(module, { bufferLogs: true, abortOnError: false });
-  context.useLogger(context.get(Logger));
+  context.useLogger(new QuietNestLogger(context.get(Logger)));
   new NestLogger('Migrations').log('The schema is up to date.');
   await context.close();
 }

@@ -6,6 +6,7 @@ import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
 import { Metrics } from '@app/observability';
 import { Logger } from 'nestjs-pino';
 import { ROOT_LOGGER } from './logger.config';
+import { QuietNestLogger } from './quiet-nest.logger';
 import { trackRequests } from './request-tracking.middleware';
 import { ServerConfig } from './server.config';
 
@@ -26,7 +27,7 @@ export interface ApiDocsOptions {
  */
 export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions): INestApplication {
   const config = app.get(ServerConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestLogger(app.get(Logger)));
   // First middleware: every response, including /docs and body-parser errors, carries the request id,
   // is counted and logged; a request with a body that is answered before it is all read (401 before
   // reading, a 413 mid-stream) has the rest dropped for at most LINGER_MS, never read to its end.

@@ -23,6 +23,7 @@ export function createRootLogger(config: Pick<ServerConfig, 'LOG_LEVEL'>, servic
     {
       level: config.LOG_LEVEL,
       base: { service, version },
+      timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
         paths: ['req.headers.authorization', 'req.headers["x-client-token"]', 'req.headers.apikey', 'req.headers.cookie', 'headers.authorization', 'headers["x-client-token"]', 'headers.apikey', 'headers.cookie'],
         censor: '[redacted]',
