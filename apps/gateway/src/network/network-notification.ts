@@ -1,4 +1,4 @@
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from './chat-provider';
 
 /** The network's notification body: `{object, entry: [{id, changes: [{field, value}]}]}`. */
 export interface NetworkNotification {
