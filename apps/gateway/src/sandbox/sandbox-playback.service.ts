@@ -2,12 +2,19 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { GatewayConfig } from '../config/gateway.config';
 import type { PhoneContext } from '../network/chat-provider';
 import { NetworkEvents } from '../network/network-events';
-import { UNDELIVERABLE_ERROR } from '../network/network-notification';
 import { SandboxRepository, type PhoneColumns } from './sandbox.repository';
 import { reviewRejection, storedBodyText } from './template-review';
 
 /** Recipients whose number ends in these digits are undeliverable in the sandbox (documented in the README). */
 export const UNDELIVERABLE_SUFFIX = '0000';
+
+/** The network's error for an undeliverable message, as it appears in a `failed` status. */
+const UNDELIVERABLE_ERROR = {
+  code: 131026,
+  title: 'Message undeliverable',
+  message: 'Message undeliverable',
+  error_data: { details: 'Message Undeliverable.' },
+};
 
 type Step = 'sent' | 'delivered' | 'read' | 'failed';
 
