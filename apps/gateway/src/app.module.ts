@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { authProviders } from '@app/auth';
 import { AccountsModule } from './accounts/accounts.module';
+import { ChatProviderModule } from './chat-provider.module';
 import { GATEWAY_AUTH } from './accounts/gateway-auth';
 import { GatewayErrorsModule } from './errors/gateway-errors.module';
 import { gatewayFoundation } from './gateway-foundation';
@@ -8,7 +9,6 @@ import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { ProfilesModule } from './profiles/profiles.module';
-import { ProvidersModule } from './providers/providers.module';
 import { TemplatesModule } from './templates/templates.module';
 import { GatewayWebhooksModule } from './webhooks/gateway-webhooks.module';
 
@@ -24,7 +24,7 @@ export function gatewayModule(options: { trustedCertificates?: string[] } = {}):
       AccountsModule,
       GatewayWebhooksModule,
       NotificationsModule,
-      ProvidersModule,
+      ChatProviderModule,
       MessagesModule,
       MediaModule,
       TemplatesModule,

@@ -2,7 +2,7 @@ import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@
 import { CachedCredentialStore, isUuid } from '@app/auth';
 import { SecretCipher } from '@app/secrets';
 import { GatewayConfig } from '../config/gateway.config';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { AccountsRepository, type PhoneRow } from './accounts.repository';
 import type { GatewayPrincipal } from './gateway-principal';
 

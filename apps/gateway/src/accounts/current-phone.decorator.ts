@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import type { GatewayPrincipal } from './gateway-principal';
 
 /** The business phone of the request's API key. */

@@ -1,5 +1,5 @@
 import type { Principal } from '@app/auth';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 
 /** Who calls: the API key (credentialId), its account (ownerId) and the business phone it belongs to. */
 export interface GatewayPrincipal extends Principal {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenPhoneException, InvalidParameterException } from '../errors/network-error.exception';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { AccountsRepository } from './accounts.repository';
 import { ApiKeyStore } from './api-key.store';
 

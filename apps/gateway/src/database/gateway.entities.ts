@@ -7,7 +7,7 @@ import { IdempotencyKeyEntity } from '../messages/idempotency-key.entity';
 import { MessageStatusEntity } from '../messages/message-status.entity';
 import { MessageEntity } from '../messages/message.entity';
 import { InboundEventEntity } from '../notifications/inbound-event.entity';
-import { ProfileEntity } from '../profiles/profile.entity';
+import { ProfileEntity } from '../sandbox/profile.entity';
 import { TemplateEntity } from '../templates/template.entity';
 
 export const GATEWAY_SCHEMA = 'gateway';

@@ -4,7 +4,7 @@ import { StreamBody } from '@app/auth';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { LARGEST_MEDIA } from './media-type';
 import { MediaService, type ReceivedMedia } from './media.service';
 

@@ -3,11 +3,10 @@ import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
 import { FileTooLargeException, InvalidParameterException } from '../errors/network-error.exception';
-import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
+import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { MEDIA_KINDS, SNIFF_BYTES, sniffMedia, type MediaKind } from './media-type';
 import { MediaIdTakenException } from './media-id-taken.exception';
 import { MediaRepository } from './media.repository';
-import { MediaStorage } from './media.storage';
 
 /** A file as multer hands it to the storage engine. */
 export interface IncomingFile {
@@ -30,7 +29,6 @@ export class MediaService {
   constructor(
     private readonly config: GatewayConfig,
     private readonly media: MediaRepository,
-    private readonly storage: MediaStorage,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}
 
@@ -90,9 +88,9 @@ export class MediaService {
     return { id: media.id };
   }
 
-  /** Removes a stored file of a request that failed after it was stored (sandbox storage only). */
+  /** A request failed after its file was stored: the provider lets go of the file. */
   async discard(phone: PhoneContext, id: string): Promise<void> {
-    if (this.config.GATEWAY_PROVIDER === 'sandbox') await this.storage.remove(phone.accountId, id);
+    await this.provider.discardMedia(phone, id);
   }
 }
 

@@ -1,7 +1,6 @@
 import { HTTP_URL, Input, PHONE_NUMBER } from '../common/input.validator';
+import { MESSAGE_TYPES, type MediaRef, type SendMessage } from '../network/chat-provider';
 
-export const MESSAGE_TYPES = ['text', 'interactive', 'contacts', 'location', 'image', 'audio', 'video', 'document', 'sticker', 'reaction', 'template'] as const;
-export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'document', 'sticker'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
@@ -25,23 +24,6 @@ export const MESSAGE_LIMITS = {
   flowCta: 20,
   templateName: 512,
 } as const;
-
-export interface SendMessage {
-  kind: 'send';
-  to: string;
-  type: MessageType;
-  /** The validated body, as the network takes it (type filled in). */
-  payload: Record<string, unknown>;
-  /** Media ids the message refers to: each must be one of the account's. */
-  mediaIds: MediaRef[];
-  template?: { name: string; language: string; bodyParameters: number };
-}
-
-/** A media id used in a message, and where. */
-export interface MediaRef {
-  field: string;
-  id: string;
-}
 
 export interface MarkRead {
   kind: 'read';

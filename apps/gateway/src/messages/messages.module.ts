@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
 import { MessagesController } from './messages.controller';
+import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import { ThroughputLimiter } from './throughput.limiter';
 
-@Module({ controllers: [MessagesController], providers: [MessagesService, IdempotencyRepository, ThroughputLimiter] })
+@Module({
+  controllers: [MessagesController],
+  providers: [MessagesService, MessagesRepository, IdempotencyRepository, ThroughputLimiter],
+  exports: [MessagesRepository],
+})
 export class MessagesModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, prepared, Sql, type SqlRunner } from '@app/database';
-import type { PhoneColumns } from '../providers/chat-provider';
+import type { StatusChange } from '../network/network-events';
 
 export interface MessageView {
   id: string;
@@ -12,23 +12,6 @@ export interface MessageView {
   created_at: string;
   updated_at: string;
   statuses: { status: string; timestamp: string; errors?: unknown[] }[];
-}
-
-/** A message whose statuses have not reached a final one, with the phone it was sent from. */
-export interface UnfinishedMessage extends PhoneColumns {
-  id: string;
-  wa_id: string;
-  status: string;
-  /** When its last status was recorded, in epoch milliseconds. */
-  since_ms: number;
-}
-
-export interface StatusChange {
-  messageId: string;
-  status: string;
-  /** Unix seconds, as the network writes them. */
-  timestamp: number;
-  errors?: unknown[];
 }
 
 /** Later statuses never move a message back (a late `delivered` after `read` is history, not state). */
@@ -78,18 +61,6 @@ export class MessagesRepository {
       [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp],
     );
     return row ? { recipient: row.wa_id } : null;
-  }
-
-  /** Up to `limit` messages after `afterId` (by id) still short of `read` or `failed`; paging by id walks the primary key once. */
-  unfinished(afterId: string, limit: number): Promise<UnfinishedMessage[]> {
-    return this.sql.rows<UnfinishedMessage>(
-      `SELECT m.id, m.wa_id, m.status, (extract(epoch FROM m.updated_at) * 1000)::float8 AS since_ms,
-              p.id AS phone_ref, p.account_id, p.phone, p.phone_id, a.waba_id
-         FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref JOIN gateway.accounts a ON a.id = p.account_id
-        WHERE m.id > $1 AND m.status IN ('accepted', 'sent', 'delivered')
-        ORDER BY m.id LIMIT $2`,
-      [afterId, limit],
-    );
   }
 
   find(accountId: string, id: string): Promise<MessageView | null> {

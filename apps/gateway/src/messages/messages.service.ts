@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
 import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
-import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
+import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
-import { parseMessageRequest, type SendMessage } from './message.validator';
+import { parseMessageRequest } from './message.validator';
 import { MessagesRepository, type MessageView } from './messages.repository';
 import { ThroughputLimiter } from './throughput.limiter';
 

@@ -1,16 +1,22 @@
 import { Global, Module } from '@nestjs/common';
-import { MessagesRepository } from '../messages/messages.repository';
-import { TemplatesRepository } from '../templates/templates.repository';
+import { MessagesModule } from '../messages/messages.module';
+import { NetworkEvents } from '../network/network-events';
+import { TemplatesModule } from '../templates/templates.module';
+import { GatewayWebhooksModule } from '../webhooks/gateway-webhooks.module';
 import { InboundNotificationsController } from './inbound-notifications.controller';
 import { InboundNotificationsService } from './inbound-notifications.service';
 import { InboundRepository } from './inbound.repository';
 import { NotificationsService } from './notifications.service';
 
-/** What the network reports, recorded once and passed on to webhooks; and the network's own notification endpoint. */
+/**
+ * Where the network's reports enter: its notification endpoint (cloud) and NetworkEvents
+ * (the sandbox, in process). Each change is recorded once and passed on to webhooks.
+ */
 @Global()
 @Module({
+  imports: [MessagesModule, TemplatesModule, GatewayWebhooksModule],
   controllers: [InboundNotificationsController],
-  providers: [NotificationsService, InboundNotificationsService, InboundRepository, MessagesRepository, TemplatesRepository],
-  exports: [NotificationsService, MessagesRepository, TemplatesRepository],
+  providers: [NotificationsService, InboundNotificationsService, InboundRepository, { provide: NetworkEvents, useExisting: NotificationsService }],
+  exports: [NetworkEvents],
 })
 export class NotificationsModule {}

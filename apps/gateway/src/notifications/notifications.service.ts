@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
-import { MessagesRepository, type StatusChange } from '../messages/messages.repository';
-import type { PhoneContext } from '../providers/chat-provider';
+import { MessagesRepository } from '../messages/messages.repository';
+import type { PhoneContext } from '../network/chat-provider';
+import type { NetworkEvents, StatusChange } from '../network/network-events';
+import { notification, statusesValue, templateStatusValue } from '../network/network-notification';
 import { TemplatesRepository } from '../templates/templates.repository';
-import { NotificationOutbox } from './notification.outbox';
-import { notification, statusesValue, templateStatusValue } from './network-notification';
+import { NetworkNotificationOutbox } from '../webhooks/network-notification.outbox';
 import { InboundRepository } from './inbound.repository';
 
 export const MESSAGES_FIELD = 'messages';
@@ -16,14 +17,14 @@ export const TEMPLATE_STATUS_FIELD = 'message_template_status_update';
  * the phone's webhooks in the network's own notification shape, in one transaction.
  */
 @Injectable()
-export class NotificationsService {
+export class NotificationsService implements NetworkEvents {
   constructor(
     private readonly sql: Sql,
     private readonly config: GatewayConfig,
     private readonly messages: MessagesRepository,
     private readonly templates: TemplatesRepository,
     private readonly inbound: InboundRepository,
-    private readonly outbox: NotificationOutbox,
+    private readonly outbox: NetworkNotificationOutbox,
   ) {}
 
   /** A message status; a repeated one is ignored. */

@@ -1,15 +1,7 @@
 import { HTTP_URL, Input } from '../common/input.validator';
+import type { ProfileFields } from '../network/chat-provider';
 
 export const VERTICALS = ['', 'UNDEFINED', 'OTHER', 'AUTO', 'BEAUTY', 'APPAREL', 'EDU', 'ENTERTAIN', 'EVENT_PLAN', 'FINANCE', 'GROCERY', 'GOVT', 'HOTEL', 'HEALTH', 'NONPROFIT', 'PROF_SERVICES', 'RETAIL', 'TRAVEL', 'RESTAURANT', 'NOT_A_BIZ'] as const;
-
-export interface ProfileFields {
-  address?: string;
-  description?: string;
-  vertical?: string;
-  about?: string;
-  email?: string;
-  websites?: string[];
-}
 
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 

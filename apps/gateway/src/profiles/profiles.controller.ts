@@ -2,7 +2,7 @@ import { Body, Get, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { ProfilesService } from './profiles.service';
 
 @GatewayApi('Profiles')

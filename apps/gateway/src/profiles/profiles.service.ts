@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
 import { GatewayConfig } from '../config/gateway.config';
-import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
+import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { parseProfileUpdate } from './profile.validator';
 
 @Injectable()

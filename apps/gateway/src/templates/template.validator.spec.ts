@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { InvalidParameterException } from '../errors/network-error.exception';
-import { parseTemplateDraft, reviewRejection, storedBodyText, variablesOf } from './template.validator';
+import { parseTemplateDraft } from './template.validator';
 
 const body = (text = 'Hello') => ({ type: 'BODY', text });
 const draft = (components: unknown[], extra: Record<string, unknown> = {}) => ({ name: 'n', category: 'MARKETING', language: 'en_US', components, ...extra });
@@ -47,23 +47,5 @@ describe('parseTemplateDraft', () => {
       }),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('review', () => {
-  it('rejects bodies starting or ending with a variable, or with adjacent ones', () => {
-    expect(variablesOf('a {{1}} b {{2}}')).toEqual([1, 2]);
-    expect(reviewRejection('Hello {{1}}, welcome.')).toBeNull();
-    expect(reviewRejection('{{1}} hello')).toBe('INVALID_FORMAT');
-    expect(reviewRejection('hello {{1}}')).toBe('INVALID_FORMAT');
-    expect(reviewRejection('a {{1}} {{2}} b')).toBe('INVALID_FORMAT');
-  });
-});
-
-describe('storedBodyText', () => {
-  it('reads the BODY text of stored components, in any case, and is empty without one', () => {
-    expect(storedBodyText([{ type: 'HEADER', format: 'TEXT', text: 'Hi' }, { type: 'body', text: 'Order {{1}} shipped.' }])).toBe('Order {{1}} shipped.');
-    expect(storedBodyText([{ type: 'BODY', add_security_recommendation: true }])).toBe('');
-    expect(storedBodyText([])).toBe('');
   });
 });

@@ -1,8 +1,7 @@
 import { HTTP_URL, Input } from '../common/input.validator';
 import { InvalidParameterException } from '../errors/network-error.exception';
-
-export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+import { TEMPLATE_CATEGORIES, type TemplateDraft } from '../network/chat-provider';
+import { variablesOf } from '../network/template-variables';
 
 export const TEMPLATE_LIMITS = {
   name: 512,
@@ -16,19 +15,6 @@ export const TEMPLATE_LIMITS = {
   urlButtons: 2,
   copyCode: 15,
 } as const;
-
-export interface TemplateDraft {
-  name: string;
-  language: string;
-  category: TemplateCategory;
-  allowCategoryChange: boolean;
-  components: unknown[];
-  messageSendTtlSeconds?: number;
-  /** The body text (empty for authentication templates, whose body the network writes). */
-  bodyText: string;
-}
-
-const VARIABLE = /\{\{(\d+)\}\}/g;
 
 /** Checks a `POST api/Templates` body against every creation rule of the spec. */
 export function parseTemplateDraft(raw: unknown): TemplateDraft {
@@ -46,17 +32,6 @@ export function parseTemplateDraft(raw: unknown): TemplateDraft {
   const components = body.at('components').array(1, 4);
   const bodyText = category === 'AUTHENTICATION' ? authenticationComponents(components) : standardComponents(components);
   return { name, language, category, allowCategoryChange, components: components.map((c) => c.value), messageSendTtlSeconds, bodyText };
-}
-
-/** The numbers of the `{{n}}` variables in a text, in order. */
-export function variablesOf(text: string): number[] {
-  return [...text.matchAll(VARIABLE)].map((m) => Number(m[1]));
-}
-
-/** The body text of stored components (empty when the BODY carries none, as in authentication templates). */
-export function storedBodyText(components: unknown[]): string {
-  const body = components.find((c) => String((c as { type?: unknown }).type).toUpperCase() === 'BODY') as { text?: unknown } | undefined;
-  return typeof body?.text === 'string' ? body.text : '';
 }
 
 const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'] as const;
@@ -219,15 +194,4 @@ function authenticationComponents(components: Input[]): string {
     if (terms.boolean() !== true) terms.fail('must be true: zero-tap templates are only registered once the terms are accepted');
   } else terms.optionalBoolean();
   return '';
-}
-
-/**
- * Why the network's review would reject a well-formed template, or null when it approves:
- * a body that starts or ends with a variable, or two variables side by side.
- */
-export function reviewRejection(bodyText: string): string | null {
-  const trimmed = bodyText.trim();
-  if (/^\{\{\d+\}\}/.test(trimmed) || /\{\{\d+\}\}$/.test(trimmed)) return 'INVALID_FORMAT';
-  if (/\{\{\d+\}\}\s*\{\{\d+\}\}/.test(trimmed)) return 'INVALID_FORMAT';
-  return null;
 }

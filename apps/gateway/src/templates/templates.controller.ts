@@ -3,7 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { TemplatesService, type TemplateCreated } from './templates.service';
 import type { TemplateView } from './templates.repository';
 

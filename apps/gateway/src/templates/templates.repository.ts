@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type SqlRunner } from '@app/database';
-import type { PhoneColumns } from '../providers/chat-provider';
-import type { TemplateDraft } from './template.validator';
+import type { TemplateDraft } from '../network/chat-provider';
 
 export interface TemplateView {
   id: string;
@@ -13,14 +12,6 @@ export interface TemplateView {
 }
 
 const COLUMNS = 'id, name, language, category, status, components';
-
-/** A template awaiting review, with the first phone of its account (the notification goes to that phone's webhooks). */
-export interface PendingTemplate extends PhoneColumns {
-  id: string;
-  components: unknown[];
-  /** When it was created, in epoch milliseconds. */
-  since_ms: number;
-}
 
 @Injectable()
 export class TemplatesRepository {
@@ -40,20 +31,6 @@ export class TemplatesRepository {
       `INSERT INTO gateway.templates (id, account_id, name, language, category, status, components, allow_category_change, message_send_ttl_seconds)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, name, language) DO NOTHING RETURNING ${COLUMNS}`,
       [id, accountId, draft.name, draft.language, category, status, JSON.stringify(draft.components), draft.allowCategoryChange, draft.messageSendTtlSeconds ?? null],
-    );
-  }
-
-  /** Up to `limit` PENDING templates after `afterId` (by id). */
-  pending(afterId: string, limit: number): Promise<PendingTemplate[]> {
-    return this.sql.rows<PendingTemplate>(
-      `SELECT t.id, t.components, (extract(epoch FROM t.created_at) * 1000)::float8 AS since_ms,
-              p.id AS phone_ref, p.account_id, p.phone, p.phone_id, a.waba_id
-         FROM gateway.templates t
-         JOIN gateway.accounts a ON a.id = t.account_id
-         JOIN LATERAL (SELECT id, account_id, phone, phone_id FROM gateway.phones WHERE account_id = t.account_id ORDER BY created_at LIMIT 1) p ON true
-        WHERE t.id > $1 AND t.status = 'PENDING'
-        ORDER BY t.id LIMIT $2`,
-      [afterId, limit],
     );
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundException } from '../errors/network-error.exception';
-import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../providers/chat-provider';
+import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { parseTemplateDraft } from './template.validator';
 import { TemplatesRepository, type TemplateView } from './templates.repository';
 

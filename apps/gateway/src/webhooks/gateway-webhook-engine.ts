@@ -1,5 +1,5 @@
 import type { WebhookEngineOptions } from '@app/webhooks';
-import type { NetworkNotification } from '../notifications/network-notification';
+import type { NetworkNotification } from '../network/network-notification';
 
 /** An outbox event's data: the phone that owns it and the notification, as recorded by NetworkNotificationOutbox. */
 export interface RecordedNotification {

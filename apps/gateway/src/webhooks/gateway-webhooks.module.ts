@@ -1,14 +1,12 @@
-import { Global, Module } from '@nestjs/common';
-import { NotificationOutbox } from '../notifications/notification.outbox';
+import { Module } from '@nestjs/common';
 import { NetworkNotificationOutbox } from './network-notification.outbox';
 import { WebhookRegistrationsService } from './webhook-registrations.service';
 import { WebhooksController } from './webhooks.controller';
 
 /** The spec's webhook registrations and the notification outbox, both on the shared delivery engine. */
-@Global()
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhookRegistrationsService, { provide: NotificationOutbox, useClass: NetworkNotificationOutbox }],
-  exports: [NotificationOutbox],
+  providers: [WebhookRegistrationsService, NetworkNotificationOutbox],
+  exports: [NetworkNotificationOutbox],
 })
 export class GatewayWebhooksModule {}

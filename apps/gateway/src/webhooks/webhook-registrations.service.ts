@@ -3,7 +3,7 @@ import { TargetPolicy, WebhooksService, type WebhookRecord } from '@app/webhooks
 import { PhonesService } from '../accounts/phones.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { InvalidParameterException } from '../errors/network-error.exception';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { parseWebhookRegistration, type WebhookRegistration } from './webhook-registration.validator';
 
 export interface RegistrationView {

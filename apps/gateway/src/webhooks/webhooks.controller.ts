@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/co
 import { ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import { GatewayApi } from '../common/api-version.guard';
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
 import { WebhookRegistrationsService, type RegistrationView } from './webhook-registrations.service';
 
 @GatewayApi('Webhooks')

@@ -1,14 +1,20 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
-import { MessagesRepository } from '../messages/messages.repository';
-import { UNDELIVERABLE_ERROR } from '../notifications/network-notification';
-import { NotificationsService } from '../notifications/notifications.service';
-import { TemplatesRepository } from '../templates/templates.repository';
-import { reviewRejection, storedBodyText } from '../templates/template.validator';
-import type { PhoneColumns, PhoneContext } from './chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
+import { NetworkEvents } from '../network/network-events';
+import { SandboxRepository, type PhoneColumns } from './sandbox.repository';
+import { reviewRejection, storedBodyText } from './template-review';
 
 /** Recipients whose number ends in these digits are undeliverable in the sandbox (documented in the README). */
 export const UNDELIVERABLE_SUFFIX = '0000';
+
+/** The network's error for an undeliverable message, as it appears in a `failed` status. */
+const UNDELIVERABLE_ERROR = {
+  code: 131026,
+  title: 'Message undeliverable',
+  message: 'Message undeliverable',
+  error_data: { details: 'Message Undeliverable.' },
+};
 
 type Step = 'sent' | 'delivered' | 'read' | 'failed';
 
@@ -33,9 +39,8 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
 
   constructor(
     private readonly config: GatewayConfig,
-    private readonly messages: MessagesRepository,
-    private readonly templates: TemplatesRepository,
-    private readonly notifications: NotificationsService,
+    private readonly repository: SandboxRepository,
+    private readonly network: NetworkEvents,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -72,11 +77,11 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
   /** Picks up every message and template a stopped process left midway. */
   private async resume(): Promise<void> {
     await this.eachRow(
-      (after) => this.messages.unfinished(after, PAGE),
+      (after) => this.repository.unfinishedMessages(after, PAGE),
       (m) => this.playMessage(phoneOf(m), m.id, stepsAfter(m.status, m.wa_id), m.since_ms),
     );
     await this.eachRow(
-      (after) => this.templates.pending(after, PAGE),
+      (after) => this.repository.pendingTemplates(after, PAGE),
       (t) => this.review(phoneOf(t), t.id, storedBodyText(t.components), t.since_ms),
     );
   }
@@ -101,7 +106,7 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
         return;
       }
       const status = steps[i];
-      await this.notifications.messageStatus(phone, {
+      await this.network.messageStatus(phone, {
         messageId,
         status,
         timestamp: Math.floor(Date.now() / 1000),
@@ -115,7 +120,7 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
     if (wait > 0) return this.later(wait, () => this.review(phone, templateId, bodyText, since));
     if (this.stopped) return;
     const reason = reviewRejection(bodyText);
-    await this.notifications.templateStatus(phone, templateId, reason ? 'REJECTED' : 'APPROVED', reason);
+    await this.network.templateStatus(phone, templateId, reason ? 'REJECTED' : 'APPROVED', reason);
   }
 
   private later(ms: number, work: () => Promise<void>): void {

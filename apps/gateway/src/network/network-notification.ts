@@ -1,4 +1,4 @@
-import type { PhoneContext } from '../providers/chat-provider';
+import type { PhoneContext } from './chat-provider';
 
 /** The network's notification body: `{object, entry: [{id, changes: [{field, value}]}]}`. */
 export interface NetworkNotification {
@@ -27,11 +27,3 @@ export function statusesValue(network: string, phone: PhoneContext, statuses: St
 export function templateStatusValue(template: { id: string; name: string; language: string }, event: string, reason: string | null): Record<string, unknown> {
   return { event, message_template_id: template.id, message_template_name: template.name, message_template_language: template.language, reason: reason ?? 'NONE' };
 }
-
-/** The network's error for an undeliverable message, as it appears in a `failed` status. */
-export const UNDELIVERABLE_ERROR = {
-  code: 131026,
-  title: 'Message undeliverable',
-  message: 'Message undeliverable',
-  error_data: { details: 'Message Undeliverable.' },
-};

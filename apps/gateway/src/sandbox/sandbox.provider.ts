@@ -1,30 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Sql } from '@app/database';
 import { numericId } from '../common/numeric-id';
 import { GatewayConfig } from '../config/gateway.config';
 import { InvalidParameterException, NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
-import { MediaStorage } from '../media/media.storage';
-import type { SendMessage } from '../messages/message.validator';
-import type { ProfileFields } from '../profiles/profile.validator';
-import { TEMPLATE_LANGUAGES } from '../templates/template-languages';
-import { TemplatesRepository } from '../templates/templates.repository';
-import { storedBodyText, variablesOf, type TemplateDraft } from '../templates/template.validator';
-import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, SentMessage } from './chat-provider';
+import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, ProfileFields, SendMessage, SentMessage, TemplateDraft } from '../network/chat-provider';
+import { variablesOf } from '../network/template-variables';
+import { MediaStorage } from './media.storage';
 import { SandboxPlayback } from './sandbox-playback.service';
+import { SandboxRepository } from './sandbox.repository';
+import { TEMPLATE_LANGUAGES } from './template-languages';
+import { storedBodyText } from './template-review';
 
 /**
  * Behaves like the network without leaving the process: refuses what it refuses (unknown
  * or unapproved templates, wrong parameter counts, a template language it does not list);
- * SandboxPlayback then plays the statuses and the template review, each step producing the
- * network's notification.
+ * SandboxPlayback then plays the statuses and the template review, reporting each step as
+ * the network would (NetworkEvents).
  */
 @Injectable()
 export class SandboxProvider implements ChatProvider {
   constructor(
     private readonly config: GatewayConfig,
-    private readonly sql: Sql,
-    private readonly templates: TemplatesRepository,
+    private readonly repository: SandboxRepository,
     private readonly storage: MediaStorage,
     private readonly playback: SandboxPlayback,
   ) {}
@@ -44,22 +41,21 @@ export class SandboxProvider implements ChatProvider {
     return id;
   }
 
+  async discardMedia(phone: PhoneContext, mediaId: string): Promise<void> {
+    await this.storage.remove(phone.accountId, mediaId);
+  }
+
   async createTemplate(_phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {
     if (!TEMPLATE_LANGUAGES.has(draft.language)) throw new InvalidParameterException('language', `${draft.language} is not a language the network takes templates in`);
     return { id: numericId(), status: 'PENDING', category: draft.category };
   }
 
   async getProfile(phone: PhoneContext): Promise<Record<string, unknown>> {
-    const row = await this.sql.one<{ fields: Record<string, unknown> }>(`SELECT fields FROM gateway.profiles WHERE phone_ref = $1`, [phone.phoneRef]);
-    return { ...(row?.fields ?? {}), messaging_product: this.config.NETWORK };
+    return { ...(await this.repository.profile(phone.phoneRef)), messaging_product: this.config.NETWORK };
   }
 
   async updateProfile(phone: PhoneContext, fields: ProfileFields): Promise<void> {
-    await this.sql.rows(
-      `INSERT INTO gateway.profiles (phone_ref, fields) VALUES ($1, $2)
-       ON CONFLICT (phone_ref) DO UPDATE SET fields = gateway.profiles.fields || EXCLUDED.fields, updated_at = now()`,
-      [phone.phoneRef, JSON.stringify(fields)],
-    );
+    await this.repository.updateProfile(phone.phoneRef, fields);
   }
 
   messageStored(phone: PhoneContext, message: SentMessage & { to: string }): void {
@@ -71,7 +67,7 @@ export class SandboxProvider implements ChatProvider {
   }
 
   private async checkTemplate(phone: PhoneContext, wanted: NonNullable<SendMessage['template']>): Promise<void> {
-    const template = await this.templates.findByName(phone.accountId, wanted.name, wanted.language);
+    const template = await this.repository.template(phone.accountId, wanted.name, wanted.language);
     if (!template || template.status !== 'APPROVED') {
       throw new UpstreamException(400, {
         message: '(#132001) Template name does not exist in the translation',

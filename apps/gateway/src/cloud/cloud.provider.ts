@@ -4,10 +4,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
 import { GatewayConfig } from '../config/gateway.config';
 import { NetworkErrorCode, UpstreamException, type NetworkError } from '../errors/network-error.exception';
-import type { SendMessage } from '../messages/message.validator';
-import type { ProfileFields } from '../profiles/profile.validator';
-import type { TemplateDraft } from '../templates/template.validator';
-import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, SentMessage } from './chat-provider';
+import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, ProfileFields, SendMessage, SentMessage, TemplateDraft } from '../network/chat-provider';
 
 const PROFILE_FIELDS = 'about,address,description,email,profile_picture_url,websites,vertical';
 
@@ -50,6 +47,10 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
     });
     if (typeof answer.id !== 'string') throw malformed('the upload answer carried no media id');
     return answer.id;
+  }
+
+  async discardMedia(): Promise<void> {
+    // The network keeps what it received; an id the gateway did not record is never used.
   }
 
   async createTemplate(phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {

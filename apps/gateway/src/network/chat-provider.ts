@@ -1,18 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { SendMessage } from '../messages/message.validator';
-import type { ProfileFields } from '../profiles/profile.validator';
-import type { TemplateDraft } from '../templates/template.validator';
 
 /** The business phone a request acts for, with its account's network credentials. */
-/** A business phone as SQL selects it beside a message or template (`phone_ref` is the phones row id). */
-export interface PhoneColumns {
-  phone_ref: string;
-  account_id: string;
-  phone: string;
-  phone_id: string;
-  waba_id: string | null;
-}
-
 export interface PhoneContext {
   accountId: string;
   /** The phones row id. */
@@ -24,6 +12,27 @@ export interface PhoneContext {
   wabaId: string | null;
   /** The account's Graph API access token, decrypted (cloud only). */
   accessToken: string | null;
+}
+
+export const MESSAGE_TYPES = ['text', 'interactive', 'contacts', 'location', 'image', 'audio', 'video', 'document', 'sticker', 'reaction', 'template'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** A checked message to send (messages/message.validator makes it). */
+export interface SendMessage {
+  kind: 'send';
+  to: string;
+  type: MessageType;
+  /** The validated body, as the network takes it (type filled in). */
+  payload: Record<string, unknown>;
+  /** Media ids the message refers to: each must be one of the account's. */
+  mediaIds: MediaRef[];
+  template?: { name: string; language: string; bodyParameters: number };
+}
+
+/** A media id used in a message, and where. */
+export interface MediaRef {
+  field: string;
+  id: string;
 }
 
 export interface SentMessage {
@@ -39,10 +48,35 @@ export interface MediaUpload {
   filename: string;
 }
 
+export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+/** A checked template to create (templates/template.validator makes it). */
+export interface TemplateDraft {
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  allowCategoryChange: boolean;
+  components: unknown[];
+  messageSendTtlSeconds?: number;
+  /** The body text (empty for authentication templates, whose body the network writes). */
+  bodyText: string;
+}
+
 export interface CreatedTemplate {
   id: string;
   status: string;
   category: string;
+}
+
+/** The business profile fields a phone may set (profiles/profile.validator checks them). */
+export interface ProfileFields {
+  address?: string;
+  description?: string;
+  vertical?: string;
+  about?: string;
+  email?: string;
+  websites?: string[];
 }
 
 /**
@@ -54,6 +88,8 @@ export interface ChatProvider {
   markRead(phone: PhoneContext, messageId: string): Promise<void>;
   /** Stores or forwards a file; returns the media id to use in messages. */
   uploadMedia(phone: PhoneContext, upload: MediaUpload): Promise<string>;
+  /** The gateway did not record an uploaded file (a bad form, an id taken): the sandbox deletes it (the real network keeps its own). */
+  discardMedia(phone: PhoneContext, mediaId: string): Promise<void>;
   createTemplate(phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate>;
   getProfile(phone: PhoneContext): Promise<Record<string, unknown>>;
   updateProfile(phone: PhoneContext, fields: ProfileFields): Promise<void>;

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The business profile of one phone (deleted only with the phone). */
+/** The business profile the sandbox keeps for one phone (with cloud the network keeps it); deleted only with the phone. */
 @Entity({ name: 'profiles' })
 export class ProfileEntity {
   @PrimaryColumn({ name: 'phone_ref', type: 'uuid' })
