@@ -170,7 +170,7 @@ async function measure(http: Pool, token: string, fake: Child, app: Child, from:
 
 /** A push token straight in the database: `push_<id>_<secret>`, only the secret's SHA-256 stored. */
 async function mintPushToken(pg: PgPool): Promise<string> {
-  const account = await pg.query<{ id: string }>(`INSERT INTO ingest_push.push_accounts (name) VALUES ($1) RETURNING id`, [`bench-${randomUUID()}`]);
+  const account = await pg.query<{ id: string }>(`INSERT INTO ingest_push.accounts (name) VALUES ($1) RETURNING id`, [`bench-${randomUUID()}`]);
   const id = randomUUID();
   const secret = randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 40);
   await pg.query(`INSERT INTO ingest_push.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, 'bench', $3)`, [id, account.rows[0].id, createHash('sha256').update(secret).digest()]);

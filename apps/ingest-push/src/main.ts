@@ -3,7 +3,7 @@ import { loadConfig } from '@app/config';
 import { bootstrap } from '@app/server';
 import { AppModule, INGEST_PUSH_VERSION } from './app.module';
 import { PushConfig } from './push/push.config';
-import { PushWorkerModule } from './push/push-worker.module';
+import { PushWorkerModule } from './push-worker.module';
 
 void bootstrap(() => (loadConfig(PushConfig).PUSH_WORKERS === 'only' ? PushWorkerModule : AppModule), {
   title: 'Sales ingestion and push',

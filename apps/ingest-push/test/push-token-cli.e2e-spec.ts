@@ -11,7 +11,7 @@ describe('push:token CLI', () => {
 
   const accountOf = async (token: string) =>
     (await push.app.sql.one<{ id: string; name: string }>(
-      'SELECT a.id, a.name FROM ingest_push.push_tokens t JOIN ingest_push.push_accounts a ON a.id = t.account_id WHERE t.id = $1',
+      'SELECT a.id, a.name FROM ingest_push.push_tokens t JOIN ingest_push.accounts a ON a.id = t.account_id WHERE t.id = $1',
       [token.split('_')[1]],
     ))!;
 

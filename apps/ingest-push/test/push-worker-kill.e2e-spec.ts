@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, workerDatabaseUrl, type TestApp } from '@app/testkit';
-import { PushWorkerModule } from '../src/push/push-worker.module';
+import { PushWorkerModule } from '../src/push-worker.module';
 import { itemRows, pushItem } from './support/push-test';
 import { usePush } from './support/use-push';
 

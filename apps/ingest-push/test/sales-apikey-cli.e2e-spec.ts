@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { itKeepsEntitiesAndMigrationsInStep, workerDatabaseUrl } from '@app/testkit';
+import { workerDatabaseUrl } from '@app/testkit';
 import request from 'supertest';
 import { cli } from '../src/sales/sales-api-key.cli';
 import { SALES_PATH, startIngest, type IngestApp } from './support/sales-test';
@@ -14,7 +14,7 @@ describe('ingest:apikey CLI', () => {
 
   const accountOf = async (key: string) =>
     (await t.sql.one<{ id: string; name: string }>(
-      'SELECT a.id, a.name FROM ingest_push.sales_api_keys k JOIN ingest_push.sales_accounts a ON a.id = k.account_id WHERE k.id = $1',
+      'SELECT a.id, a.name FROM ingest_push.sales_api_keys k JOIN ingest_push.accounts a ON a.id = k.account_id WHERE k.id = $1',
       [key.split('_')[1]],
     ))!;
   const unique = (base: string) => `${base}-${randomUUID().slice(0, 8)}`;
@@ -44,37 +44,9 @@ describe('ingest:apikey CLI', () => {
     expect((await accountOf(await cli.run(url, { name: 'bench' }))).name).toBe('default');
   });
 
-  it('takes the oldest account of a name that several accounts carry (minted before names were looked up)', async () => {
-    const account = unique('legacy');
-    const [oldest] = await t.sql.rows<{ id: string }>(
-      `INSERT INTO ingest_push.sales_accounts (name, created_at) VALUES ($1, now() - interval '2 days'), ($1, now() - interval '1 day') RETURNING id`,
-      [account],
-    );
-    const key = await cli.run(await workerDatabaseUrl(), cli.parse(['--account', account]));
-    expect((await accountOf(key)).id).toBe(oldest.id);
-  });
-
   it('refuses bad arguments with one sentence', () => {
     expect(() => cli.parse(['--account', ' '])).toThrow('--account must be 1 to 255 characters.');
     expect(() => cli.parse(['--account', 'x'.repeat(256)])).toThrow('--account must be 1 to 255 characters.');
     expect(() => cli.parse(['--bogus', 'x'])).toThrow(/Unexpected argument "--bogus"/);
-  });
-});
-
-/** The entities describe exactly what the migrations built, and migrating again is a no-op. */
-describe('ingest-push migrations', () => {
-  let t: IngestApp;
-  beforeAll(async () => {
-    t = await startIngest();
-  });
-  afterAll(() => t.close());
-
-  itKeepsEntitiesAndMigrationsInStep(() => t, 'ingest_push');
-
-  it('creates the sales key and the indexes people query by', async () => {
-    const indexes = await t.sql.rows<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'ingest_push' AND tablename = 'sales' ORDER BY indexname`);
-    expect(indexes.map((i) => i.indexdef.replace(/^.* USING btree /, ''))).toEqual(
-      expect.arrayContaining(['(account_id, order_id, product_id)', '(account_id, order_date)', '(account_id, store_id)', '(account_id, customer_cpf_cnpj)']),
-    );
   });
 });

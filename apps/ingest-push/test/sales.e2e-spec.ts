@@ -362,7 +362,7 @@ describe('GET /DataInserterSales/api/sales/ingestions/{id}', () => {
   it("answers 404 for another account's ingestion, an unknown id and a malformed id", async () => {
     const owner = await t.apiKey();
     const other = await t.apiKey();
-    const sibling = await t.apiKey(owner.accountId);
+    const sibling = await t.apiKey(owner.account);
     const id = (await upload(t.port, { apiKey: owner.key, ...CSV }, generated(['--format', 'csv', '--rows', '10', '--invalid-every', '2']))).json<Summary>().ingestion_id;
     for (const path of [`ingestions/${id}`, `ingestions/${id}/errors`]) {
       expect((await request(t.http).get(`${SALES_PATH}/${path}`).set('apiKey', other.key)).status).toBe(404);

@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, isObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { KeepRaw, QuickCheck } from '@app/errors';
-import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from './document-path.pipe';
+import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from '../address/document-path.pipe';
 
 /** Ten years: a longer ttl is a mistake, not a wish. */
 export const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;

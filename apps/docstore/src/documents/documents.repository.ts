@@ -2,10 +2,10 @@ import { setTimeout } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, prepared, Sql, type PreparedStatement, type SqlRunner } from '@app/database';
 import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
+import type { DocumentScope } from '../address/document-scope';
 import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
 import type { DocumentListQuery } from './document-query';
-import type { DocumentScope } from './document-scope';
 import type { DocumentView } from './document.dto';
 import { DocumentWriteConflictException } from './documents.exception';
 

@@ -3,11 +3,11 @@ import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
 import { WebhookEvents } from '@app/webhooks';
+import type { DocumentScope } from '../address/document-scope';
 import { DocstoreConfig } from '../config/docstore.config';
 import { SchemasService } from '../schemas/schemas.service';
 import type { DocumentListQuery } from './document-query';
 import { DocumentEvent } from './document-events';
-import type { DocumentScope } from './document-scope';
 import type { BulkItemDto, DocumentBodyDto, DocumentView } from './document.dto';
 import {
   DocumentAlreadyExistsException, DocumentNotFoundException, DocumentPathMismatchException, DocumentVersionMismatchException,

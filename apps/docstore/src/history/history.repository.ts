@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
-import type { DocumentScope } from '../documents/document-scope';
+import type { DocumentScope } from '../address/document-scope';
 
 export interface HistoryEntryView {
   id: string;

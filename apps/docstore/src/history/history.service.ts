@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PageQuery } from '@app/pagination';
 import { WebhookEvents } from '@app/webhooks';
-import type { DocumentScope } from '../documents/document-scope';
+import type { DocumentScope } from '../address/document-scope';
 import type { DocumentView } from '../documents/document.dto';
 import { DocumentNotFoundException, DocumentVersionMismatchException, HistoryEntryNotFoundException } from '../documents/documents.exception';
 import { DocumentsRepository } from '../documents/documents.repository';

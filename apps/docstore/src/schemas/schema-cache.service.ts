@@ -3,7 +3,7 @@ import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DatabaseConfig } from '@app/config';
 import { Client } from 'pg';
-import type { DocumentScope } from '../documents/document-scope';
+import type { DocumentScope } from '../address/document-scope';
 import { JsonSchemaValidator, type SchemaCheck } from './json-schema.validator';
 import { SCHEMA_CHANGED_CHANNEL, schemaCacheKey, SchemasRepository } from './schemas.repository';
 

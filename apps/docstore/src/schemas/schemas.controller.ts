@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nest
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
 import type { Response } from 'express';
-import { DocumentPathPipe, type DocumentAddress } from '../documents/document-path.pipe';
+import { DocumentPathPipe, type DocumentAddress } from '../address/document-path.pipe';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { PutSchemaDto } from './schema.dto';
 import { SchemasService } from './schemas.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql } from '@app/database';
-import type { DocumentScope } from '../documents/document-scope';
+import type { DocumentScope } from '../address/document-scope';
 
 export interface SchemaView {
   id: number;

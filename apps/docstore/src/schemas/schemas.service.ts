@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DocumentScope } from '../documents/document-scope';
+import type { DocumentScope } from '../address/document-scope';
 import { JsonSchemaValidator, type SchemaViolation } from './json-schema.validator';
 import { SchemaCache } from './schema-cache.service';
 import { InvalidSchemaException, SchemaNotFoundException, SchemaValidationException } from './schemas.exception';

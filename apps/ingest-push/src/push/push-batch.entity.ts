@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { FieldErrors } from '@app/errors';
-import { PushAccountEntity } from './push-account.entity';
+import { AccountEntity } from '../accounts/account.entity';
 
 /** An item the request refused, kept so a replay with the same Idempotency-Key answers the same. */
 export interface RejectedItem {
@@ -19,9 +19,9 @@ export class PushBatchEntity {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId!: string;
 
-  @ManyToOne(() => PushAccountEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'push_batches_account_fk' })
-  account?: PushAccountEntity;
+  account?: AccountEntity;
 
   @Column({ name: 'idempotency_key', type: 'varchar', length: 255, nullable: true })
   idempotencyKey!: string | null;

@@ -3,7 +3,7 @@ import { Sql } from '@app/database';
 import { Metrics } from '@app/observability';
 import { OutboxRelay, QueueProducer, type NewJob } from '@app/queue';
 import { RedisConfig } from '@app/redis';
-import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
+import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 import { PushConfig } from './push.config';
 import { PLATFORMS, type Platform } from './push-payload';
 import { PUSH_QUEUES, SEND_JOB, sendJobId, type SendJobData } from './push-queue';
@@ -57,7 +57,7 @@ export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShut
         name: PUSH_QUEUES[platform],
         table: `${INGEST_PUSH_SCHEMA}.push_items`,
         keyColumn: 'account_id',
-        keys: `SELECT id AS key FROM ${INGEST_PUSH_SCHEMA}.push_accounts`,
+        keys: `SELECT id AS key FROM ${INGEST_PUSH_SCHEMA}.accounts`,
         where: `t.platform = '${platform}'`,
         returning: 't.id, t.attempts, t.account_id',
         perKey: this.config.PUSH_MAX_QUEUED_PER_ACCOUNT,

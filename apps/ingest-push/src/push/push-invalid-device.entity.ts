@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { PushAccountEntity } from './push-account.entity';
+import { AccountEntity } from '../accounts/account.entity';
 import type { Platform } from './push-payload';
 
 /** A device id the provider called unregistered or invalid: later pushes to it are skipped and reported. */
@@ -8,9 +8,9 @@ export class PushInvalidDeviceEntity {
   @PrimaryColumn({ name: 'account_id', type: 'uuid', primaryKeyConstraintName: 'push_invalid_devices_pkey' })
   accountId!: string;
 
-  @ManyToOne(() => PushAccountEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'push_invalid_devices_account_fk' })
-  account?: PushAccountEntity;
+  account?: AccountEntity;
 
   @PrimaryColumn({ type: 'varchar', length: 8, primaryKeyConstraintName: 'push_invalid_devices_pkey' })
   platform!: Platform;

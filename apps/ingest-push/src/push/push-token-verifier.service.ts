@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { bearerHeader, CachedCredentialStore, credentialSource, isUuid, mintOpaqueKey, opaqueKey, type Principal } from '@app/auth';
+import type { AccountsRepository } from '../accounts/accounts.repository';
 import { PushConfig } from './push.config';
 import { PushTokensRepository } from './push-tokens.repository';
 
@@ -53,8 +54,8 @@ export const pushCredentialSource = credentialSource({
 });
 
 /** Creates a token for the account named `accountName` (created if new); returns the token, shown only now. */
-export async function issuePushToken(tokens: PushTokensRepository, accountName: string, name: string): Promise<string> {
-  const accountId = await tokens.account(accountName);
+export async function issuePushToken(tokens: PushTokensRepository, accounts: AccountsRepository, accountName: string, name: string): Promise<string> {
+  const accountId = await accounts.idNamed(accountName);
   const id = randomUUID();
   const { key, secretHash } = mintOpaqueKey(TOKEN_PREFIX, id);
   await tokens.insert(id, accountId, name, secretHash);

@@ -1,6 +1,7 @@
 import { migrateDatabase, Sql } from '@app/database';
+import { AccountsRepository } from '../accounts/accounts.repository';
 import { DEFAULT_ACCOUNT, parseCredentialCliArgs, type CredentialCliArgs } from '../common/credential-cli-args';
-import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
+import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 import { createIngestPushDataSource } from '../database/ingest-push.data-source';
 import { issuePushToken } from './push-token-verifier.service';
 import { PushTokensRepository } from './push-tokens.repository';
@@ -10,7 +11,8 @@ export async function createPushTokenFromCli(databaseUrl: string, args: Credenti
   const dataSource = await createIngestPushDataSource(databaseUrl).initialize();
   try {
     await migrateDatabase(dataSource, INGEST_PUSH_SCHEMA);
-    return await issuePushToken(new PushTokensRepository(new Sql(dataSource)), args.account ?? DEFAULT_ACCOUNT, args.name);
+    const sql = new Sql(dataSource);
+    return await issuePushToken(new PushTokensRepository(sql), new AccountsRepository(sql), args.account ?? DEFAULT_ACCOUNT, args.name);
   } finally {
     await dataSource.destroy();
   }

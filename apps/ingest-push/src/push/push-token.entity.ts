@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { AccountEntity } from '../accounts/account.entity';
 import { HashedCredentialColumns } from '../common/hashed-credential.columns';
-import { PushAccountEntity } from './push-account.entity';
 
 /** A bearer token of an account; only the SHA-256 of its secret is stored. */
 @Entity({ name: 'push_tokens' })
@@ -12,7 +12,7 @@ export class PushTokenEntity extends HashedCredentialColumns {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId!: string;
 
-  @ManyToOne(() => PushAccountEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'push_tokens_account_fk' })
-  account?: PushAccountEntity;
+  account?: AccountEntity;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
-import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
+import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 
 const S = INGEST_PUSH_SCHEMA;
 
@@ -10,24 +10,13 @@ export interface PushTokenSecret {
   revoked: boolean;
 }
 
-/** Accounts and their bearer tokens. */
+/** Bearer tokens of accounts. */
 @Injectable()
 export class PushTokensRepository {
   constructor(private readonly db: Sql) {}
 
   findSecret(id: string): Promise<PushTokenSecret | null> {
     return this.db.one<PushTokenSecret>(`SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${S}.push_tokens WHERE id = $1`, [id]);
-  }
-
-  /** The account with this name, created when it does not exist yet. */
-  async account(name: string): Promise<string> {
-    const row = await this.db.one<{ id: string }>(
-      `WITH found AS (SELECT id FROM ${S}.push_accounts WHERE name = $1),
-       made AS (INSERT INTO ${S}.push_accounts (name) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT (name) DO NOTHING RETURNING id)
-       SELECT id FROM found UNION ALL SELECT id FROM made`,
-      [name],
-    );
-    return row ? row.id : this.account(name);
   }
 
   async insert(id: string, accountId: string, name: string, secretHash: Buffer): Promise<void> {

@@ -1,7 +1,6 @@
-import { PushAccountEntity } from './push-account.entity';
 import { PushBatchEntity } from './push-batch.entity';
 import { PushInvalidDeviceEntity } from './push-invalid-device.entity';
 import { PushItemEntity } from './push-item.entity';
 import { PushTokenEntity } from './push-token.entity';
 
-export const pushEntities = [PushAccountEntity, PushTokenEntity, PushBatchEntity, PushItemEntity, PushInvalidDeviceEntity];
+export const pushEntities = [PushTokenEntity, PushBatchEntity, PushItemEntity, PushInvalidDeviceEntity];

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { PushController } from './push.controller';
 import { PushDeliveryModule } from './push-delivery.module';
 import { PushService } from './push.service';
@@ -7,7 +8,7 @@ import { PushTokensRepository } from './push-tokens.repository';
 
 /** Bulk push: POST/GET/DELETE /api/pushm/bulk, push tokens, and (PUSH_WORKERS=inline) the senders. */
 @Module({
-  imports: [PushDeliveryModule],
+  imports: [AccountsModule, PushDeliveryModule],
   controllers: [PushController],
   providers: [PushService, PushTokensRepository, PushTokenVerifier],
   exports: [PushTokenVerifier],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql } from '@app/database';
-import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
+import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 import type { RejectedItem } from './push-batch.entity';
 import type { PushStatus } from './push-item.entity';
 import type { ValidPush } from './push-item.validator';

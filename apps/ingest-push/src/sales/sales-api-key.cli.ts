@@ -1,7 +1,8 @@
 import { migrateDatabase, Sql } from '@app/database';
+import { AccountsRepository } from '../accounts/accounts.repository';
 import { DEFAULT_ACCOUNT, parseCredentialCliArgs, type CredentialCliArgs } from '../common/credential-cli-args';
+import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 import { createIngestPushDataSource } from '../database/ingest-push.data-source';
-import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
 import { SalesApiKeysService } from './sales-api-keys.service';
 
 /** Creates a key of the named account (created on first use) in the database at `databaseUrl`, migrating it first; returns the key. */
@@ -9,7 +10,8 @@ export async function createApiKeyFromCli(databaseUrl: string, args: CredentialC
   const dataSource = await createIngestPushDataSource(databaseUrl).initialize();
   try {
     await migrateDatabase(dataSource, INGEST_PUSH_SCHEMA);
-    return (await new SalesApiKeysService(new Sql(dataSource)).createForAccountNamed(args.name, args.account ?? DEFAULT_ACCOUNT)).key;
+    const sql = new Sql(dataSource);
+    return (await new SalesApiKeysService(sql, new AccountsRepository(sql)).createForAccountNamed(args.name, args.account ?? DEFAULT_ACCOUNT)).key;
   } finally {
     await dataSource.destroy();
   }

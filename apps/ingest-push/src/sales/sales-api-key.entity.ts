@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { AccountEntity } from '../accounts/account.entity';
 import { HashedCredentialColumns } from '../common/hashed-credential.columns';
-import { SalesAccountEntity } from './sales-account.entity';
 
 /** An `apiKey` of the sales endpoint; only the SHA-256 of its secret is stored. */
 @Entity({ name: 'sales_api_keys' })
@@ -12,7 +12,7 @@ export class SalesApiKeyEntity extends HashedCredentialColumns {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId!: string;
 
-  @ManyToOne(() => SalesAccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: SalesAccountEntity;
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'sales_api_keys_account_fk' })
+  account?: AccountEntity;
 }

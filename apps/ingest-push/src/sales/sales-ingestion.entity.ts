@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { SalesAccountEntity } from './sales-account.entity';
+import { AccountEntity } from '../accounts/account.entity';
 
 export type IngestionStatus = 'running' | 'completed' | 'failed';
 
@@ -13,9 +13,9 @@ export class SalesIngestionEntity {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId!: string;
 
-  @ManyToOne(() => SalesAccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: SalesAccountEntity;
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'sales_ingestions_account_fk' })
+  account?: AccountEntity;
 
   @Column({ name: 'api_key_id', type: 'uuid' })
   apiKeyId!: string;

@@ -1,7 +1,6 @@
 import { SaleEntity } from './sale.entity';
-import { SalesAccountEntity } from './sales-account.entity';
 import { SalesApiKeyEntity } from './sales-api-key.entity';
 import { SalesIngestionErrorEntity } from './sales-ingestion-error.entity';
 import { SalesIngestionEntity } from './sales-ingestion.entity';
 
-export const salesEntities = [SalesAccountEntity, SalesApiKeyEntity, SaleEntity, SalesIngestionEntity, SalesIngestionErrorEntity];
+export const salesEntities = [SalesApiKeyEntity, SaleEntity, SalesIngestionEntity, SalesIngestionErrorEntity];

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { AccountsModule } from '../accounts/accounts.module';
 import { SalesApiKeyStore } from './sales-api-key.store';
 import { SalesApiKeysService } from './sales-api-keys.service';
 import { SalesController } from './sales.controller';
@@ -9,6 +10,7 @@ import { SalesService } from './sales.service';
 
 /** Sales ingestion: `POST /DataInserterSales/api/sales`, its ingestions, and the `apiKey` store. */
 @Module({
+  imports: [AccountsModule],
   controllers: [SalesController],
   providers: [SalesRepository, SalesService, SalesApiKeysService, SalesApiKeyStore],
   exports: [SalesApiKeysService],

@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '@app/testkit';
 import { Sql } from '@app/database';
 import request from 'supertest';
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AppModule } from '../../src/app.module';
 import { PushFanOut } from '../../src/push/push-fan-out.service';
 import { issuePushToken } from '../../src/push/push-token-verifier.service';
@@ -35,7 +36,7 @@ export async function startPush(env: Record<string, string> = {}): Promise<PushA
     sql,
     fanOut: t.get(PushFanOut),
     token: (account = `acct-${process.pid}-${++accounts}-${Math.random().toString(36).slice(2, 8)}`) =>
-      issuePushToken(t.get(PushTokensRepository), account, 'test'),
+      issuePushToken(t.get(PushTokensRepository), t.get(AccountsRepository), account, 'test'),
     post: (token, pushs, headers = {}) =>
       request(t.http)
         .post('/api/pushm/bulk')

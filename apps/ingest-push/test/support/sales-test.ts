@@ -1,6 +1,7 @@
 // As in main.ts: config classes need reflect-metadata loaded before them.
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,8 +15,8 @@ import { SalesApiKeysService } from '../../src/sales/sales-api-keys.service';
 export const SALES_PATH = '/DataInserterSales/api/sales';
 
 export interface IngestApp extends TestApp {
-  /** A new API key of a new account (or of `accountId`'s). */
-  apiKey(accountId?: string): Promise<{ key: string; accountId: string }>;
+  /** A new API key of a new account (or of the account named `account`). */
+  apiKey(account?: string): Promise<{ key: string; accountId: string; account: string }>;
   sql: Sql;
   port: number;
 }
@@ -24,13 +25,14 @@ export async function startIngest(env: Record<string, string> = {}): Promise<Ing
   const t = await createTestApp(AppModule, env);
   await t.app.listen(0, '127.0.0.1');
   const keys = t.get(SalesApiKeysService);
+  let accounts = 0;
   return {
     ...t,
     sql: t.get(Sql),
     port: (t.http.address() as AddressInfo).port,
-    apiKey: async (accountId?: string) => {
-      const k = await keys.create('test', accountId);
-      return { key: k.key, accountId: k.accountId };
+    apiKey: async (account = `acct-${process.pid}-${++accounts}-${randomUUID().slice(0, 8)}`) => {
+      const k = await keys.createForAccountNamed('test', account);
+      return { key: k.key, accountId: k.accountId, account };
     },
   };
 }
