@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bench, built, cannon, docstoreToken, f1, f2, f0, flag, median, num, percentile, report, say, settle, startServer, stopChild, type Child, type Load, type Request, type Run } from './lib/harness';
+import { bench, built, cannon, docstoreToken, f1, f2, f0, flag, median, num, percentile, productData, report, say, settle, startServer, stopChild, type Child, type Load, type Request, type Run } from './lib/harness';
 import { captureSql } from './lib/sql';
 
 const CFG = {
@@ -31,16 +31,6 @@ const TABLES = ['docstore.documents', 'docstore.document_history'];
 const keyOf = (i: number) => `sku-${String(i).padStart(5, '0')}`;
 type Server = Child & { port: number; headers: Record<string, string> };
 type Json = { data?: { price?: number }; version: number };
-
-const productData = (i: number, stock: number) => ({
-  name: `Product ${i}`,
-  price: i,
-  sku: `SKU-${i}`,
-  stock,
-  active: i % 3 !== 0,
-  tags: [`tag${i % 7}`, `tag${i % 11}`],
-  dimensions: { w: i % 30, h: i % 40, unit: 'cm' },
-});
 
 /** `docs` documents in collection `type`, each with its version-1 history row, as the docstore writes them. */
 async function seed(run: Run, clientId: string, type: string): Promise<void> {
@@ -82,10 +72,11 @@ bench('docstore', 'docstore', async (run) => {
   await seed(run, clientId, 'product');
   for (const s of servers) await seed(run, clientId, `put-${s.name}`);
 
-  const putBody = (i: number, round: number) => JSON.stringify({ data: productData(i, (i + round + 1) % 50) });
+  const putBody = (s: Server, i: number, round: number) =>
+    JSON.stringify({ environment: 'production', context: 'shop', type: `put-${s.name}`, key: keyOf(i), data: productData(i, (i + round + 1) % 50) });
   const scenarios: Record<string, (s: Server) => Request[]> = {
     get: () => Array.from({ length: CFG.docs }, (_, i) => ({ path: `${base}/product/${keyOf(i)}` })),
-    put: (s) => Array.from({ length: CFG.docs }, (_, i) => ({ method: 'PUT', path: `${base}/put-${s.name}/${keyOf(i)}`, body: putBody(i, 0) })),
+    put: (s) => Array.from({ length: CFG.docs }, (_, i) => ({ method: 'PUT', path: `${base}/put-${s.name}/${keyOf(i)}`, body: putBody(s, i, 0) })),
   };
   const ids = Object.keys(scenarios).filter((id) => CFG.only.includes(id));
   const load = (s: Server, id: string, seconds: number) => cannon(`http://127.0.0.1:${s.port}`, CFG.connections, seconds, s.headers, scenarios[id](s));
@@ -93,8 +84,8 @@ bench('docstore', 'docstore', async (run) => {
   for (const s of servers) {
     // Each server answers each scenario as the docstore does before it is loaded.
     const get = await fetch(`http://127.0.0.1:${s.port}${base}/product/${keyOf(7)}`, { headers: s.headers }).then((r) => r.json() as Promise<Json>);
-    const put = await fetch(`http://127.0.0.1:${s.port}${base}/put-${s.name}/${keyOf(3)}`, { method: 'PUT', headers: { ...s.headers, 'content-type': 'application/json' }, body: putBody(3, 1) }).then((r) => r.json() as Promise<Json>);
-    if (get.data?.price !== 7 || put.version < 2) throw new Error(`${s.name} answered ${JSON.stringify(get)} and ${JSON.stringify(put)}`);
+    const put = await fetch(`http://127.0.0.1:${s.port}${base}/put-${s.name}/${keyOf(3)}`, { method: 'PUT', headers: { ...s.headers, 'content-type': 'application/json' }, body: putBody(s, 3, 1) }).then((r) => r.json() as Promise<Json>);
+    if (get.data?.price !== 7 || !(put.version >= 2)) throw new Error(`${s.name} answered ${JSON.stringify(get)} and ${JSON.stringify(put)}`);
     for (const id of ids) {
       say(`warm-up ${id} → ${s.name} (${CFG.initialWarmup} s)`);
       await load(s, id, CFG.initialWarmup);

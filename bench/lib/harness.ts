@@ -318,6 +318,17 @@ export async function docstoreToken(pg: PgPool, clientId: string): Promise<strin
   return `${id}|${secret}`;
 }
 
+/** The document of the docstore and webhook benches: about 150 bytes of a product. */
+export const productData = (i: number, stock = i % 50) => ({
+  name: `Product ${i}`,
+  price: i,
+  sku: `SKU-${i}`,
+  stock,
+  active: i % 3 !== 0,
+  tags: [`tag${i % 7}`, `tag${i % 11}`],
+  dimensions: { w: i % 30, h: i % 40, unit: 'cm' },
+});
+
 /** Resident set of a process in MB (Linux), or null. */
 export function rssMb(pid: number | undefined): number | null {
   try {
