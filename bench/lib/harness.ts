@@ -402,10 +402,7 @@ export async function closedLoop(
   return { rps: latencies.length / ((last - first) / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99), failed, first, last, firstError };
 }
 
-/**
- * autocannon for `seconds` at full speed, rotating through `requests`: the HTTP load of the
- * docstore and gateway benches (its own HTTP client costs the shared cores least).
- */
+/** autocannon for `seconds` at full speed, rotating through `requests`: the full-speed load of the docstore and gateway benches. */
 export function cannon(url: string, connections: number, seconds: number, headers: Record<string, string>, requests: Request[]): Promise<Load> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const autocannon = require('autocannon');
