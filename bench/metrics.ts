@@ -1,17 +1,16 @@
 /**
- * What the Prometheus request metrics cost each request, measured in-process with CPU time
- * (best of several trials), so the number holds on a busy machine where HTTP runs drift:
- * what libs/server's request middleware does for them when a response closes (the route
- * label and `Metrics.observeRequest` of the built docstore, dist/) on a real IncomingMessage /
- * ServerResponse pair, minus the same request whose close listener does nothing. Compare with the docstore's GET
- * CPU per request (bench/README.md, "Metrics").
+ * What the Prometheus request metrics cost each request, in CPU time measured in-process (best
+ * of several trials, so it holds on a busy machine): what libs/server's request middleware does
+ * for them when a response closes (the route label and `Metrics.observeRequest` of the built
+ * docstore) on a real IncomingMessage / ServerResponse pair, minus the same request whose close
+ * listener does nothing.
  *
- *   node bench/run.js metrics      (after `npx nx build docstore`)
+ *   node bench/run.js metrics
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import * as path from 'node:path';
-import { ROOT, say, table } from './lib/harness';
+import { build, report, ROOT, say } from './lib/harness';
 
 const ROUTE = '/api/v1/client/:client/:environment/context/:context/type/:type/:key';
 const CALLS = 100_000;
@@ -45,6 +44,7 @@ function perRequest(middleware: Middleware): number {
 }
 
 function main(): void {
+  build('docstore');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Metrics, routeLabel } = require(path.join(ROOT, 'dist/docstore/libs/observability/src/index.js'));
   const metrics = new Metrics('docstore');
@@ -59,7 +59,7 @@ function main(): void {
     return withMetrics - base;
   });
   const median = [...rounds].sort((a, b) => a - b)[1];
-  process.stdout.write(`${table(['', 'round 1', 'round 2', 'round 3', 'median'], [['request metrics µs/request (CPU)', ...rounds.map((r) => r.toFixed(2)), median.toFixed(2)]])}\n`);
+  process.stdout.write(report('Request metrics', ['', 'round 1', 'round 2', 'round 3', 'median'], [['CPU µs per request', ...rounds.map((r) => r.toFixed(2)), median.toFixed(2)]]));
   metrics.onModuleDestroy();
 }
 

@@ -1,7 +1,7 @@
 'use strict';
 // A tiny require hook: compiles the bench's TypeScript files with @swc/core as they load
 // (legacy decorators + metadata, as tsc does for the apps). Used by run.js and by the
-// child processes (`node -r ./bench/register.js bench/bare-nest/main.ts`).
+// child processes (`node -r ./bench/register.js bench/floors/raw.ts`).
 
 const fs = require('node:fs');
 const Module = require('node:module');

@@ -7,8 +7,6 @@ import { isDeepStrictEqual } from 'node:util';
  * statements by construction rather than by copy. Parameters are positional:
  *   get:       [client, environment, context, type, key]
  *   put:       [client, environment, context, type, key, data, expires_at, expected_version]
- *   listRows:  [client, environment, context, type, field_path, value, limit, offset]
- *   listCount: [client, environment, context, type, field_path, value]
  *   schema:    [client, environment, context, type]
  *   bulk:      [client, environment, context, type, items_json]
  *   create:    [client, environment, context, type, key, data, expires_at]
@@ -16,8 +14,6 @@ import { isDeepStrictEqual } from 'node:util';
 export interface BenchSql {
   get: BenchStatement;
   put: BenchStatement;
-  listRows: BenchStatement;
-  listCount: BenchStatement;
   schema: BenchStatement;
   bulk: BenchStatement;
   create: BenchStatement;
@@ -36,13 +32,12 @@ interface Call extends BenchStatement {
   values: unknown[];
 }
 
-/** A pg client that records what it is sent and answers with no rows (a count of 0). */
+/** A pg client that records what it is sent and answers with no rows. */
 class Recorder {
   readonly calls: Call[] = [];
   async query(sent: string | Call, values: unknown[] = []): Promise<{ rows: unknown[] }> {
-    const call = typeof sent === 'string' ? { text: sent, values } : sent;
-    this.calls.push(call);
-    return { rows: /count\(\*\)/.test(call.text) ? [{ total: 0 }] : [] };
+    this.calls.push(typeof sent === 'string' ? { text: sent, values } : sent);
+    return { rows: [] };
   }
 }
 
@@ -81,25 +76,13 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const get = take([...SCOPE_VALUES, 'k']);
   await docs.update(SCOPE, 'k', { data: { a: 1 }, expiresAt: null });
   const put = take([...SCOPE_VALUES, 'k', { a: 1 }, null, null]);
-  await docs.list(SCOPE, { filters: [{ path: ['price'], op: 'gte', value: '500' }], sort: [], deleted: false }, 15, 0);
-  const listRows = take([...SCOPE_VALUES, ['price'], '500', 15, 0]);
-  const listCount = take([...SCOPE_VALUES, ['price'], '500']);
   await schemas.find(SCOPE);
   const schema = take(SCOPE_VALUES);
   await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], db);
   const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }])]);
   await docs.create(SCOPE, 'k', { data: { a: 1 }, expiresAt: null });
   const create = take([...SCOPE_VALUES, 'k', { a: 1 }, null]);
-  return { get, put, listRows, listCount, schema, bulk, create };
-}
-
-/** The one list filter the floor servers understand: filter[<field>_gte]=<value>. */
-export function gteFilter(query: Record<string, unknown>): { field: string; value: string } | null {
-  for (const [name, value] of Object.entries(query)) {
-    const m = /^filter\[(\w+)_gte\]$/.exec(name);
-    if (m && typeof value === 'string') return { field: m[1], value };
-  }
-  return null;
+  return { get, put, schema, bulk, create };
 }
 
 /** Rows of a bulk body as the docstore's bulkUpsert serialises them. */
