@@ -652,7 +652,7 @@ function verifySample(sample: Arrivals['sample'], secret: string): boolean | nul
 }
 
 /**
- * Jobs like the docstore's (libs/webhooks/src/webhook-relay.service.ts): one webhook,
+ * Jobs like the docstore's (libs/webhooks/src/webhook-lane.ts): one webhook,
  * DELIVERIES_PER_JOB attempts to a job, bodies shaped like phase B's. One JSON job per line.
  */
 function floorJobs(template: string, n: number): string {
@@ -668,13 +668,13 @@ function floorJobs(template: string, n: number): string {
       client_id: parsed.client_id,
       data: { ...parsed.data, id: randomUUID(), key: keyOf(i), data: productData(i) },
     });
-    attempts.push({ deliveryId: randomUUID(), attempt: 1, scheduleAttempt: 1, eventId, body });
+    attempts.push({ id: randomUUID(), attempt: 1, scheduleAttempt: 1, eventId, body });
   }
   // The built docstore's own constant (read after the bench has built it).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { DELIVERIES_PER_JOB } = require(path.join(ROOT, 'dist/docstore/libs/webhooks/src/webhook-queue.js')) as { DELIVERIES_PER_JOB: number };
   const jobs: DeliverJobData[] = [];
-  for (let i = 0; i < attempts.length; i += DELIVERIES_PER_JOB) jobs.push({ webhookId, deliveries: attempts.slice(i, i + DELIVERIES_PER_JOB) });
+  for (let i = 0; i < attempts.length; i += DELIVERIES_PER_JOB) jobs.push({ key: webhookId, items: attempts.slice(i, i + DELIVERIES_PER_JOB) });
   return jobs.map((job) => JSON.stringify(job)).join('\n') + '\n';
 }
 

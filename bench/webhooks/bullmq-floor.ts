@@ -21,11 +21,11 @@ serveFloor<DeliverJobData>(
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as DeliverJobData)
-      // The engine's job name and id (libs/webhooks/src/webhook-relay.service.ts).
-      .map((data) => ({ name: 'deliver', data, opts: { jobId: `${data.deliveries[0].deliveryId}-${data.deliveries[0].attempt}` } })),
+      // The engine's job name and id (laneJobId in libs/queue/src/lane-job.ts; the floor takes only types from the libs).
+      .map((data) => ({ name: 'deliver', data, opts: { jobId: `${data.items[0].id}-${data.items[0].attempt}` } })),
   // Like WebhookDeliveryProcessor: the job's deliveries are sent concurrently.
   async (job, { target }) => {
-    await Promise.all(job.data.deliveries.map((delivery) => postDelivery(target, delivery.eventId, delivery.body)));
+    await Promise.all(job.data.items.map((delivery) => postDelivery(target, delivery.eventId, delivery.body)));
   },
   () => floorAgent.close(),
 );
