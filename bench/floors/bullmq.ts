@@ -35,9 +35,9 @@ function webhookJobs(count: number, template: string, perJob: number): FloorJob[
       const eventId = randomUUID();
       const data = { ...parsed.data, id: randomUUID(), key: `floor-${i + j}` };
       const body = JSON.stringify({ id: eventId, type: parsed.type, created_at: new Date().toISOString(), client_id: parsed.client_id, data });
-      return { deliveryId: randomUUID(), attempt: 1, scheduleAttempt: 1, eventId, body };
+      return { id: randomUUID(), attempt: 1, scheduleAttempt: 1, eventId, body };
     });
-    jobs.push({ name: 'deliver', data: { webhookId, deliveries }, opts: { jobId: `${deliveries[0].deliveryId}-1` } });
+    jobs.push({ name: 'deliver', data: { key: webhookId, items: deliveries }, opts: { jobId: `${deliveries[0].id}-1` } });
   }
   return jobs;
 }
@@ -65,7 +65,7 @@ async function run(msg: Record<string, unknown>): Promise<Record<string, unknown
     String(msg.queue),
     async (job) => {
       if (!webhook) return post(job.data.body, { authorization: 'Bearer ya29.bench' });
-      await Promise.all((job.data as DeliverJobData).deliveries.map((d) => post(d.body, { 'webhook-id': d.eventId })));
+      await Promise.all((job.data as DeliverJobData).items.map((d) => post(d.body, { 'webhook-id': d.eventId })));
     },
     { connection: workerRedis, prefix: env.FLOOR_PREFIX, concurrency: Number(env.FLOOR_CONCURRENCY), autorun: false },
   );

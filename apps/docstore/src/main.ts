@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { loadConfig } from '@app/config';
+import { rootModuleFor } from '@app/queue';
 import { bootstrap } from '@app/server';
 import { WebhookServiceConfig } from '@app/webhooks';
 import { AppModule, DOCSTORE_VERSION } from './app.module';
 import { DocstoreWebhookWorkerModule } from './webhook-worker.module';
 
-void bootstrap(() => (loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule), {
+void bootstrap(() => rootModuleFor(loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS, { api: AppModule, workers: DocstoreWebhookWorkerModule }), {
   title: 'Document store',
   description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
   version: DOCSTORE_VERSION,

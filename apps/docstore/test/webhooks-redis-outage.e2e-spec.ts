@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { WebhookRelay } from '@app/webhooks';
+import { WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
 import Redis from 'ioredis';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
@@ -102,7 +102,7 @@ describe('webhook jobs lost with Redis data', () => {
       const c = await api.newClient();
       await request(api.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
       await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
-      await api.get(WebhookRelay).drain(); // the job is now in Redis, and only there
+      await api.get<WebhookLane>(WEBHOOK_LANE).drain(); // the job is now in Redis, and only there
       await stopRedis(redis);
       redis = await startRedis(port); // empty: no persistence
       worker = await createTestApp(DocstoreWebhookWorkerModule, { ...env, WEBHOOK_WORKERS: 'only' });

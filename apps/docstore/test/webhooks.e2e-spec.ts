@@ -2,7 +2,7 @@ import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestApp, eventually, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { verifyWebhook, WebhookRelay, WebhooksRepository } from '@app/webhooks';
+import { verifyWebhook, WEBHOOK_LANE, type WebhookLane, WebhooksRepository } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
@@ -341,7 +341,7 @@ describe('webhook outbox relay and attempt recording', () => {
     const repository = ds.get(WebhooksRepository);
     let recording: Promise<Set<string>> | undefined;
     // A worker as fast as can be: it records while the relay has not committed yet.
-    await ds.get(WebhookRelay).outbox.claim(async (jobs) => {
+    await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {
       const job = jobs.find((j) => j.webhook_id === hook.id)!;
       recording = repository.recordAttempts([
         { id: job.id, attempt: 1, trigger: 'schedule', status: 'succeeded', response_status: 200, duration_ms: 1, error: null, response_body: null, retry_in_ms: null },
@@ -386,7 +386,7 @@ describe('webhook workers in a separate process (WEBHOOK_WORKERS=off / only)', (
       const c = await api.newClient();
       const hook = (await webhooksOf(api, c).create({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
       await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
-      await api.get(WebhookRelay).drain();
+      await api.get<WebhookLane>(WEBHOOK_LANE).drain();
       expect((await webhooksOf(api, c).deliveries(hook.id)).data).toMatchObject([{ status: 'pending', attempts: 0 }]);
       expect(receiver.calls).toHaveLength(0);
       worker = await createTestApp(DocstoreWebhookWorkerModule, { ...FAST, WEBHOOK_WORKERS: 'only', REDIS_PREFIX: prefix });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Module, type Type } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { createTestApp, eventually, makeCertificates, metricSample, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { WebhookRelay } from '@app/webhooks';
+import { WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
 import { gatewayModule } from '../src/app.module';
 import { gatewayWebhookWorkerModule } from '../src/webhook-worker.module';
 import { request, text, withPhones, type Gateway } from './support/gateway-test';
@@ -52,7 +52,7 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
 
     // sent, delivered and read are recorded by the API's sandbox and handed to the queue, where they wait.
     await eventually(async () => ((await deliveries()).length === 3 ? true : undefined));
-    await api.get(WebhookRelay).drain();
+    await api.get<WebhookLane>(WEBHOOK_LANE).drain();
     const waiting = () => request(api.http).get('/metrics').then((res) => metricSample(res.text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' }) ?? 0);
     await eventually(async () => ((await waiting()) > 0 ? true : undefined));
     // An API that delivered would have sent these well within this second.

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { loadConfig } from '@app/config';
+import { rootModuleFor } from '@app/queue';
 import { bootstrap } from '@app/server';
 import { AppModule, INGEST_PUSH_VERSION } from './app.module';
 import { PushConfig } from './push/push.config';
 import { PushWorkerModule } from './push-worker.module';
 
-void bootstrap(() => (loadConfig(PushConfig).PUSH_WORKERS === 'only' ? PushWorkerModule : AppModule), {
+void bootstrap(() => rootModuleFor(loadConfig(PushConfig).PUSH_WORKERS, { api: AppModule, workers: PushWorkerModule }), {
   title: 'Sales ingestion and push',
   description: 'Streams sales files into PostgreSQL and fans out mobile push notifications.',
   version: INGEST_PUSH_VERSION,

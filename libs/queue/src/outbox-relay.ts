@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { Sql } from '@app/database';
 import { ThrottledWarning } from '@app/observability';
-import type { NewJob, QueueProducer } from './queue-producer';
+import { isLaneJob, toLaneJobs, type LaneGrouping, type LaneItem, type LaneJob } from './lane-job';
+import type { QueueProducer } from './queue-producer';
 
 /** Longest `stop` waits for a run under way. */
 const STOP_WAIT_MS = 5_000;
@@ -30,19 +31,16 @@ const CLAIM_IDLE_LIMIT_MS = 15_000;
  *     due first, at most `perKey` queued per key and `batch` per run; the claims of all replicas
  *     take turns (a transaction-level advisory lock on the table's name), so the per-key cap holds
  *     across replicas, not just within one;
- *   - turns them into jobs with the owner's `toJobs` (several rows to a job if it likes); each
- *     job id must name the attempt it carries, so the same attempt is never queued twice;
+ *   - turns them into jobs (lane-job.ts): grouped by the owner's key, `itemsPerJob` to a job, each
+ *     named by the attempt it carries, so the same attempt is never queued twice;
  *   - runs when asked (`kick`, coalesced), every `intervalMs`, and again at once while runs are full;
  *   - re-queues lost jobs: rows marked queued whose job is no longer in the queue (Redis
  *     restarted empty, or a job failed for good) are released and relayed again. It checks
  *     at start, whenever the producer's Redis connection comes back, and every `sweepMs`.
  *
- * A second outbox (e.g. push items per platform) plugs in with its own table, `keys`,
- * `where`, `returning`, `toJobs`, `rowIds` and its own producer/queue.
+ * Apps declare an outbox as a lane (queue-lane.ts), which builds its relay, producer and worker.
  */
-export interface OutboxSpec<Row, Data> {
-  /** For log lines. */
-  name: string;
+export interface OutboxSpec<Row, Item extends LaneItem> extends LaneGrouping<Row, Item> {
   /** The quoted, schema-qualified table. */
   table: string;
   /** Column of the fairness key. */
@@ -51,7 +49,7 @@ export interface OutboxSpec<Row, Data> {
   keys: string;
   /** Extra condition on the rows, over alias `t` (e.g. `t.platform = 'ios'` for a per-platform relay). */
   where?: string;
-  /** Columns the claim returns, over alias `t`: what `toJobs` needs. */
+  /** Columns the claim returns, over alias `t`: what `key` and `item` need. */
   returning: string;
   perKey: number;
   /**
@@ -68,14 +66,11 @@ export interface OutboxSpec<Row, Data> {
    * mid-claim never stops the others' relays for longer.
    */
   claimIdleLimitMs?: number;
-  toJobs(rows: Row[]): Array<NewJob<Data>>;
-  /** The outbox rows (ids as text) a job carries. */
-  rowIds(data: Data): string[];
 }
 
 const RERUN_PAUSE_MS = 5;
 
-export class OutboxRelay<Row, Data> {
+export class OutboxRelay<Row, Item extends LaneItem> {
   private readonly logger: Logger;
   private readonly failure: ThrottledWarning;
   private running: Promise<void> | null = null;
@@ -87,11 +82,11 @@ export class OutboxRelay<Row, Data> {
 
   constructor(
     private readonly db: Sql,
-    private readonly producer: QueueProducer<Data>,
-    private readonly spec: OutboxSpec<Row, Data>,
+    private readonly producer: QueueProducer<LaneJob<Item>>,
+    private readonly spec: OutboxSpec<Row, Item>,
   ) {
-    this.logger = new Logger(`Outbox ${spec.name}`);
-    this.failure = new ThrottledWarning(`Outbox ${spec.name}`);
+    this.logger = new Logger(`Outbox ${producer.name}`);
+    this.failure = new ThrottledWarning(`Outbox ${producer.name}`);
     const { table, keyColumn: key, keys, returning } = spec;
     this.where = spec.where ? ` AND (${spec.where})` : '';
     this.claimSql = `WITH picked AS (
@@ -156,7 +151,7 @@ export class OutboxRelay<Row, Data> {
    * Marks due rows as queued and adds their jobs, in one transaction. `enqueue` replaces
    * adding to the producer (tests use it to act inside the transaction). Returns the rows moved.
    */
-  claim(enqueue: (rows: Row[]) => Promise<void> = (rows) => this.producer.add(this.spec.toJobs(rows))): Promise<number> {
+  claim(enqueue: (rows: Row[]) => Promise<void> = (rows) => this.producer.add(toLaneJobs(rows, this.spec))): Promise<number> {
     return this.db.transaction(async (tx) => {
       // One claim of this outbox at a time across replicas: a claim counts the rows queued per key
       // in its own snapshot, which cannot see the rows another claim has marked but not committed.
@@ -184,7 +179,11 @@ export class OutboxRelay<Row, Data> {
       );
       if (queued.length === 0) return 0;
       const live = new Set<string>();
-      for await (const data of this.producer.liveJobs()) for (const id of this.spec.rowIds(data)) live.add(id);
+      for await (const data of this.producer.liveJobs()) {
+        // A job of an older version's shape names no rows this can read: look again once such jobs are gone.
+        if (!isLaneJob(data)) return 0;
+        for (const item of data.items) live.add(item.id);
+      }
       const lost = queued.filter((row) => !live.has(row.id));
       if (lost.length === 0) return 0;
       const released = await this.db.rows(

@@ -6,9 +6,18 @@ export interface QueueConnection {
   redisPrefix: string;
 }
 
-/** BullMQ's key prefix under the service's Redis prefix. */
-export function bullPrefix(connection: QueueConnection): string {
-  return `${connection.redisPrefix}bull`;
+/** Where one queue lives in Redis: BullMQ's queue name and key prefix. */
+export interface QueueAddress {
+  name: string;
+  prefix: string;
+}
+
+/**
+ * The one place that names a queue in Redis (producers and workers both ask here): the queue's
+ * keys sit under the service's prefix. A Redis Cluster gives each queue a hash tag of its own here.
+ */
+export function queueAddress(connection: QueueConnection, queue: string): QueueAddress {
+  return { name: queue, prefix: `${connection.redisPrefix}bull` };
 }
 
 const reconnect = (times: number) => Math.min(times * 200, 2000);

@@ -1,7 +1,7 @@
 import { Queue, type JobType } from 'bullmq';
 import type Redis from 'ioredis';
 import { ThrottledWarning } from '@app/observability';
-import { bullPrefix, onReady, producerRedis, type QueueConnection } from './queue-connection';
+import { onReady, producerRedis, queueAddress, type QueueConnection } from './queue-connection';
 
 /** One job to add: its name, data and id (the id makes adding the same work twice a no-op). */
 export interface NewJob<T> {
@@ -33,7 +33,8 @@ export class QueueProducer<T> {
   ) {
     this.failure = new ThrottledWarning(`Queue ${name}`);
     this.redis = producerRedis(connection);
-    this.queue = new Queue<T>(name, { connection: this.redis, prefix: bullPrefix(connection) });
+    const address = queueAddress(connection, name);
+    this.queue = new Queue<T>(address.name, { connection: this.redis, prefix: address.prefix });
     this.queue.on('error', (error) => this.failure.warn(`queue ${name}: ${error.message}`));
     this.redis.on('error', (error) => this.failure.warn(`queue ${name}: ${error.message}`));
   }

@@ -2,7 +2,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import { Logger } from '@nestjs/common';
 import { ThrottledWarning } from '@app/observability';
-import { bullPrefix, onReconnect, workerRedis, type QueueConnection } from './queue-connection';
+import { onReconnect, queueAddress, workerRedis, type QueueConnection } from './queue-connection';
 
 export { DelayedError, type Job };
 
@@ -45,9 +45,10 @@ export abstract class QueueWorker<T> {
     const redis = (this.redis = workerRedis(connection));
     redis.on('error', (error) => this.failure.warn(`worker ${this.queueName}: ${error.message}`));
     if (onBack) onReconnect(redis, onBack);
-    this.worker = new Worker<T>(this.queueName, (job, token) => this.process(job, token), {
+    const address = queueAddress(connection, this.queueName);
+    this.worker = new Worker<T>(address.name, (job, token) => this.process(job, token), {
       connection: redis,
-      prefix: bullPrefix(connection),
+      prefix: address.prefix,
       concurrency,
       ...(lockMs ? { lockDuration: lockMs, stalledInterval: lockMs } : {}),
     });

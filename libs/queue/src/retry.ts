@@ -1,3 +1,13 @@
+import { IsString, Matches } from 'class-validator';
+
+/** Checks a retry-schedule setting: seconds separated by commas, e.g. "5,300,1800". */
+export function IsRetrySchedule(): PropertyDecorator {
+  return (target, property) => {
+    IsString()(target, property);
+    Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be seconds separated by commas' })(target, property);
+  };
+}
+
 /** Seconds between attempts, from "5,300,1800". */
 export function parseRetrySchedule(value: string): number[] {
   return value.split(',').map((s) => Number(s.trim()));

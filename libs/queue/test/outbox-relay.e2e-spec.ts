@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
 import { eventually, freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, workerDatabaseUrl } from '@app/testkit';
 import { DataSource } from 'typeorm';
+import type { LaneItem, LaneJob } from '../src/lane-job';
 import { OutboxRelay, type OutboxSpec } from '../src/outbox-relay';
 import type { QueueConnection } from '../src/queue-connection';
 import { QueueProducer } from '../src/queue-producer';
@@ -15,10 +16,7 @@ interface Item {
   k: string;
   attempts: number;
 }
-interface JobData {
-  ids: string[];
-  attempt: number;
-}
+type JobData = LaneJob;
 
 /**
  * A small app of the queue lib's own: an outbox table `items` (key `k`), a producer, a
@@ -40,12 +38,13 @@ class ItemWorker extends QueueWorker<JobData> {
 
   protected async process(job: Job<JobData>): Promise<void> {
     this.started?.();
-    for (const id of job.data.ids) this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
+    const ids = job.data.items.map((item) => item.id);
+    for (const id of ids) this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     await this.db.rows(
-      `UPDATE ${this.table} SET attempts = attempts + 1, queued_at = NULL, next_attempt_at = NULL, done_at = now()
-       WHERE id = ANY($1::bigint[]) AND attempts = $2 - 1`,
-      [job.data.ids, job.data.attempt],
+      `UPDATE ${this.table} t SET attempts = attempts + 1, queued_at = NULL, next_attempt_at = NULL, done_at = now()
+       FROM unnest($1::bigint[], $2::int[]) AS x(id, attempt) WHERE t.id = x.id AND t.attempts = x.attempt - 1`,
+      [ids, job.data.items.map((item) => item.attempt)],
     );
   }
 }
@@ -71,9 +70,8 @@ function connection(redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:
   return { redisUrl, redisPrefix: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:` };
 }
 
-function spec(table: string, overrides: Partial<OutboxSpec<Item, JobData>> = {}): OutboxSpec<Item, JobData> {
+function spec(table: string, overrides: Partial<OutboxSpec<Item, LaneItem>> = {}): OutboxSpec<Item, LaneItem> {
   return {
-    name: 'items',
     table,
     keyColumn: 'k',
     keys: `SELECT DISTINCT k AS key FROM ${table}`,
@@ -82,19 +80,11 @@ function spec(table: string, overrides: Partial<OutboxSpec<Item, JobData>> = {})
     batch: 500,
     intervalMs: 100,
     sweepMs: 600_000,
-    // Three items to a job, one key per job; the id names the attempt.
-    toJobs: (rows) => {
-      const jobs = [];
-      for (const k of new Set(rows.map((r) => r.k))) {
-        const mine = rows.filter((r) => r.k === k);
-        for (let i = 0; i < mine.length; i += 3) {
-          const part = mine.slice(i, i + 3);
-          jobs.push({ name: 'items', data: { ids: part.map((r) => r.id), attempt: part[0].attempts + 1 }, jobId: `${part[0].id}-${part[0].attempts + 1}` });
-        }
-      }
-      return jobs;
-    },
-    rowIds: (data) => data.ids,
+    // Three items to a job, one key per job.
+    job: 'items',
+    key: (row) => row.k,
+    item: (row) => ({ id: row.id, attempt: row.attempts + 1 }),
+    itemsPerJob: 3,
     ...overrides,
   };
 }
@@ -109,8 +99,8 @@ const count = async (table: string, where: string) => (await db.one<{ n: number 
 async function withRelays(
   due: Record<string, number>,
   n: number,
-  overrides: Partial<OutboxSpec<Item, JobData>>,
-  test: (table: string, relays: Array<OutboxRelay<Item, JobData>>) => Promise<void>,
+  overrides: Partial<OutboxSpec<Item, LaneItem>>,
+  test: (table: string, relays: Array<OutboxRelay<Item, LaneItem>>) => Promise<void>,
 ): Promise<void> {
   const table = await newTable();
   for (const [k, items] of Object.entries(due)) await insert(table, k, items);
@@ -129,7 +119,7 @@ async function allDoneOnce(table: string, worker: ItemWorker, n: number): Promis
 }
 
 /** Stops what a lost-jobs test started, its own redis-server last. */
-async function closeAll(worker: ItemWorker, relay: OutboxRelay<Item, JobData>, producer: QueueProducer<JobData>, redis?: ChildProcess): Promise<void> {
+async function closeAll(worker: ItemWorker, relay: OutboxRelay<Item, LaneItem>, producer: QueueProducer<JobData>, redis?: ChildProcess): Promise<void> {
   await worker.close();
   await relay.stop();
   await producer.close();
@@ -137,7 +127,7 @@ async function closeAll(worker: ItemWorker, relay: OutboxRelay<Item, JobData>, p
 }
 
 /** A claim whose transaction stays open, its rows marked and not committed, until `release`. */
-function heldClaim(relay: OutboxRelay<Item, JobData>): { marked: Promise<void>; release: () => void; done: Promise<number> } {
+function heldClaim(relay: OutboxRelay<Item, LaneItem>): { marked: Promise<void>; release: () => void; done: Promise<number> } {
   let release!: () => void;
   let onMarked!: () => void;
   const held = new Promise<void>((r) => (release = r));
@@ -164,7 +154,7 @@ describe('OutboxRelay', () => {
       expect(await count(table, `k = 'busy' AND queued_at IS NOT NULL`)).toBe(4);
       const jobs: JobData[] = [];
       for await (const data of producer.liveJobs()) jobs.push(data);
-      expect(jobs.map((j) => j.ids.length).sort()).toEqual([1, 2, 3]);
+      expect(jobs.map((j) => j.items.length).sort()).toEqual([1, 2, 3]);
 
       const worker = new ItemWorker('items', db, table);
       worker.start(conn, 4, () => void relay.requeueLost());
@@ -199,7 +189,7 @@ describe('OutboxRelay', () => {
   it('never hands one row to two relays running at once', () =>
     withRelays({ a: 300, b: 300 }, 3, { batch: 100 }, async (_, relays) => {
       const claimed: string[] = [];
-      const collect = (relay: OutboxRelay<Item, JobData>) =>
+      const collect = (relay: OutboxRelay<Item, LaneItem>) =>
         relay.claim(async (rows) => {
           claimed.push(...rows.map((r) => r.id));
           await new Promise((r) => setTimeout(r, 20));

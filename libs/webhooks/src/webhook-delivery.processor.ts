@@ -1,26 +1,25 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, nextRetryDelay, QueueWorker, type Job } from '@app/queue';
-import { RedisConfig } from '@app/redis';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { DelayedError, nextRetryDelay, type Job, type LaneProcessor } from '@app/queue';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
 import { WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } from './webhook-queue';
-import { WebhookRelay } from './webhook-relay.service';
 import { WebhookSender, type AttemptOutcome } from './webhook-sender';
 import { WebhookSubscriptions, type DeliveryTarget } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
 import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
 
 /**
- * The one processor of `webhook-delivery`: one attempt of each delivery in the job (up to
- * DELIVERIES_PER_JOB to one webhook, sent concurrently). The relay queues at most
- * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK deliveries per webhook, so a slow receiver holds at most
+ * The one processor of `webhook-delivery` (its lane is in webhook-lane.ts): one attempt of each
+ * delivery in the job (up to DELIVERIES_PER_JOB to one webhook, sent concurrently). The relay queues
+ * at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK deliveries per webhook, so a slow receiver holds at most
  * that many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS.
  * Should more run here anyway (a lost job queued again while the original still runs), the
  * extra job goes back to the queue for a moment, not counted as an attempt.
  */
 @Injectable()
-export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>, OnApplicationShutdown {
+  private readonly logger = new Logger(`Worker ${WEBHOOK_DELIVERY_QUEUE}`);
   private readonly sender: WebhookSender;
   private readonly inFlight = new Map<string, number>();
   private readonly schedule: number[];
@@ -30,35 +29,20 @@ export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implem
     private readonly repository: WebhooksRepository,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly recorder: AttemptRecorder,
-    private readonly relay: WebhookRelay,
     @Inject(WEBHOOK_ENGINE_OPTIONS) private readonly options: WebhookEngineOptions,
     policy: TargetPolicy,
-    private readonly redisConfig: RedisConfig,
   ) {
-    super(WEBHOOK_DELIVERY_QUEUE);
     this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000, options.trustedCertificates);
     this.schedule = config.retrySchedule;
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.WEBHOOK_WORKERS === 'off') return;
-    // When Redis comes back (perhaps empty), the relay looks for deliveries whose jobs were lost.
-    this.start({ redisUrl: this.redisConfig.REDIS_URL, redisPrefix: this.redisConfig.REDIS_PREFIX }, this.config.WEBHOOK_CONCURRENCY, () =>
-      void this.relay.outbox.requeueLost(),
-    );
-  }
-
-  /**
-   * Stops taking jobs and waits for the ones in flight (each ends within the timeout), while
-   * PostgreSQL is still connected so their outcomes are recorded.
-   */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.close();
-    await this.sender.close();
+  /** After the lane's worker finished the jobs in flight (before shutdown), so no attempt loses its connection. */
+  onApplicationShutdown(): Promise<void> {
+    return this.sender.close();
   }
 
   async process(job: Job<DeliverJobData>, token?: string): Promise<void> {
-    const { webhookId, deliveries } = job.data;
+    const { key: webhookId, items: deliveries } = job.data;
     const target = await this.subscriptions.target(webhookId);
     if (!target || target.status !== 'active') {
       // Deleted: its deliveries went with it. Inactive: it gets nothing.
@@ -74,9 +58,8 @@ export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implem
     // Each delivery leaves the count when its attempt is done, as its row leaves the relay's count
     // (queued_at cleared): counted until the whole job ended, a job the relay queued into the room
     // made by the first deliveries would find the webhook "full" and wait 0.2-1 s in delayed.
+    // The webhook has room in the queue again once this returns: the lane's worker asks the relay for one run.
     await Promise.all(deliveries.map((delivery) => this.attempt(target, delivery).finally(() => this.release(webhookId))));
-    // The webhook has room in the queue again: one relay run for the whole job.
-    this.relay.kick();
   }
 
   private release(webhookId: string): void {
@@ -94,7 +77,7 @@ export class WebhookDeliveryProcessor extends QueueWorker<DeliverJobData> implem
   }
 
   private decide(delivery: DeliveryAttempt, outcome: AttemptOutcome): AttemptRecord {
-    const { deliveryId: id, attempt, scheduleAttempt } = delivery;
+    const { id, attempt, scheduleAttempt } = delivery;
     const base = {
       id, attempt, trigger: trigger(delivery), response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error, response_body: outcome.body,
     };
@@ -133,7 +116,7 @@ function trigger(delivery: DeliveryAttempt): 'schedule' | 'redeliver' {
 
 function cancelled(delivery: DeliveryAttempt): AttemptRecord {
   return {
-    id: delivery.deliveryId, attempt: delivery.attempt, trigger: trigger(delivery), status: 'cancelled',
+    id: delivery.id, attempt: delivery.attempt, trigger: trigger(delivery), status: 'cancelled',
     response_status: null, duration_ms: null, error: 'The webhook is inactive.', response_body: null, retry_in_ms: null,
   };
 }

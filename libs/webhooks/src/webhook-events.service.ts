@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookRelay } from './webhook-relay.service';
+import { InjectLane } from '@app/queue';
+import { WEBHOOK_DELIVERY_QUEUE } from './webhook-queue';
+import type { WebhookLane } from './webhook-lane';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
 import { RECORDED_CTE, WebhooksRepository } from './webhooks.repository';
 
@@ -39,7 +41,7 @@ export class WebhookEvents {
   constructor(
     private readonly repository: WebhooksRepository,
     private readonly subscriptions: WebhookSubscriptions,
-    private readonly relay: WebhookRelay,
+    @InjectLane(WEBHOOK_DELIVERY_QUEUE) private readonly lane: WebhookLane,
   ) {}
 
   /**
@@ -55,7 +57,7 @@ export class WebhookEvents {
 
   /** Call after the write committed: wakes the relay when it recorded deliveries. */
   recorded(deliveries: number): void {
-    if (deliveries > 0) this.relay.kick();
+    if (deliveries > 0) this.lane.kick();
   }
 
   /** Records an event per item (in its own statement) if an active webhook of the owner wants it. */

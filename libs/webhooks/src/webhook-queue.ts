@@ -1,3 +1,5 @@
+import type { LaneJob } from '@app/queue';
+
 /** The BullMQ queue that carries due deliveries from the outbox relay to the delivery workers. */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 /** Its only job: one attempt of each of up to DELIVERIES_PER_JOB deliveries to one webhook. */
@@ -9,13 +11,10 @@ export const DELIVER_JOB = 'deliver';
  */
 export const DELIVERIES_PER_JOB = 16;
 
-export interface DeliverJobData {
-  webhookId: string;
-  deliveries: DeliveryAttempt[];
-}
-
+/** One attempt of one delivery, as a job carries it. */
 export interface DeliveryAttempt {
-  deliveryId: string;
+  /** The delivery's id. */
+  id: string;
   /** 1-based number of this attempt. */
   attempt: number;
   /** Its place in the retry schedule (1-based; a redelivery starts the schedule again). */
@@ -26,8 +25,5 @@ export interface DeliveryAttempt {
   body: string;
 }
 
-/** Named by its first delivery's attempt: a batch queued again for the same attempts is not added twice. */
-export function deliverJobId(job: DeliverJobData): string {
-  const first = job.deliveries[0];
-  return `${first.deliveryId}-${first.attempt}`;
-}
+/** A job of `webhook-delivery`: its key is the webhook's id. */
+export type DeliverJobData = LaneJob<DeliveryAttempt>;

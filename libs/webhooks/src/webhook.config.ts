@@ -1,8 +1,8 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
-import { parseRetrySchedule } from '@app/queue';
+import { IsRetrySchedule, IsWorkerMode, parseRetrySchedule, type WorkerMode } from '@app/queue';
 import { IsEncryptionKeys } from '@app/secrets';
-import { IsIn, IsInt, IsString, Matches, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
+import { IsInt, IsString, Max, Min, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
 import { TargetPolicy } from './webhook-target';
 
 @ValidatorConstraint({ name: 'allowList' })
@@ -15,10 +15,6 @@ class AllowListConstraint implements ValidatorConstraintInterface {
   }
 }
 
-/** Where delivery workers run: in this process (default), nowhere (API only), or only workers (no API). */
-export const WEBHOOK_WORKER_MODES = ['inline', 'off', 'only'] as const;
-export type WebhookWorkerMode = (typeof WEBHOOK_WORKER_MODES)[number];
-
 /**
  * The webhook engine's settings: a service that uses WebhooksModule lists this class among
  * its settings (it also carries ENCRYPTION_KEYS, which encrypts the signing secrets).
@@ -28,9 +24,9 @@ export class WebhookServiceConfig {
   @IsEncryptionKeys()
   ENCRYPTION_KEYS!: string;
 
-  /** `inline`: the API process also delivers; `off`: API only; `only`: delivery workers and /health, no API. */
-  @IsIn(WEBHOOK_WORKER_MODES)
-  WEBHOOK_WORKERS: WebhookWorkerMode = 'inline';
+  /** `inline`: the API process also delivers; `off`: API only; `only`: delivery workers and /health, no API (libs/queue's worker modes). */
+  @IsWorkerMode()
+  WEBHOOK_WORKERS: WorkerMode = 'inline';
 
   /** Hosts or CIDRs that webhooks may target although they are not public (http only where the service allows it). */
   @IsString() @Validate(AllowListConstraint)
@@ -41,7 +37,7 @@ export class WebhookServiceConfig {
   WEBHOOK_TIMEOUT_SECONDS: number = 10;
 
   /** Seconds between attempts, comma-separated; its length is the number of retries. */
-  @IsString() @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be seconds separated by commas' })
+  @IsRetrySchedule()
   WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,86400';
 
   /** A webhook whose deliveries failed without a success for this long is set inactive. */

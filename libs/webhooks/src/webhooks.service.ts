@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '@app/errors';
+import { InjectLane } from '@app/queue';
 import { SecretCipher } from '@app/secrets';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
 import type { WebhookStatus } from './webhook.entity';
-import { WebhookRelay } from './webhook-relay.service';
+import { WEBHOOK_DELIVERY_QUEUE } from './webhook-queue';
+import type { WebhookLane } from './webhook-lane';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
 import {
@@ -36,7 +38,7 @@ export class WebhooksService {
   constructor(
     private readonly repository: WebhooksRepository,
     private readonly subscriptions: WebhookSubscriptions,
-    private readonly relay: WebhookRelay,
+    @InjectLane(WEBHOOK_DELIVERY_QUEUE) private readonly lane: WebhookLane,
     private readonly policy: TargetPolicy,
     private readonly cipher: SecretCipher,
     private readonly config: WebhookServiceConfig,
@@ -112,7 +114,7 @@ export class WebhooksService {
     // Matches nothing while a job for it is in the queue.
     const again = await this.repository.redeliver(id, deliveryId);
     if (!again) throw new DeliveryQueuedException();
-    this.relay.kick();
+    this.lane.kick();
     return again;
   }
 

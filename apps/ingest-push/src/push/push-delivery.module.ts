@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { PushFanOut } from './push-fan-out.service';
+import { PUSH_LANES, pushLanes } from './push-lanes.provider';
 import { PushRepository } from './push.repository';
 import { pushProvidersProvider } from './providers/push-providers.provider';
 
-/** Fan-out and sending: the per-platform relays, queues and workers, and the providers. */
+/** Fan-out and sending: the per-platform lanes (relay, queue, worker) and the providers. */
 @Module({
-  providers: [PushRepository, PushFanOut, pushProvidersProvider],
-  exports: [PushRepository, PushFanOut],
+  providers: [PushRepository, pushProvidersProvider, ...pushLanes()],
+  exports: [PushRepository, ...PUSH_LANES],
 })
 export class PushDeliveryModule {}

@@ -1,45 +1,50 @@
-import { nextRetryDelay, QueueWorker, type Job } from '@app/queue';
-import type { Platform } from './push-payload';
-import { PUSH_QUEUES, type SendJobData } from './push-queue';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Metrics } from '@app/observability';
+import { nextRetryDelay, type Job, type LaneJob, type LaneProcessor } from '@app/queue';
+import { PushConfig } from './push.config';
+import { platformOf, type SendItem } from './push-queue';
 import { PushRepository, type AttemptResult, type ClaimedItem } from './push.repository';
-import type { PushProvider, SendOutcome } from './providers/push-provider';
+import { PUSH_PROVIDERS, type PushProviders, type SendOutcome } from './providers/push-provider';
 
-export interface SendProcessorOptions {
-  platform: Platform;
-  provider: PushProvider;
-  repository: PushRepository;
-  /** Seconds between attempts; its length is the number of retries. */
-  retrySchedule: number[];
-  /** A claim older than this was left by a worker that died mid-send; its item may be claimed again. */
-  staleClaimMs: number;
-  /** Called when a job finished: the account has room in the queue again. */
-  finished: () => void;
-  /** Called with the outcomes a job recorded (metrics count them). */
-  recorded?: (results: AttemptResult[]) => void;
-}
+/** Beyond the send timeout: a claim older than that was left by a worker that died mid-send. */
+const STALE_CLAIM_MARGIN_MS = 5000;
 
 /**
- * The one processor of `send` jobs (one instance per platform queue): claims the job's
- * attempts in PostgreSQL, sends the claimed pushes concurrently, marks devices the
+ * The one processor of `send` jobs, for both platform lanes (push-lanes.provider.ts): claims the
+ * job's attempts in PostgreSQL, sends the claimed pushes concurrently, marks devices the
  * provider called invalid, and records every outcome in one statement.
  */
-export class PushSendProcessor extends QueueWorker<SendJobData> {
-  constructor(private readonly options: SendProcessorOptions) {
-    super(PUSH_QUEUES[options.platform]);
+@Injectable()
+export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplicationShutdown {
+  private readonly retrySchedule: number[];
+
+  constructor(
+    private readonly repository: PushRepository,
+    private readonly config: PushConfig,
+    @Inject(PUSH_PROVIDERS) private readonly providers: PushProviders,
+    private readonly metrics: Metrics,
+  ) {
+    this.retrySchedule = config.retrySchedule;
   }
 
-  protected async process(job: Job<SendJobData>): Promise<void> {
-    const { platform, provider, repository } = this.options;
-    const claimed = await repository.claim(platform, job.data.items, this.options.staleClaimMs);
-    if (claimed.length > 0) {
-      const outcomes = await Promise.all(claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme })));
-      const invalid = claimed.flatMap((item, i) => (outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : []));
-      await repository.markInvalid(platform, invalid);
-      const results = claimed.map((item, i) => this.decide(item, outcomes[i]));
-      await repository.record(results);
-      this.options.recorded?.(results);
+  async process(job: Job<LaneJob<SendItem>>): Promise<void> {
+    const platform = platformOf(job.queueName);
+    const provider = this.providers[platform];
+    const claimed = await this.repository.claim(platform, job.data.items, this.config.timeoutMs + STALE_CLAIM_MARGIN_MS);
+    if (claimed.length === 0) return;
+    const outcomes = await Promise.all(claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme })));
+    const invalid = claimed.flatMap((item, i) => (outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : []));
+    await this.repository.markInvalid(platform, invalid);
+    const results = claimed.map((item, i) => this.decide(item, outcomes[i]));
+    await this.repository.record(results);
+    for (const outcome of ['sent', 'failed', 'invalid_token'] as const) {
+      this.metrics.pushResult(provider.name, outcome, results.filter((r) => r.status === outcome).length);
     }
-    this.options.finished();
+  }
+
+  /** After the lanes' workers finished the sends in flight (before shutdown). */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(Object.values(this.providers).map((provider) => provider.close()));
   }
 
   private decide(item: ClaimedItem, outcome: SendOutcome): AttemptResult {
@@ -51,7 +56,7 @@ export class PushSendProcessor extends QueueWorker<SendJobData> {
       case 'failed':
         return { ...base, status: outcome.kind, error: outcome.error };
       case 'retry': {
-        const delay = nextRetryDelay(this.options.retrySchedule, item.attempt, outcome.retryAfterSeconds);
+        const delay = nextRetryDelay(this.retrySchedule, item.attempt, outcome.retryAfterSeconds);
         if (delay === null) return { ...base, status: 'failed', error: `gave up after ${item.attempt} attempts: ${outcome.error}` };
         return { ...base, status: 'scheduled', error: outcome.error, retry_in_ms: delay };
       }

@@ -1,7 +1,7 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import { parseRetrySchedule } from '@app/queue';
+import { IsRetrySchedule, IsWorkerMode, parseRetrySchedule, type WorkerMode } from '@app/queue';
 import { isTimeZone } from './push-due-time';
 
 @ValidatorConstraint({ name: 'timeZone' })
@@ -13,10 +13,6 @@ class TimeZoneConstraint implements ValidatorConstraintInterface {
     return 'must be an IANA time zone name such as UTC or America/Sao_Paulo';
   }
 }
-
-/** Where push workers run: in the API process (default), nowhere (API only), or only workers (no API). */
-export const PUSH_WORKER_MODES = ['inline', 'off', 'only'] as const;
-export type PushWorkerMode = (typeof PUSH_WORKER_MODES)[number];
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
 
@@ -72,9 +68,9 @@ export class PushConfig {
   @IsInt() @Min(0) @Max(30 * 24 * 3600)
   APNS_EXPIRATION_SECONDS: number = 24 * 3600;
 
-  /** `inline`: the API process also sends; `off`: API only; `only`: workers and /health, no API. */
-  @IsIn(PUSH_WORKER_MODES)
-  PUSH_WORKERS: PushWorkerMode = 'inline';
+  /** `inline`: the API process also sends; `off`: the API only relays; `only`: workers and /health, no API (libs/queue's worker modes). */
+  @IsWorkerMode()
+  PUSH_WORKERS: WorkerMode = 'inline';
 
   /** Jobs each platform's worker runs at once, per process. */
   @IsInt() @Min(1) @Max(1000)
@@ -93,7 +89,7 @@ export class PushConfig {
   PUSH_TIMEOUT_SECONDS: number = 10;
 
   /** Seconds between attempts after a retryable failure, comma-separated; its length is the number of retries. */
-  @IsString() @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be seconds separated by commas' })
+  @IsRetrySchedule()
   PUSH_RETRY_SCHEDULE: string = '5,30,120,600,1800';
 
   /** How often the relay looks for due pushes when nothing nudged it, in milliseconds (also the scheduling granularity). */

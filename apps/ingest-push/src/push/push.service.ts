@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
+import { InjectLane } from '@app/queue';
 import type { BulkPushResult } from './push.dto';
 import { IdempotencyKeyReusedException, NoValidPushException, PushBatchNotFoundException, TooManyPushesException } from './push.exception';
 import { PushConfig } from './push.config';
 import type { RejectedItem } from './push-batch.entity';
 import { PUSH_STATUSES, type PushStatus } from './push-item.entity';
 import { checkPushItem, type ValidPush } from './push-item.validator';
-import { PushFanOut } from './push-fan-out.service';
+import type { PushLane } from './push-lanes.provider';
+import { PUSH_QUEUES } from './push-queue';
 import { PushRepository, type AcceptedItem, type ItemView, type StoredBatch } from './push.repository';
 
 /** Idempotency keys as Stripe takes them: up to 255 visible ASCII characters. */
@@ -28,7 +30,8 @@ export class PushService {
   constructor(
     private readonly repository: PushRepository,
     private readonly config: PushConfig,
-    private readonly fanOut: PushFanOut,
+    @InjectLane(PUSH_QUEUES.android) private readonly android: PushLane,
+    @InjectLane(PUSH_QUEUES.ios) private readonly ios: PushLane,
   ) {}
 
   /**
@@ -63,7 +66,7 @@ export class PushService {
       return this.replay((await this.repository.findByIdempotencyKey(accountId, key!))!, requestHash!);
     }
     const now = Date.now();
-    if (pushes.some((p) => p.push.dueAt.getTime() <= now)) this.fanOut.kick();
+    if (pushes.some((p) => p.push.dueAt.getTime() <= now)) for (const lane of [this.android, this.ios]) lane.kick();
     return { batch_id: batch.id, accepted: pushes.length, rejected: rejections.length, items: merge(batch.items, rejections) };
   }
 

@@ -3,7 +3,6 @@ import { Sql } from '@app/database';
 import request from 'supertest';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AppModule } from '../../src/app.module';
-import { PushFanOut } from '../../src/push/push-fan-out.service';
 import { issuePushToken } from '../../src/push/push-token-verifier.service';
 import { PushTokensRepository } from '../../src/push/push-tokens.repository';
 
@@ -19,7 +18,6 @@ export interface PushApp extends TestApp {
   /** A new token for the named account (created on first use). */
   token(account?: string): Promise<string>;
   sql: Sql;
-  fanOut: PushFanOut;
   /** POST /api/pushm/bulk as the spec sends it (application/hal+json). */
   post(token: string, pushs: unknown, headers?: Record<string, string>): request.Test;
   /** Resolves when `check` holds, polling the database; fails after WAIT_MS. */
@@ -34,7 +32,6 @@ export async function startPush(env: Record<string, string> = {}): Promise<PushA
   return {
     ...t,
     sql,
-    fanOut: t.get(PushFanOut),
     token: (account = `acct-${process.pid}-${++accounts}-${Math.random().toString(36).slice(2, 8)}`) =>
       issuePushToken(t.get(PushTokensRepository), t.get(AccountsRepository), account, 'test'),
     post: (token, pushs, headers = {}) =>

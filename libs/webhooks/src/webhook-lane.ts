@@ -1,0 +1,57 @@
+import { isoTimestamp } from '@app/database';
+import { laneToken, registerLane, type QueueLane } from '@app/queue';
+import type { Provider } from '@nestjs/common';
+import { WebhookServiceConfig } from './webhook.config';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
+import { DELIVER_JOB, DELIVERIES_PER_JOB, WEBHOOK_DELIVERY_QUEUE, type DeliveryAttempt } from './webhook-queue';
+import { WebhooksRepository, type QueuedDelivery } from './webhooks.repository';
+
+/** The webhook lane's handle: kick the relay after a write, drain it in tests. */
+export type WebhookLane = QueueLane<QueuedDelivery, DeliveryAttempt>;
+/** Its token (`@InjectLane(WEBHOOK_DELIVERY_QUEUE)` in the engine, `app.get(WEBHOOK_LANE)` in tests). */
+export const WEBHOOK_LANE = laneToken(WEBHOOK_DELIVERY_QUEUE);
+
+/** The payload is built once per attempt from the stored event; its bytes are what gets signed. */
+function toAttempt(row: QueuedDelivery, options: WebhookEngineOptions): DeliveryAttempt {
+  return {
+    id: row.id,
+    attempt: row.attempts + 1,
+    scheduleAttempt: row.attempts + 1 - row.retry_from,
+    eventId: row.event_id,
+    body: options.envelope({ id: row.event_id, type: row.event_type, occurredAt: row.occurred_at, owner: row.owner, data: row.data }),
+  };
+}
+
+/**
+ * The webhook outbox (`webhook_deliveries`) as a lane of libs/queue: due deliveries go to
+ * `webhook-delivery`, at most the webhook's delivery window queued per active webhook (see
+ * DELIVERY_WINDOW in webhooks.repository.ts; at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK),
+ * DELIVERIES_PER_JOB of one webhook to a job. The relay runs when a write recorded events, when
+ * a worker finished a job, every WEBHOOK_RELAY_INTERVAL_MS, and checks for lost jobs at start,
+ * when Redis comes back, and every WEBHOOK_REQUEUE_AFTER_SECONDS. Workers run as WEBHOOK_WORKERS says.
+ */
+export function webhookLane(): Provider[] {
+  return registerLane<QueuedDelivery, DeliveryAttempt>({
+    queue: WEBHOOK_DELIVERY_QUEUE,
+    job: DELIVER_JOB,
+    processor: WebhookDeliveryProcessor,
+    inject: [WebhookServiceConfig, WebhooksRepository, WEBHOOK_ENGINE_OPTIONS],
+    settings: (config: WebhookServiceConfig, repository: WebhooksRepository, options: WebhookEngineOptions) => ({
+      table: repository.deliveriesTable,
+      keyColumn: 'webhook_id',
+      keys: repository.relayKeys,
+      keyCaps: true,
+      returning: `t.id, t.webhook_id, t.event_id, t.event_type, t.owner, ${isoTimestamp('t.occurred_at')}, t.data, t.attempts, t.retry_from`,
+      key: (row) => row.webhook_id,
+      item: (row) => toAttempt(row, options),
+      itemsPerJob: DELIVERIES_PER_JOB,
+      perKey: config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+      batch: 500,
+      intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
+      sweepMs: config.WEBHOOK_REQUEUE_AFTER_SECONDS * 1000,
+      workers: config.WEBHOOK_WORKERS,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+    }),
+  });
+}
