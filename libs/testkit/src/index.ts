@@ -8,3 +8,4 @@ export * from './test-certificates';
 export * from './migration-checks';
 export * from './eventually';
 export * from './metrics-sample';
+export * from './route-walk';
