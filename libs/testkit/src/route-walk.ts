@@ -46,7 +46,7 @@ export function appRoutes(app: INestApplication): AppRoute[] {
 
 /** Each parameter of each route, and one segment appended to each route without any. */
 export function pathTargets(routes: AppRoute[]): PathTarget[] {
-  return routes.flatMap((route) => (route.params.length > 0 ? route.params.map((param) => ({ route, param })) : [{ route, param: null }]));
+  return routes.flatMap((route): PathTarget[] => (route.params.length > 0 ? route.params.map((param) => ({ route, param })) : [{ route, param: null }]));
 }
 
 /**
