@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, metricSample, type TestApp } from '@app/testkit';
-import { PushWorkerModule } from '../src/push/push-worker.module';
+import { PushWorkerModule } from '../src/push-worker.module';
 import { itemRows, pushItem, request } from './support/push-test';
 import { usePush } from './support/use-push';
 

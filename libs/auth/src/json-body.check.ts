@@ -1,3 +1,5 @@
+import { isStorableText, UNSTORABLE_TEXT } from '@app/errors';
+
 /** As deep as MongoDB lets a document nest; deeper JSON is refused before anything recurses into it. */
 export const MAX_JSON_DEPTH = 100;
 
@@ -29,7 +31,7 @@ export function bodyProblem(body: unknown, maxValues = Number.POSITIVE_INFINITY)
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         if (typeof item === 'string') {
-          if (unstorable(item)) return { path: at(String(i)), message: UNSTORABLE };
+          if (!isStorableText(item)) return { path: at(String(i)), message: UNSTORABLE };
         } else if (item !== null && typeof item === 'object') pending.push([item, at(String(i)), depth + 1]);
       }
       continue;
@@ -39,10 +41,10 @@ export function bodyProblem(body: unknown, maxValues = Number.POSITIVE_INFINITY)
     if (values > maxValues) return tooMany(maxValues);
     for (const key of keys) {
       if (key === '__proto__') return { path: at(key), message: 'A key named __proto__ is reserved.' };
-      if (unstorable(key)) return { path: path || 'body', message: UNSTORABLE };
+      if (!isStorableText(key)) return { path: path || 'body', message: UNSTORABLE };
       const item: unknown = (value as Record<string, unknown>)[key];
       if (typeof item === 'string') {
-        if (unstorable(item)) return { path: at(key), message: UNSTORABLE };
+        if (!isStorableText(item)) return { path: at(key), message: UNSTORABLE };
       } else if (item !== null && typeof item === 'object') pending.push([item, at(key), depth + 1]);
     }
   }
@@ -53,9 +55,4 @@ function tooMany(maxValues: number): BodyProblem {
   return { path: '', message: `The request body holds more than ${maxValues} values.`, tooLarge: true };
 }
 
-const UNSTORABLE = 'Text may not hold a NUL character (\\u0000) or an unpaired surrogate: they cannot be stored.';
-const LONE_SURROGATE = /\p{Cs}/u;
-
-function unstorable(text: string): boolean {
-  return text.includes('\u0000') || LONE_SURROGATE.test(text);
-}
+const UNSTORABLE = `Text ${UNSTORABLE_TEXT}.`;

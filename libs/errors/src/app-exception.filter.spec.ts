@@ -73,9 +73,10 @@ describe('toAppException', () => {
 
 describe('AppExceptionFilter', () => {
   function host(headersSent = false) {
-    const res = { headersSent, status: jest.fn(), set: jest.fn(), json: jest.fn() };
+    const res = { headersSent, status: jest.fn(), set: jest.fn(), type: jest.fn(), json: jest.fn() };
     res.status.mockReturnValue(res);
     res.set.mockReturnValue(res);
+    res.type.mockReturnValue(res);
     const http = { getResponse: () => res, getRequest: () => ({ id: 'req-1' }) };
     return { res, host: { switchToHttp: () => http } as unknown as ArgumentsHost };
   }
@@ -85,6 +86,8 @@ describe('AppExceptionFilter', () => {
     new AppExceptionFilter().catch(new TooManyRequestsException(2.2), h);
     expect(res.status).toHaveBeenCalledWith(429);
     expect(res.set).toHaveBeenCalledWith({ 'Retry-After': '3' });
+    // JSON even where the route declared another type for its success (a CSV download).
+    expect(res.type).toHaveBeenCalledWith('json');
     expect(res.json).toHaveBeenCalledWith({ message: expect.any(String), retry_after: 3 });
   });
 

@@ -54,7 +54,8 @@ export class AppExceptionFilter implements ExceptionFilter {
     }
     if (res.headersSent) return;
     const renderer = this.renderer();
-    const send = (): void => void res.status(error.status).set(error.headers).json(renderer ? renderer.body(error, req) : error.body());
+    // The type is set outright: a route's @Header (a CSV download) has already set its own.
+    const send = (): void => void res.status(error.status).set(error.headers).type('json').json(renderer ? renderer.body(error, req) : error.body());
     const caller = error.code === CommonErrorCode.RouteNotFound ? this.caller() : null;
     if (caller) void caller.annotate(req, res).then(send, send);
     else send();

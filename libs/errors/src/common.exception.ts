@@ -1,4 +1,5 @@
 import { AppException } from './app.exception';
+import { UNSTORABLE_TEXT } from './storable-text';
 
 /** Codes of the failures every service shares; contexts add their own. */
 export enum CommonErrorCode {
@@ -7,6 +8,7 @@ export enum CommonErrorCode {
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   ValidationFailed = 'VALIDATION_FAILED',
+  InvalidPathParameter = 'INVALID_PATH_PARAMETER',
   Unauthenticated = 'UNAUTHENTICATED',
   Forbidden = 'FORBIDDEN',
   RouteNotFound = 'ROUTE_NOT_FOUND',
@@ -22,6 +24,13 @@ export type FieldErrors = Record<string, string[]>;
 export class BadRequestException extends AppException {
   constructor(message: string, code: string = CommonErrorCode.BadRequest) {
     super(code, 400, message);
+  }
+}
+
+/** 400: a path parameter holds text PostgreSQL cannot store (the validation pipe checks every one before any handler). */
+export class InvalidPathParameterException extends BadRequestException {
+  constructor(readonly parameter: string) {
+    super(`The path parameter ${parameter} ${UNSTORABLE_TEXT}.`, CommonErrorCode.InvalidPathParameter);
   }
 }
 

@@ -1,4 +1,5 @@
 export * from './app.exception';
 export * from './app-exception.filter';
 export * from './common.exception';
+export * from './storable-text';
 export * from './validation.pipe';

@@ -1,5 +1,5 @@
 import { IsDefined, IsOptional, IsString } from 'class-validator';
-import { ValidationFailedException } from './common.exception';
+import { CommonErrorCode, InvalidPathParameterException, ValidationFailedException } from './common.exception';
 import { createValidationPipe, QuickCheck } from './validation.pipe';
 
 class NameDto {
@@ -52,5 +52,31 @@ describe('createValidationPipe', () => {
     await expect(pipe.transform(body, { type: 'body', metatype: QuickNameDto })).resolves.toBe(body);
     await expect(pipe.transform({ name: 'abcd' }, { type: 'body', metatype: QuickNameDto })).resolves.toBeInstanceOf(QuickNameDto);
     await expect(pipe.transform({ name: 5 }, { type: 'body', metatype: QuickNameDto })).rejects.toMatchObject({ extras: { errors: { name: ['name must be a string'] } } });
+  });
+
+  describe('path parameters', () => {
+    const param = (value: unknown, data?: string) => pipe.transform(value, { type: 'param', metatype: data ? String : Object, data });
+
+    it.each(['\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800'])('refuses %j in a named parameter with 400 naming it', async (value) => {
+      const failure = param(value, 'id');
+      await expect(failure).rejects.toBeInstanceOf(InvalidPathParameterException);
+      await expect(failure).rejects.toMatchObject({ status: 400, code: CommonErrorCode.InvalidPathParameter, parameter: 'id' });
+      await expect(failure.catch((e: InvalidPathParameterException) => e.body())).resolves.toEqual({ message: expect.stringMatching(/^The path parameter id may not hold a NUL/) });
+    });
+
+    it('refuses one bad value among all of a route\'s parameters, naming it; a wildcard\'s segments too', async () => {
+      await expect(param({ client: 'c', key: 'k\u0000' })).rejects.toMatchObject({ parameter: 'key' });
+      await expect(param({ rest: ['a', '\ud83d'] })).rejects.toMatchObject({ parameter: 'rest' });
+    });
+
+    it('passes any other text on unchanged, including paired surrogates and control characters', async () => {
+      for (const value of ['', 'abc', '😀', 'é\u0001\u007f\ufffd', '%00', 'x'.repeat(10_000)]) await expect(param(value, 'id')).resolves.toBe(value);
+      const all = { client: 'c', key: '😀' };
+      await expect(param(all)).resolves.toEqual(all);
+    });
+
+    it('leaves query strings and bodies to their own checks', async () => {
+      await expect(pipe.transform('a\u0000', { type: 'query', metatype: String, data: 'q' })).resolves.toBe('a\u0000');
+    });
   });
 });

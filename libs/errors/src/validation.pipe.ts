@@ -1,6 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
-import { ValidationFailedException, type FieldErrors } from './common.exception';
+import { InvalidPathParameterException, ValidationFailedException, type FieldErrors } from './common.exception';
+import { isStorableText } from './storable-text';
 
 /** Flattens class-validator's tree into `{ "documents.0.key": ["..."] }`. */
 export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErrors {
@@ -104,11 +105,33 @@ export const QuickCheck = (accepts: (value: unknown) => boolean): ClassDecorator
 };
 
 /**
- * Nest's validation pipe, with @KeepRaw fields passed through untouched: they are
- * validated as empty stand-ins of the same kind (object or array) and put back after.
+ * Refuses a path parameter PostgreSQL could not store, whether the handler takes one
+ * (`@Param('id')`) or all of them (`@Param(SomePipe)`): it runs before any handler, param
+ * pipe or id format check, so no route can forget it. Express has already refused
+ * malformed percent-encoding (and so invalid UTF-8) with 400; a NUL (`%00`) decodes fine.
+ */
+function checkPathParameters(value: unknown, name?: string): void {
+  if (typeof value === 'string') {
+    if (!isStorableText(value)) throw new InvalidPathParameterException(name ?? 'path');
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, item] of Object.entries(value)) {
+    // Express 5 gives a wildcard (`*rest`) its segments as an array.
+    for (const text of Array.isArray(item) ? item : [item]) {
+      if (typeof text === 'string' && !isStorableText(text)) throw new InvalidPathParameterException(key);
+    }
+  }
+}
+
+/**
+ * Nest's validation pipe, with path parameters checked for storable text, and @KeepRaw
+ * fields passed through untouched: they are validated as empty stand-ins of the same kind
+ * (object or array) and put back after.
  */
 class AppValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param') checkPathParameters(value, metadata.data);
     if (metadata.metatype && QUICK_CHECKS.get(metadata.metatype)?.(value)) return value;
     if (!metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     const { detached, inherited } = walk(metadata.metatype, value);

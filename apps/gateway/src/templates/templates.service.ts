@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { isNumericId } from '../common/numeric-id';
 import { NotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { parseTemplateDraft } from './template.validator';
@@ -32,7 +33,7 @@ export class TemplatesService {
   }
 
   async find(phone: PhoneContext, id: string): Promise<TemplateView> {
-    const template = id.length <= 64 ? await this.templates.find(phone.accountId, id) : null;
+    const template = isNumericId(id) ? await this.templates.find(phone.accountId, id) : null;
     if (!template) throw new NotFoundException('template', id);
     return template;
   }

@@ -4,13 +4,14 @@
  * something PostgreSQL stores without complaint, so a COPY never fails on a value.
  */
 
+import { isStorableText } from '@app/errors';
+
 /** A float carries a decimal part: `10.0` and `-3.25e2` pass, `10` and `1e3` do not. */
 const FLOAT_TEXT = /^[+-]?\d+\.\d+(?:[eE][+-]?\d+)?$/;
 const INTEGER_TEXT = /^[+-]?\d{1,10}$/;
 const INT_MAX = 2147483647;
 const ORDER_DATE = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.\d{3}Z$/;
 const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(?:[Zz]|[+-](\d\d):(\d\d))$/;
-const LONE_SURROGATE = /\p{Cs}/u;
 
 export const FLOAT_REASON = 'must be a number with a decimal part, such as 10.0';
 export const FLOAT_RANGE_REASON = 'is out of the range of a double-precision number';
@@ -50,7 +51,7 @@ export function dateTimeProblem(text: string): string | null {
 
 /** Text PostgreSQL cannot hold (NUL, unpaired surrogates) or that came from invalid UTF-8 (U+FFFD). */
 export function unstorableText(text: string): boolean {
-  return text.includes('\u0000') || text.includes('\uFFFD') || LONE_SURROGATE.test(text);
+  return text.includes('\uFFFD') || !isStorableText(text);
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
