@@ -3,6 +3,7 @@ import { describePathParameterWalk } from '@app/testkit';
 import { startIngest, type IngestApp } from './support/sales-test';
 import { issuePushToken } from '../src/push/push-token-verifier.service';
 import { PushTokensRepository } from '../src/push/push-tokens.repository';
+import { AccountsRepository } from '../src/accounts/accounts.repository';
 import request from 'supertest';
 
 describe('ingest-push: path parameters', () => {
@@ -12,7 +13,7 @@ describe('ingest-push: path parameters', () => {
   beforeAll(async () => {
     t = await startIngest({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000' });
     const sales = await t.apiKey();
-    const push = await issuePushToken(t.get(PushTokensRepository), `paths-${process.pid}`, 'test');
+    const push = await issuePushToken(t.get(PushTokensRepository), t.get(AccountsRepository), `paths-${process.pid}`, 'test');
     // Each route reads only its own source's header: both pass every gate.
     headers = { apiKey: sales.key, authorization: `Bearer ${push}` };
   });
