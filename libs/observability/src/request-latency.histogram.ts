@@ -27,8 +27,8 @@ interface Series {
 
 /**
  * `http_request_duration_seconds`, observed on every response. prom-client's own
- * `observe` builds and hashes a label string on each call (≈ 7 µs of the docstore's GET
- * under load, by its CPU profile); here a response costs three Map lookups by strings
+ * `observe` builds and hashes a label string on each call, a visible share of a GET's CPU
+ * profile; here a response costs three Map lookups by strings
  * the request already holds and one increment. It is registered in a prom-client
  * registry as what the registry reads of any metric (name, help, type, `get`, `reset`),
  * and rendered by it like prom-client's own histograms.

@@ -13,8 +13,7 @@ import type { Express } from 'express';
  * each such object, so no request ever had a map that the property caches along its way
  * (Express, the router, Nest, the guard, the logger) had seen before: every `req.url` or
  * `res.setHeader` was a cache miss and a slow lookup. Created with the right prototype from
- * the start, Express's `setPrototypeOf` changes nothing and every request has the same map
- * (bench/README.md, "Every request had a hidden class of its own").
+ * the start, Express's `setPrototypeOf` changes nothing and every request has the same map.
  */
 export class ExpressServerAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {

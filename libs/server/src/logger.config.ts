@@ -13,7 +13,7 @@ const LOG_FLUSH_MS = 1000;
 /**
  * The root logger: JSON lines with service and version, secrets redacted wherever a
  * request or headers get logged, written asynchronously off the request's path in
- * batches (a write per line cost the docstore's GET ≈ 10 µs of CPU at 2,000 req/s).
+ * batches (a write per line showed in every request's CPU profile).
  * A line waits at most LOG_FLUSH_MS; what is buffered is written at shutdown and, by
  * pino's exit hook, when the process exits on an error. Only a killed process
  * (SIGKILL, out of memory) loses its last second of lines.
@@ -37,8 +37,7 @@ export function createRootLogger(config: Pick<ServerConfig, 'LOG_LEVEL'>, servic
  * pino's own asynchronous destination (sonic-boom, with pino's exit hook), in buffer mode:
  * each line goes in as a Buffer and a batch is one Buffer.concat. In its default string
  * mode sonic-boom appends to the pending batch's string and measures its UTF-8 length on
- * every write, which copies the whole batch each time: 4.5 µs per line against 2.3 µs
- * this way (bench/README.md, "Docstore GET").
+ * every write, which copies the whole batch each time; a Buffer per line does not.
  */
 export function batchedDestination(dest: number | string): DestinationStream & { flush(cb: (err?: Error) => void): void } {
   const out = pino.destination({ dest, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, contentMode: 'buffer' });
