@@ -102,6 +102,8 @@ describe('POST /DataInserterSales/api/sales', () => {
   });
 
   it('counts accepted and rejected rows in /metrics', async () => {
+    const exposed = (await request(t.http).get('/metrics').expect(200)).text;
+    expect(exposed).toContain('# HELP ingest_rows_total Sales rows ingested (accepted) or refused (rejected).\n# TYPE ingest_rows_total counter\n');
     const rowsCounted = async (outcome: string): Promise<number> => {
       const text = (await request(t.http).get('/metrics').expect(200)).text;
       const line = text.split('\n').find((l) => l.startsWith(`ingest_rows_total{`) && l.includes(`outcome="${outcome}"`));
@@ -112,6 +114,7 @@ describe('POST /DataInserterSales/api/sales', () => {
     await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '50', '--invalid-every', '5']));
     expect(await rowsCounted('accepted')).toBe(before.accepted + 40);
     expect(await rowsCounted('rejected')).toBe(before.rejected + 10);
+    expect((await request(t.http).get('/metrics').expect(200)).text).toMatch(/^ingest_rows_total\{outcome="accepted",service="ingest-push"\} \d+$/m);
   });
 
   it('reports the physical line of each bad row, CRLF and quoted newlines included', async () => {

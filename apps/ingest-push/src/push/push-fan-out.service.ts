@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Sql } from '@app/database';
-import { Metrics } from '@app/observability';
+import { Metrics, type MetricCounter } from '@app/observability';
 import { OutboxRelay, QueueProducer, type NewJob } from '@app/queue';
 import { RedisConfig } from '@app/redis';
 import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.entities';
@@ -34,6 +34,7 @@ interface Lane {
 @Injectable()
 export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly lanes = new Map<Platform, Lane>();
+  private readonly results: MetricCounter<'provider' | 'outcome'>;
 
   constructor(
     private readonly sql: Sql,
@@ -41,8 +42,10 @@ export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly config: PushConfig,
     private readonly redis: RedisConfig,
     @Inject(PUSH_PROVIDERS) private readonly providers: PushProviders,
-    private readonly metrics: Metrics,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.results = metrics.counter('push_results_total', 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', ['provider', 'outcome']);
+  }
 
   get enabled(): boolean {
     return this.config.PUSH_WORKERS !== 'off';
@@ -76,7 +79,7 @@ export class PushFanOut implements OnApplicationBootstrap, BeforeApplicationShut
         finished: () => relay.kick(),
         recorded: (results) => {
           for (const outcome of ['sent', 'failed', 'invalid_token'] as const) {
-            this.metrics.pushResult(this.providers[platform].name, outcome, results.filter((r) => r.status === outcome).length);
+            this.results.inc({ provider: this.providers[platform].name, outcome }, results.filter((r) => r.status === outcome).length);
           }
         },
       });
