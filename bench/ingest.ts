@@ -3,7 +3,7 @@
  * (1 GB) as CSV, and the same rows as JSON, measured in one run, round after round:
  *   - the floor: `psql \copy` of the CSV into a table identical to `sales` (same columns, key and indexes);
  *   - the built service (one child process) on the CSV: one streamed POST;
- *   - the service on the JSON: the upload tool (tools/sales-upload.js), which cuts it into parts of at most 1 GB.
+ *   - the service on the JSON: the upload tool (apps/sales-upload), which cuts it into parts of at most 1 GB.
  * Each phase starts from an empty table. Reported: rows/s, MB/s, the ratio to the floor's rows/s,
  * and the service's peak RSS during the phase (VmRSS sampled every 100 ms). Medians over the rounds; the
  * ratio is taken per round against that round's floor.
@@ -52,7 +52,7 @@ async function ensureFile(file: string, args: string[]): Promise<{ rows: number;
     if (JSON.stringify(saved.args) === JSON.stringify(args) && fs.statSync(file).size === saved.bytes) return saved;
   }
   say(`generating ${path.basename(file)} (${args.join(' ')})`);
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/sales-file.js'), ...args, '--out', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'generate', ...args, '--out', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let report = '';
   child.stderr.on('data', (c: Buffer) => (report += c.toString()));
   const [code] = (await once(child, 'exit')) as [number];
@@ -105,7 +105,7 @@ function postFile(port: number, key: string, file: string, type: string): Promis
 async function uploadTool(port: number, key: string, file: string): Promise<{ received: number; inserted: number; rejected: number }> {
   const state = `${file}.bench-state.json`;
   fs.rmSync(state, { force: true });
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/sales-upload.js'), '--file', file, '--url', `http://127.0.0.1:${port}`, '--api-key', key, '--state', state], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'upload', '--file', file, '--url', `http://127.0.0.1:${port}`, '--api-key', key, '--state', state], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

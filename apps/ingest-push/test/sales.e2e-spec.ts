@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { eventually } from '@app/testkit';
 import { csvCell, csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
-import { generated, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
+import { generated, prepareSalesTool, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
 interface Summary {
   ingestion_id: string;
@@ -31,9 +31,10 @@ describe('POST /DataInserterSales/api/sales', () => {
     (await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1', [account]))!.n;
 
   beforeAll(async () => {
+    await prepareSalesTool();
     t = await startIngest();
     ({ key, accountId } = await t.apiKey());
-  });
+  }, 180_000);
   afterAll(() => t.close());
 
   it('stores a CSV file as typed rows and answers 201 with the summary', async () => {
