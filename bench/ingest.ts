@@ -39,7 +39,7 @@ async function ensureFile(file: string, args: string[]): Promise<{ rows: number;
     if (JSON.stringify(saved.args) === JSON.stringify(args) && fs.statSync(file).size === saved.bytes) return saved;
   }
   say(`generating ${path.basename(file)} (${args.join(' ')})`);
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/sales-file.js'), ...args, '--out', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'generate', ...args, '--out', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let out = '';
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const [code] = await once(child, 'exit');
@@ -68,7 +68,7 @@ function postFile(port: number, key: string, file: string, type: string): Promis
 async function uploadTool(port: number, key: string, file: string): Promise<Summary> {
   const state = path.join(path.dirname(file), 'bench-upload-state.json');
   fs.rmSync(state, { force: true });
-  const args = [path.join(ROOT, 'tools/sales-upload.js'), '--file', file, '--url', `http://127.0.0.1:${port}`, '--api-key', key, '--state', state];
+  const args = [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'upload', '--file', file, '--url', `http://127.0.0.1:${port}`, '--api-key', key, '--state', state];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

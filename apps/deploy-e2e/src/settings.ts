@@ -15,7 +15,6 @@ export interface Setting {
 interface SettingsDeclaration {
   features: ClassConstructor<object>[];
   defaults?: Record<string, unknown>;
-  providers?: Array<{ provide?: unknown }>;
 }
 
 /**
@@ -38,9 +37,8 @@ export function appSettings(app: string): Map<string, Setting> {
   });
   if (declarations.length === 0) throw new Error(`apps/${app}/src declares no settings (no ConfigModule.forRoot call)`);
   const settings = new Map<string, Setting>();
-  for (const { features, defaults = {}, providers = [] } of declarations) {
-    const classes = [...features, ...providers.map((p) => p.provide).filter((p): p is ClassConstructor<object> => typeof p === 'function')];
-    for (const cls of classes) {
+  for (const { features, defaults = {} } of declarations) {
+    for (const cls of features) {
       const instance = new cls() as Record<string, unknown>;
       const metadata = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
       for (const name of new Set(metadata.map((m) => m.propertyName))) {

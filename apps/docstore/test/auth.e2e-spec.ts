@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { TokenScopes } from '@app/auth';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
+import type { TokenScopes } from '../src/tokens/token-scopes';
 
 const UNAUTHORIZED = { error: 'Unauthorized', message: expect.any(String) };
 

@@ -28,6 +28,8 @@ describe('push delivery with the sandbox providers (the default)', () => {
   });
 
   it('counts what the providers answered in /metrics', async () => {
+    const exposed = (await request(push.app.http).get('/metrics').expect(200)).text;
+    expect(exposed).toContain('# HELP push_results_total Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).\n# TYPE push_results_total counter\n');
     const counted = async (outcome: string): Promise<number> => {
       const text = (await request(push.app.http).get('/metrics').expect(200)).text;
       const lines = text.split('\n').filter((l) => l.startsWith('push_results_total{') && l.includes(`outcome="${outcome}"`));
@@ -39,6 +41,7 @@ describe('push delivery with the sandbox providers (the default)', () => {
     // A job counts its outcomes just after it recorded them: wait for the counts to get there.
     const after = await push.app.until('the counts', async () => ({ sent: await counted('sent'), invalid: await counted('invalid_token') }), (n) => n.sent >= before.sent + 2 && n.invalid >= before.invalid + 1);
     expect(after).toEqual({ sent: before.sent + 2, invalid: before.invalid + 1 });
+    expect((await request(push.app.http).get('/metrics').expect(200)).text).toMatch(/^push_results_total\{provider="\w+",outcome="sent",service="ingest-push"\} \d+$/m);
   });
 
   it('marks an unregistered device, then skips and reports later pushes to it', async () => {

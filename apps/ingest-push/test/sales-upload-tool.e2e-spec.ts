@@ -5,17 +5,18 @@ import { Readable } from 'node:stream';
 import { eventually, metricSample } from '@app/testkit';
 import request from 'supertest';
 import { FIELDS } from './support/sale-fixtures';
-import { generateFile, runUploadTool, startIngest, upload, type IngestApp } from './support/sales-test';
+import { generateFile, prepareSalesTool, runUploadTool, startIngest, upload, type IngestApp } from './support/sales-test';
 
-/** The upload tool (`npm run -s ingest:upload`, tools/sales-upload.js) against the running service, with small parts so files split. */
+/** The upload tool (`npm run -s ingest:upload`, apps/sales-upload) against the running service, with small parts so files split. */
 describe('ingest:upload tool', () => {
   let t: IngestApp;
   let dir: string;
 
   beforeAll(async () => {
+    await prepareSalesTool();
     t = await startIngest({ INGEST_MAX_CONCURRENT_UPLOADS: '1' });
     dir = mkdtempSync(join(tmpdir(), 'sales-upload-'));
-  });
+  }, 180_000);
   afterAll(async () => {
     await t.close();
     rmSync(dir, { recursive: true, force: true });

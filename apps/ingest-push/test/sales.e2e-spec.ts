@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { eventually } from '@app/testkit';
 import { csvCell, csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
-import { generated, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
+import { generated, prepareSalesTool, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
 interface Summary {
   ingestion_id: string;
@@ -31,9 +31,10 @@ describe('POST /DataInserterSales/api/sales', () => {
     (await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1', [account]))!.n;
 
   beforeAll(async () => {
+    await prepareSalesTool();
     t = await startIngest();
     ({ key, accountId } = await t.apiKey());
-  });
+  }, 180_000);
   afterAll(() => t.close());
 
   it('stores a CSV file as typed rows and answers 201 with the summary', async () => {
@@ -102,6 +103,8 @@ describe('POST /DataInserterSales/api/sales', () => {
   });
 
   it('counts accepted and rejected rows in /metrics', async () => {
+    const exposed = (await request(t.http).get('/metrics').expect(200)).text;
+    expect(exposed).toContain('# HELP ingest_rows_total Sales rows ingested (accepted) or refused (rejected).\n# TYPE ingest_rows_total counter\n');
     const rowsCounted = async (outcome: string): Promise<number> => {
       const text = (await request(t.http).get('/metrics').expect(200)).text;
       const line = text.split('\n').find((l) => l.startsWith(`ingest_rows_total{`) && l.includes(`outcome="${outcome}"`));
@@ -112,6 +115,7 @@ describe('POST /DataInserterSales/api/sales', () => {
     await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '50', '--invalid-every', '5']));
     expect(await rowsCounted('accepted')).toBe(before.accepted + 40);
     expect(await rowsCounted('rejected')).toBe(before.rejected + 10);
+    expect((await request(t.http).get('/metrics').expect(200)).text).toMatch(/^ingest_rows_total\{outcome="accepted",service="ingest-push"\} \d+$/m);
   });
 
   it('reports the physical line of each bad row, CRLF and quoted newlines included', async () => {

@@ -10,6 +10,5 @@ export * from './principal';
 export * from './request-body.config';
 export * from './request-body.decorators';
 export * from './request-body.reader';
-export * from './scopes';
 export * from './secret';
 export * from './uuid';

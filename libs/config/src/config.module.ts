@@ -7,8 +7,6 @@ export interface SettingsOptions {
   features: ClassConstructor<object>[];
   /** The app's defaults for settings of shared classes (e.g. PORT, REDIS_PREFIX). */
   defaults?: SettingDefaults;
-  /** Further providers built from the features (CoreModule's compatibility view). */
-  providers?: Provider[];
 }
 
 /**
@@ -35,11 +33,10 @@ export class ConfigModule {
     ConfigModule.declared.push(options);
     const features = [...new Set(options.features)];
     const providers: Provider[] = features.map((cls) => ({ provide: cls, useFactory: () => loadConfig(cls, undefined, options.defaults) }));
-    const extra = options.providers ?? [];
     return {
       module: ConfigModule,
-      providers: [...providers, ...extra],
-      exports: [...features, ...extra.map((p) => ('provide' in p ? p.provide : p))],
+      providers,
+      exports: features,
     };
   }
 }

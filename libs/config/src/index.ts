@@ -1,4 +1,2 @@
-export * from './base-service.config';
 export * from './config.module';
-export * from './database.config';
 export * from './load-config';

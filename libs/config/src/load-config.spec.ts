@@ -1,12 +1,17 @@
 // Implicit conversion reads design:type, which decorators only record once reflect-metadata is loaded.
 import 'reflect-metadata';
 import { IsIn, IsInt, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { DatabaseConfig } from './database.config';
 import { InvalidConfigError, loadConfig } from './load-config';
 
 const DB = 'postgres://user:pw@db.internal:5432/app';
 
-class AppConfig extends DatabaseConfig {
+class AppConfig {
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  DATABASE_URL!: string;
+
+  @IsInt() @Min(1) @Max(200)
+  DB_POOL_SIZE: number = 20;
+
   @IsInt() @Min(0) @Max(65535)
   PORT: number = 3000;
 

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BaseServiceConfig } from '@app/config';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { DatabaseConfig } from './database.config';
 import { migrateDatabase } from './migrate';
 import { Sql } from './sql.service';
 
@@ -41,8 +41,8 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [BaseServiceConfig],
-          useFactory: (config: BaseServiceConfig) => dataSourceOptions(config.DATABASE_URL, config.DB_POOL_SIZE, options),
+          inject: [DatabaseConfig],
+          useFactory: (config: DatabaseConfig) => dataSourceOptions(config.DATABASE_URL, config.DB_POOL_SIZE, options),
           dataSourceFactory: async (dsOptions) => {
             const dataSource = await new DataSource(dsOptions!).initialize();
             await migrateDatabase(dataSource, options.schema);

@@ -1,3 +1,4 @@
+export * from './database.config';
 export * from './database.module';
 export * from './migrate';
 export * from './sql';

@@ -12,29 +12,49 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 }
 
 describe('Metrics', () => {
-  it('labels every series with the service and renders the Prometheus text format', async () => {
+  it('labels every series of a declared counter with the service and renders the Prometheus text format', async () => {
     const metrics = new Metrics('docstore');
-    metrics.webhookDelivery('succeeded', 3);
-    metrics.webhookDelivery('retrying');
-    metrics.ingestedRows('accepted', 1000);
-    metrics.ingestedRows('rejected', 0);
-    metrics.pushResult('fcm', 'sent', 2);
+    const rows = metrics.counter('rows_total', 'Rows by outcome.', ['outcome']);
+    const results = metrics.counter('results_total', 'Results by provider and outcome.', ['provider', 'outcome']);
+    rows.inc({ outcome: 'accepted' }, 1000);
+    rows.inc({ outcome: 'rejected' }, 0);
+    results.inc({ provider: 'fcm', outcome: 'sent' }, 2);
+    results.inc({ provider: 'fcm', outcome: 'sent' });
     const text = await metrics.render();
     expect(metrics.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(sample(text, 'webhook_deliveries_total', { outcome: 'succeeded', service: 'docstore' })).toBe(3);
-    expect(sample(text, 'webhook_deliveries_total', { outcome: 'retrying' })).toBe(1);
-    expect(sample(text, 'ingest_rows_total', { outcome: 'accepted' })).toBe(1000);
-    expect(sample(text, 'ingest_rows_total', { outcome: 'rejected' })).toBeUndefined();
-    expect(sample(text, 'push_results_total', { provider: 'fcm', outcome: 'sent' })).toBe(2);
+    expect(text).toContain('# HELP rows_total Rows by outcome.\n# TYPE rows_total counter\n');
+    expect(text).toContain('rows_total{outcome="accepted",service="docstore"} 1000\n');
+    expect(sample(text, 'rows_total', { outcome: 'rejected' })).toBeUndefined();
+    expect(sample(text, 'results_total', { provider: 'fcm', outcome: 'sent', service: 'docstore' })).toBe(3);
     expect(text).toContain('process_cpu_user_seconds_total{service="docstore"}');
+    metrics.onModuleDestroy();
+  });
+
+  it('shows a declared counter before anything is counted', async () => {
+    const metrics = new Metrics('a');
+    metrics.counter('idle_total', 'Nothing yet.', ['outcome']);
+    expect(await metrics.render()).toContain('# HELP idle_total Nothing yet.\n# TYPE idle_total counter\n');
+    metrics.onModuleDestroy();
+  });
+
+  it('returns the same counter for the same declaration, and refuses a different one under the same name', async () => {
+    const metrics = new Metrics('a');
+    metrics.counter('twice_total', 'Declared twice.', ['outcome']).inc({ outcome: 'x' });
+    metrics.counter('twice_total', 'Declared twice.', ['outcome']).inc({ outcome: 'x' });
+    expect(sample(await metrics.render(), 'twice_total', { outcome: 'x' })).toBe(2);
+    expect(() => metrics.counter('twice_total', 'Other help.', ['outcome'])).toThrow('twice_total is already declared');
+    expect(() => metrics.counter('twice_total', 'Declared twice.', ['kind'])).toThrow('twice_total is already declared');
     metrics.onModuleDestroy();
   });
 
   it('keeps apps in one process apart', async () => {
     const a = new Metrics('a');
     const b = new Metrics('b');
-    a.pushResult('apns', 'failed');
-    expect(await b.render()).not.toContain('push_results_total{');
+    a.counter('apart_total', 'Only in a.', ['outcome']).inc({ outcome: 'failed' });
+    b.counter('apart_total', 'Only in b.', ['provider']);
+    expect(await b.render()).not.toContain('apart_total{');
+    expect(await b.render()).toContain('# HELP apart_total Only in b.');
+    expect(sample(await a.render(), 'apart_total', { outcome: 'failed', service: 'a' })).toBe(1);
     a.onModuleDestroy();
     b.onModuleDestroy();
   });

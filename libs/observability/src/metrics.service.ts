@@ -9,9 +9,17 @@ export type JobState = (typeof JOB_STATES)[number];
 /** A scrape never waits longer than this for Redis; the queue's gauges are left out of that scrape instead. */
 const QUEUE_COUNT_TIMEOUT_MS = 1000;
 
-export type WebhookDeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'cancelled';
-export type IngestRowsOutcome = 'accepted' | 'rejected';
-export type PushOutcome = 'sent' | 'failed' | 'invalid_token';
+/** A counter an app or lib declared through `Metrics.counter`; its series also carry the `service` label. */
+export interface MetricCounter<L extends string> {
+  /** Adds `count` (default 1) to the series with these labels; a count of 0 adds nothing, not even an empty series. */
+  inc(labels: Readonly<Record<L, string>>, count?: number): void;
+}
+
+interface Declared {
+  help: string;
+  labelNames: readonly string[];
+  counter: MetricCounter<string>;
+}
 
 /** A queue whose backlog is reported: a BullMQ Queue, or libs/queue's QueueProducer. */
 export interface CountableQueue {
@@ -22,17 +30,15 @@ export interface CountableQueue {
 /**
  * The process's Prometheus metrics, in a registry of its own (so several apps booted in one
  * test process never mix). Request latency by route and status is recorded by
- * libs/server's request middleware (one observation per response); libs/server registers every queue and worker of the app; the other services report
- * through the small methods below. `GET /metrics` renders it (libs/server).
+ * libs/server's request middleware (one observation per response); libs/server registers every queue and worker of the app.
+ * Apps and libs declare their own counters with `counter()`. `GET /metrics` renders it (libs/server).
  */
 @Injectable()
 export class Metrics implements OnModuleDestroy {
   readonly registry = new Registry();
   private readonly http: RequestLatencyHistogram;
   private readonly jobs: Counter<'queue' | 'outcome'>;
-  private readonly webhookDeliveries: Counter<'outcome'>;
-  private readonly ingestRows: Counter<'outcome'>;
-  private readonly pushResults: Counter<'provider' | 'outcome'>;
+  private readonly counters = new Map<string, Declared>();
   private readonly queues = new Set<CountableQueue>();
 
   constructor(service = 'service') {
@@ -40,9 +46,6 @@ export class Metrics implements OnModuleDestroy {
     collectDefaultMetrics({ register: this.registry });
     this.http = new RequestLatencyHistogram(this.registry, LATENCY_BUCKETS);
     this.jobs = new Counter({ name: 'queue_jobs_processed_total', help: 'Jobs this process finished, by queue and outcome (completed, failed).', labelNames: ['queue', 'outcome'], registers: [this.registry] });
-    this.webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', labelNames: ['outcome'], registers: [this.registry] });
-    this.ingestRows = new Counter({ name: 'ingest_rows_total', help: 'Sales rows ingested (accepted) or refused (rejected).', labelNames: ['outcome'], registers: [this.registry] });
-    this.pushResults = new Counter({ name: 'push_results_total', help: 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', labelNames: ['provider', 'outcome'], registers: [this.registry] });
     const counts = () => this.queueCounts();
     new Gauge({
       name: 'queue_jobs',
@@ -86,16 +89,27 @@ export class Metrics implements OnModuleDestroy {
     this.jobs.inc({ queue, outcome });
   }
 
-  webhookDelivery(outcome: WebhookDeliveryOutcome, count = 1): void {
-    this.webhookDeliveries.inc({ outcome }, count);
-  }
-
-  ingestedRows(outcome: IngestRowsOutcome, count: number): void {
-    if (count > 0) this.ingestRows.inc({ outcome }, count);
-  }
-
-  pushResult(provider: string, outcome: PushOutcome, count = 1): void {
-    if (count > 0) this.pushResults.inc({ provider, outcome }, count);
+  /**
+   * Declares a counter in this registry, shown in /metrics (with its help) from now on.
+   * Declaring the same name again with the same help and labels returns the same counter, so
+   * a provider built twice in one app shares it; a different declaration of the name throws.
+   */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): MetricCounter<L> {
+    const declared = this.counters.get(name);
+    if (declared) {
+      if (declared.help !== help || declared.labelNames.join() !== labelNames.join()) {
+        throw new Error(`The metric ${name} is already declared with other help or labels.`);
+      }
+      return declared.counter;
+    }
+    const counter = new Counter<L>({ name, help, labelNames, registers: [this.registry] });
+    const typed: MetricCounter<L> = {
+      inc: (labels, count = 1) => {
+        if (count > 0) counter.inc(labels, count);
+      },
+    };
+    this.counters.set(name, { help, labelNames, counter: typed as MetricCounter<string> });
+    return typed;
   }
 
   /** The Prometheus text exposition. */
@@ -109,6 +123,7 @@ export class Metrics implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.queues.clear();
+    this.counters.clear();
     this.registry.clear();
   }
 }

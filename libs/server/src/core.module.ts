@@ -2,7 +2,8 @@ import { DynamicModule, Global, Inject, Module, type OnApplicationShutdown } fro
 import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { RequestBodyConfig } from '@app/auth';
-import { BaseServiceConfig, ConfigModule, DatabaseConfig, loadConfig, type SettingDefaults } from '@app/config';
+import { ConfigModule, type SettingDefaults } from '@app/config';
+import { DatabaseConfig } from '@app/database';
 import { AppExceptionFilter, createValidationPipe } from '@app/errors';
 import { RateLimitConfig, RateLimitModule } from '@app/rate-limit';
 import { RedisConfig, RedisModule } from '@app/redis';
@@ -23,8 +24,6 @@ export interface CoreOptions {
   settings?: ClassConstructor<object>[];
   /** The app's defaults for core settings, e.g. `{ PORT: 3001, REDIS_PREFIX: 'docstore:' }`. */
   defaults?: SettingDefaults;
-  /** Earlier form of `settings: [cls]`, kept while callers move over (libs/webhooks' test app). */
-  config?: ClassConstructor<object>;
 }
 
 /** The feature config classes every service runs with. */
@@ -64,24 +63,10 @@ class RootLoggerModule implements OnApplicationShutdown {
 @Module({})
 export class CoreModule {
   static forRoot(options: CoreOptions): DynamicModule {
-    const settings = [...(options.settings ?? []), ...(options.config ? [options.config] : [])];
-    // Libs not yet on feature classes inject BaseServiceConfig (or a subclass the app lists, e.g. WebhookServiceConfig).
-    const compat = settings.find((cls) => cls.prototype instanceof BaseServiceConfig) ?? BaseServiceConfig;
     return {
       module: CoreModule,
       imports: [
-        ConfigModule.forRoot({
-          features: [...CORE_SETTINGS, ...settings.filter((cls) => cls !== compat)],
-          defaults: options.defaults,
-          providers: [
-            {
-              provide: compat,
-              inject: CORE_SETTINGS,
-              useFactory: (...features: object[]) => Object.assign(loadConfig(compat, undefined, options.defaults), ...features),
-            },
-            ...(compat === BaseServiceConfig ? [] : [{ provide: BaseServiceConfig, useExisting: compat }]),
-          ],
-        }),
+        ConfigModule.forRoot({ features: [...CORE_SETTINGS, ...(options.settings ?? [])], defaults: options.defaults }),
         RootLoggerModule.forRoot(options.service, options.version),
         LoggerModule.forRootAsync({ inject: [ROOT_LOGGER], useFactory: loggerParams }),
         RedisModule,

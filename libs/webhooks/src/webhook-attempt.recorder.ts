@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { Metrics } from '@app/observability';
+import { Metrics, type MetricCounter } from '@app/observability';
 import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
 
 interface Waiting {
@@ -17,11 +17,14 @@ interface Waiting {
 export class AttemptRecorder {
   private waiting: Waiting[] = [];
   private flushing = false;
+  private readonly deliveries?: MetricCounter<'outcome'>;
 
   constructor(
     private readonly repository: WebhooksRepository,
-    @Optional() private readonly metrics?: Metrics,
-  ) {}
+    @Optional() metrics?: Metrics,
+  ) {
+    this.deliveries = metrics?.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', ['outcome']);
+  }
 
   /** Resolves true once written, false when the attempt was a duplicate (nothing changed). */
   record(record: AttemptRecord): Promise<boolean> {
@@ -40,7 +43,7 @@ export class AttemptRecorder {
         const written = await this.repository.recordAttempts(group.map((w) => w.record));
         for (const w of group) {
           const recorded = written.has(w.record.id);
-          if (recorded) this.metrics?.webhookDelivery(w.record.status);
+          if (recorded) this.deliveries?.inc({ outcome: w.record.status });
           w.resolve(recorded);
         }
       } catch (error) {

@@ -1,7 +1,7 @@
 import { setTimeout as setTimeoutCallback } from 'node:timers';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DatabaseConfig } from '@app/config';
+import { DatabaseConfig } from '@app/database';
 import { Client } from 'pg';
 import type { DocumentScope } from '../address/document-scope';
 import { JsonSchemaValidator, type SchemaCheck } from './json-schema.validator';

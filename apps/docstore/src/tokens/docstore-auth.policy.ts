@@ -3,7 +3,6 @@ import {
   asIs,
   bearerHeader,
   credentialSource,
-  hasScope,
   headerPair,
   idBarSecret,
   isUuid,
@@ -11,11 +10,11 @@ import {
   type AuthorizationRequest,
   type AuthPolicy,
   type Principal,
-  type TokenScopes,
 } from '@app/auth';
 import { BadRequestException, ForbiddenException } from '@app/errors';
 import type { Request } from 'express';
 import { TokenVerifier } from './token-verifier.service';
+import { hasScope, type TokenScopes } from './token-scopes';
 
 /** A docstore token: it acts for one client (`ownerId`) with its scopes. */
 export interface DocstorePrincipal extends Principal {

@@ -1,4 +1,4 @@
-import { hasScope, type TokenScopes } from '@app/auth';
+import { hasScope, type TokenScopes } from './token-scopes';
 
 /**
  * The first scope in `requested` that `holder` does not hold itself, named as the 403

@@ -1,6 +1,6 @@
-import { ANY_SCOPE } from '@app/auth';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { DOCSTORE_SCOPES } from './docstore-scopes';
+import { ANY_SCOPE } from './token-scopes';
 
 const KNOWN = new Set([...DOCSTORE_SCOPES, ANY_SCOPE]);
 const MAX_RULES = 100;

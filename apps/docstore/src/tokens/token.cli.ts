@@ -1,4 +1,4 @@
-import { isUuid, type TokenScopes } from '@app/auth';
+import { isUuid } from '@app/auth';
 import { migrateDatabase, Sql } from '@app/database';
 import { DOCSTORE_SCHEMA } from '../database/docstore.entities';
 import { createDocstoreDataSource } from '../database/docstore.data-source';
@@ -6,6 +6,7 @@ import { DOCSTORE_SCOPES } from './docstore-scopes';
 import { tokenScopesProblem } from './token-scopes.validator';
 import { TokensRepository } from './tokens.repository';
 import { issueToken } from './tokens.service';
+import type { TokenScopes } from './token-scopes';
 
 export interface TokenCliArgs {
   client: string;

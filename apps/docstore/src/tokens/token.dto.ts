@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { TokenScopes } from '@app/auth';
 import { IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsTokenScopes } from './token-scopes.validator';
+import type { TokenScopes } from './token-scopes';
 
 const SCOPES_DOC = {
   description: 'Flat array of scopes, or {permissions, document_rules:[{environment, context, permissions}]}; * grants all.',

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { TokenScopes } from '@app/auth';
+import type { TokenScopes } from './token-scopes';
 
 export type TokenStatus = 'active' | 'inactive' | 'revoked';
 

@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { AuthEndpoint, RequireScopes, type TokenScopes } from '@app/auth';
+import { AuthEndpoint, RequireScopes } from '@app/auth';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request } from 'express';
 import type { DocstorePrincipal } from './docstore-auth.policy';
 import { DocstoreScope } from './docstore-scopes';
 import { CreateTokenDto, UpdateTokenDto, type TokenView } from './token.dto';
 import { TokensService } from './tokens.service';
+import type { TokenScopes } from './token-scopes';
 
 @ApiTags('tokens')
 @ApiBearerAuth()

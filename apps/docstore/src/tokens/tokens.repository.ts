@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { TokenScopes } from '@app/auth';
 import { isoTimestamp, Sql } from '@app/database';
 import type { TokenView } from './token.dto';
 import type { TokenStatus } from './token.entity';
+import type { TokenScopes } from './token-scopes';
 
 const VIEW = `id, client_id, name, scopes, status, ${isoTimestamp('last_used_at')}, ${isoTimestamp('expires_at')},
   ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}`;

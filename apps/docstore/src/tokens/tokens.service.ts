@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { generateSecret, hashSecret, isUuid, type TokenScopes } from '@app/auth';
+import { generateSecret, hashSecret, isUuid } from '@app/auth';
 import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
@@ -9,6 +9,7 @@ import type { CreateTokenDto, TokenView, UpdateTokenDto } from './token.dto';
 import { ungrantableScope } from './token-grant';
 import { TokenNotFoundException, TokenScopeNotHeldException } from './tokens.exception';
 import { TokensRepository } from './tokens.repository';
+import type { TokenScopes } from './token-scopes';
 
 export interface IssuedToken {
   /** `<id>|<secret>`: shown once, never stored. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { TokenScopes } from '@app/auth';
 import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { DOCSTORE_SCOPES } from '../../src/tokens/docstore-scopes';
 import { TokensRepository } from '../../src/tokens/tokens.repository';
 import { issueToken } from '../../src/tokens/tokens.service';
+import type { TokenScopes } from '../../src/tokens/token-scopes';
 
 export interface Docstore extends TestApp {
   /** A fresh client with an all-scopes token: tests isolate themselves by client. */

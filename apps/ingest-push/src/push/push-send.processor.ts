@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Metrics } from '@app/observability';
+import { Metrics, type MetricCounter } from '@app/observability';
 import { nextRetryDelay, type Job, type LaneJob, type LaneProcessor } from '@app/queue';
 import { PushConfig } from './push.config';
 import { platformOf, type SendItem } from './push-queue';
@@ -17,14 +17,16 @@ const STALE_CLAIM_MARGIN_MS = 5000;
 @Injectable()
 export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplicationShutdown {
   private readonly retrySchedule: number[];
+  private readonly results: MetricCounter<'provider' | 'outcome'>;
 
   constructor(
     private readonly repository: PushRepository,
     private readonly config: PushConfig,
     @Inject(PUSH_PROVIDERS) private readonly providers: PushProviders,
-    private readonly metrics: Metrics,
+    metrics: Metrics,
   ) {
     this.retrySchedule = config.retrySchedule;
+    this.results = metrics.counter('push_results_total', 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', ['provider', 'outcome']);
   }
 
   async process(job: Job<LaneJob<SendItem>>): Promise<void> {
@@ -38,7 +40,7 @@ export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplication
     const results = claimed.map((item, i) => this.decide(item, outcomes[i]));
     await this.repository.record(results);
     for (const outcome of ['sent', 'failed', 'invalid_token'] as const) {
-      this.metrics.pushResult(provider.name, outcome, results.filter((r) => r.status === outcome).length);
+      this.results.inc({ provider: provider.name, outcome }, results.filter((r) => r.status === outcome).length);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@app/errors';
-import { Metrics } from '@app/observability';
+import { Metrics, type MetricCounter } from '@app/observability';
 import type { RowError } from './sale-copy.encoder';
 import { SalesConfig } from './sales.config';
 import { IngestionNotFoundException, SalesBodyTimeoutException, SalesBusyException, SalesFileTooLargeException } from './sales.exception';
@@ -51,12 +51,15 @@ const ERROR_PAGE = 5000;
 export class SalesService {
   private readonly logger = new Logger('Sales');
   private running = 0;
+  private readonly rows: MetricCounter<'outcome'>;
 
   constructor(
     private readonly repository: SalesRepository,
     private readonly config: SalesConfig,
-    private readonly metrics: Metrics,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.rows = metrics.counter('ingest_rows_total', 'Sales rows ingested (accepted) or refused (rejected).', ['outcome']);
+  }
 
   async ingest(caller: SalesCaller, format: SalesFormat, body: IncomingMessage): Promise<IngestionSummary> {
     const declared = Number(body.headers['content-length']);
@@ -143,8 +146,8 @@ export class SalesService {
       body.off('close', onClose);
       body.unpipe(transform);
     }
-    this.metrics.ingestedRows('accepted', encoder.accepted);
-    this.metrics.ingestedRows('rejected', encoder.rejected);
+    this.rows.inc({ outcome: 'accepted' }, encoder.accepted);
+    this.rows.inc({ outcome: 'rejected' }, encoder.rejected);
     const row = await this.repository.findIngestion(caller.accountId, id);
     // Where the time went: reading, parsing and COPYing the body, then the merge and commit.
     this.logger.log({ ingestionId: id, ...counts(), inserted: row!.inserted, updated: row!.updated, streamedMs: Math.round(streamedMs), mergedMs: Math.round(performance.now() - started - streamedMs) }, 'ingestion completed');

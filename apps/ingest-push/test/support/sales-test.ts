@@ -70,24 +70,37 @@ export function upload(port: number, headers: Record<string, string>, body: Read
   });
 }
 
-const ROOT = join(__dirname, '../../../..');
+/** The sales upload tool (apps/sales-upload) as its npm scripts run it: `node tools/run-tool.js sales-upload <command> <args>`. */
+const SALES_TOOL = [join(__dirname, '../../../../tools/run-tool.js'), 'sales-upload'];
 
-/** A file made by the generator script, streamed from its stdout: `node tools/sales-file.js <args>`. */
+/**
+ * Builds the sales upload tool unless its build is current (once, however many callers ask), so
+ * the tests that run it do not spend their own time on the build. Call it from a `beforeAll`.
+ */
+export async function prepareSalesTool(): Promise<void> {
+  const child = spawn(process.execPath, [...SALES_TOOL, 'help'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`the sales upload tool did not build (exit ${code}): ${stderr}`);
+}
+
+/** A file made by the generator, streamed from its stdout: `npm run -s ingest:generate -- <args>`. */
 export function generated(args: string[]): Readable {
-  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-file.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SALES_TOOL, 'generate', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return child.stdout;
 }
 
 /** Writes a generated file to `path` and resolves when it is complete. */
 export async function generateFile(path: string, args: string[]): Promise<void> {
-  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-file.js'), ...args, '--out', path], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...SALES_TOOL, 'generate', ...args, '--out', path], { stdio: 'inherit' });
   const [code] = (await once(child, 'exit')) as [number];
-  if (code !== 0) throw new Error(`sales-file.js exited with ${code}`);
+  if (code !== 0) throw new Error(`ingest:generate exited with ${code}`);
 }
 
-/** Runs the upload tool as users do: `node tools/sales-upload.js <args>`; stdout holds JSON lines. */
+/** Runs the upload tool as users do: `npm run -s ingest:upload -- <args>`; stdout holds JSON lines. */
 export async function runUploadTool(args: string[]): Promise<{ code: number; lines: Array<Record<string, unknown>>; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'tools/sales-upload.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SALES_TOOL, 'upload', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -1,4 +1,4 @@
-/** A token's scopes: a flat list, or permissions plus rules per environment and context. */
+/** A docstore token's scopes: a flat list, or permissions plus rules per environment and context. */
 export type TokenScopes = string[] | GranularScopes;
 
 export interface GranularScopes {

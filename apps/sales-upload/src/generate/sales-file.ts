@@ -1,33 +1,24 @@
-// @ts-check
-'use strict';
-// Sale files for tests, benchmarks and trying the ingestion out, valid or with bad rows, CSV or JSON, any size:
-//
-//   node tools/sales-file.js --format csv|json (--rows N | --size 1GB) [--invalid-every K] [--seed S] [--crlf] [--out FILE]
-//
-// Writes to stdout without --out. Rows are deterministic for a seed: the same options make the same bytes.
-// --invalid-every K makes every K-th row bad in one field (see INVALID below), so its line and field are known.
-
-const fs = require('node:fs');
-const { Readable } = require('node:stream');
-const { pipeline } = require('node:stream/promises');
+import { Readable } from 'node:stream';
 
 /** The spec's Sale fields in order; the CSV header. */
-const FIELDS = [
+export const FIELDS = [
   'OrderId', 'OrderDate', 'OrderStatus', 'OrderTotal', 'OrderTotalQuantity', 'OrderTotalWeight', 'OrderDiscount',
   'ProductId', 'ProductName', 'ProductQuantity', 'ProductPrice', 'ProductBrand', 'ProductCategory', 'ProductSubcategory',
   'StoreId', 'StoreName', 'StoreCity', 'StoreState', 'ShippingPrice', 'DeliveryCity', 'DeliveryState', 'PaymentMethods',
   'VendedorName', 'ClientId', 'CustomerName', 'CustomerCPF_CNPJ', 'CustomerCity', 'CustomerState', 'CustomerPhone',
   'CustomerEmail', 'CustomerBirth', 'CustomerGender',
-];
+] as const;
+
+export type SaleRecord = Record<string, string>;
+
 /** Fields written as JSON numbers. */
 const NUMBERS = new Set(['OrderTotal', 'OrderTotalQuantity', 'OrderTotalWeight', 'OrderDiscount', 'ProductQuantity', 'ProductPrice', 'ShippingPrice']);
 
 /**
  * The bad rows, in turn: the field made bad and how. `columns` breaks a CSV row's column count
  * (in JSON it becomes an unknown field instead).
- * @type {Array<{ field: string, value: string | null }>}
  */
-const INVALID = [
+export const INVALID: ReadonlyArray<{ field: string; value: string | null }> = [
   { field: 'ProductPrice', value: '10' },
   { field: 'OrderDate', value: '2024-02-30T10:00:00.000Z' },
   { field: 'CustomerEmail', value: '' },
@@ -38,16 +29,13 @@ const INVALID = [
   { field: 'columns', value: null },
 ];
 
-const CITIES = [['São Paulo', 'SP'], ['Rio de Janeiro', 'RJ'], ['Belo Horizonte', 'MG'], ['Curitiba', 'PR'], ['Porto Alegre', 'RS'], ['Recife', 'PE']];
+const CITIES = [['São Paulo', 'SP'], ['Rio de Janeiro', 'RJ'], ['Belo Horizonte', 'MG'], ['Curitiba', 'PR'], ['Porto Alegre', 'RS'], ['Recife', 'PE']] as const;
 const PRODUCTS = ['Café "Especial"; 500g', 'Notebook 14"', 'Camiseta', 'Tênis corrida', 'Livro: {Dom Casmurro}', 'Fone [bluetooth]', 'Água 1,5L'];
 const STATUSES = ['paid', 'shipped', 'delivered', 'cancelled'];
 const PAYMENTS = ['pix', 'credit_card', 'boleto', 'pix;credit_card'];
 
-/**
- * A small fast PRNG (mulberry32): the same seed gives the same file.
- * @param {number} seed
- */
-function random(seed) {
+/** A small fast PRNG (mulberry32): the same seed gives the same file. */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -58,14 +46,9 @@ function random(seed) {
   };
 }
 
-/**
- * Sale number `n` (1-based) as strings, the way a CSV holds them.
- * @param {number} n
- * @param {() => number} rnd
- * @returns {Record<string, string>}
- */
-function saleRecord(n, rnd = random(n)) {
-  const pick = (/** @type {any[]} */ list) => list[Math.floor(rnd() * list.length)];
+/** Sale number `n` (1-based) as strings, the way a CSV holds them. */
+export function saleRecord(n: number, rnd: () => number = random(n)): SaleRecord {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
   const [city, state] = pick(CITIES);
   const [dcity, dstate] = pick(CITIES);
   const quantity = 1 + Math.floor(rnd() * 5);
@@ -108,14 +91,13 @@ function saleRecord(n, rnd = random(n)) {
   };
 }
 
-/** @param {string} value */
-function csvCell(value) {
+export function csvCell(value: string): string {
   return /[;"\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** @param {Record<string, string>} sale */
-function jsonSale(sale) {
-  const parts = [];
+/** A Sale as a JSON object: empty fields left out, numeric fields as numbers. */
+export function jsonSale(sale: SaleRecord): string {
+  const parts: string[] = [];
   for (const [key, value] of Object.entries(sale)) {
     if (value === '') continue;
     parts.push(`${JSON.stringify(key)}:${NUMBERS.has(key) && /^-?\d/.test(value) ? value : JSON.stringify(value)}`);
@@ -123,41 +105,36 @@ function jsonSale(sale) {
   return `{${parts.join(',')}}`;
 }
 
-/**
- * The bad row `k` (0-based among bad rows) made from a valid one: which field, and the text.
- * @param {Record<string, string>} sale
- * @param {number} k
- */
-function spoil(sale, k) {
+/** The bad row `k` (0-based among bad rows) made from a valid one. */
+function spoil(sale: SaleRecord, k: number): { sale: SaleRecord; extraColumn: boolean } {
   const bad = INVALID[k % INVALID.length];
-  if (bad.value !== null) return { sale: { ...sale, [bad.field]: bad.value }, field: bad.field, extraColumn: false };
-  return { sale: { ...sale, Unknown: 'x' }, field: 'Unknown', extraColumn: true };
+  if (bad.value !== null) return { sale: { ...sale, [bad.field]: bad.value }, extraColumn: false };
+  return { sale: { ...sale, Unknown: 'x' }, extraColumn: true };
 }
 
-/**
- * @typedef {object} SalesFileOptions
- * @property {'csv' | 'json'} format
- * @property {number} [rows] how many Sale rows (default: until `bytes`)
- * @property {number} [bytes] the most bytes the file may have (rows stop before passing it)
- * @property {number} [invalidEvery] every K-th row is bad (0: none)
- * @property {number} [seed]
- * @property {boolean} [crlf] CSV lines end in CRLF
- * @property {{ rows: number }} [made] receives the number of rows written
- */
+export interface SalesFileOptions {
+  format: 'csv' | 'json';
+  /** How many Sale rows (default: until `bytes`). */
+  rows?: number;
+  /** The most bytes the file may have (rows stop before passing it). */
+  bytes?: number;
+  /** Every K-th row is bad (0: none). */
+  invalidEvery?: number;
+  seed?: number;
+  /** CSV lines end in CRLF. */
+  crlf?: boolean;
+  /** Receives the number of rows written. */
+  made?: { rows: number };
+}
 
-/**
- * The file as a stream of ~64 KiB chunks, generated as it is read (nothing held but one chunk).
- * @param {SalesFileOptions} options
- * @returns {Readable}
- */
-function salesFile(options) {
+/** The file as a stream of ~64 KiB chunks, generated as it is read (nothing held but one chunk). */
+export function salesFile(options: SalesFileOptions): Readable {
+  if (options.rows === undefined && options.bytes === undefined) throw new Error('Say how big: rows or bytes.');
   return Readable.from(chunks(options), { objectMode: false });
 }
 
-/** @param {SalesFileOptions} options */
-function* chunks(options) {
+function* chunks(options: SalesFileOptions): Generator<Buffer> {
   const { format, rows = Infinity, bytes = Infinity, invalidEvery = 0, seed = 1, crlf = false } = options;
-  if (rows === Infinity && bytes === Infinity) throw new Error('Say how big: rows or bytes.');
   const rnd = random(seed);
   const eol = crlf ? '\r\n' : '\n';
   let out = format === 'csv' ? FIELDS.join(';') + eol : '[\n';
@@ -169,7 +146,7 @@ function* chunks(options) {
     let extraColumn = false;
     if (invalidEvery > 0 && n % invalidEvery === 0) ({ sale, extraColumn } = spoil(sale, bad++));
     const row = format === 'csv' ? FIELDS.map((f) => csvCell(sale[f])).join(';') + (extraColumn ? ';x' : '') + eol : (n > 1 ? ',\n' : '') + jsonSale(sale);
-    // --size is a ceiling: the file never passes it.
+    // The size is a ceiling: the file never passes it.
     const size = Buffer.byteLength(row);
     if (written + size + tail.length > bytes) break;
     written += size;
@@ -183,49 +160,10 @@ function* chunks(options) {
   yield Buffer.from(out + tail);
 }
 
-/** @param {string} text e.g. 1GB, 512MB, 1000000 */
-function parseSize(text) {
+/** Bytes from e.g. `1GB`, `512MB`, `1000000`. */
+export function parseSize(text: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text);
   if (!m) throw new Error(`Not a size: ${text} (e.g. 1GB, 200MB)`);
-  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] || 'b').toLowerCase()] || 1;
-  return Math.round(Number(m[1]) * unit);
-}
-
-async function main() {
-  const args = process.argv.slice(2);
-  /** @param {string} name */
-  const value = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const format = value('--format') || 'csv';
-  if (format !== 'csv' && format !== 'json') throw new Error('--format is csv or json');
-  const rows = value('--rows');
-  const size = value('--size');
-  if (!rows && !size) throw new Error('Usage: node tools/sales-file.js --format csv|json (--rows N | --size 1GB) [--invalid-every K] [--seed S] [--crlf] [--out FILE]');
-  const out = value('--out');
-  /** @type {{ rows: number }} */
-  const made = { rows: 0 };
-  await pipeline(
-    salesFile({
-      format,
-      rows: rows ? Number(rows) : undefined,
-      bytes: size ? parseSize(size) : undefined,
-      invalidEvery: Number(value('--invalid-every') || 0),
-      seed: Number(value('--seed') || 1),
-      crlf: args.includes('--crlf'),
-      made,
-    }),
-    out ? fs.createWriteStream(out) : process.stdout,
-  );
-  if (out) process.stderr.write(`${made.rows} rows, ${fs.statSync(out).size} bytes in ${out}\n`);
-}
-
-module.exports = { FIELDS, INVALID, saleRecord, salesFile, csvCell, jsonSale, parseSize, random };
-
-if (require.main === module) {
-  main().catch((err) => {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  });
+  const units: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+  return Math.round(Number(m[1]) * units[(m[2] || 'b').toLowerCase()]);
 }

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { IsInt, IsUrl, Max, Min } from 'class-validator';
 
-/** PostgreSQL settings, read by the database lib. */
+/** PostgreSQL settings: DatabaseModule connects with them; an app lists the class among its settings (libs/server's CoreModule does). */
 export class DatabaseConfig {
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL!: string;

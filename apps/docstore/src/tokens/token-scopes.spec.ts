@@ -1,4 +1,4 @@
-import { hasScope, type TokenScopes } from './scopes';
+import { hasScope, type TokenScopes } from './token-scopes';
 
 describe('hasScope', () => {
   describe('flat lists', () => {

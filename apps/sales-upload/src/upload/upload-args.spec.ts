@@ -1,0 +1,59 @@
+import { parseUploadArgs, UPLOAD_USAGE } from './upload-args';
+
+const REQUIRED = ['--file', 'sales.csv', '--url', 'http://localhost:3003', '--api-key', 'k'];
+
+describe('parseUploadArgs', () => {
+  it('applies the defaults: CSV, parts of 1 GiB, 3 retries, the state beside the file', () => {
+    expect(parseUploadArgs(REQUIRED)).toEqual({
+      file: 'sales.csv',
+      url: new URL('http://localhost:3003/DataInserterSales/api/sales'),
+      apiKey: 'k',
+      format: 'csv',
+      maxPartBytes: 1024 ** 3,
+      retries: 3,
+      state: 'sales.csv.upload-state.json',
+    });
+  });
+
+  it('takes every option, in any order', () => {
+    const options = parseUploadArgs(['--retries', '0', '--state', '/tmp/s.json', '--part-bytes', '200000', '--format', 'json', ...REQUIRED]);
+    expect(options).toMatchObject({ format: 'json', maxPartBytes: 200_000, retries: 0, state: '/tmp/s.json' });
+  });
+
+  it('reads the format from a .json extension, in any case, unless --format says', () => {
+    expect(parseUploadArgs(['--file', 'x.JSON', '--url', 'http://h', '--api-key', 'k']).format).toBe('json');
+    expect(parseUploadArgs(['--file', 'x.json', '--url', 'http://h', '--api-key', 'k', '--format', 'csv']).format).toBe('csv');
+    expect(parseUploadArgs(['--file', 'x.txt', '--url', 'http://h', '--api-key', 'k']).format).toBe('csv');
+  });
+
+  it.each([
+    ['http://h:1', 'http://h:1/DataInserterSales/api/sales'],
+    ['http://h:1///', 'http://h:1/DataInserterSales/api/sales'],
+    ['https://h/prefix/', 'https://h/prefix/DataInserterSales/api/sales'],
+    ['http://h/DataInserterSales/api/sales', 'http://h/DataInserterSales/api/sales'],
+  ])('takes the service as %s or with the path already on it', (url, expected) => {
+    expect(parseUploadArgs(['--file', 'f', '--url', url, '--api-key', 'k']).url.toString()).toBe(expected);
+  });
+
+  it.each([
+    [['--url', 'http://h', '--api-key', 'k']],
+    [['--file', 'f', '--api-key', 'k']],
+    [['--file', 'f', '--url', 'http://h']],
+    [['--file', '', '--url', 'http://h', '--api-key', 'k']],
+  ])('answers with the usage when a required option is missing: %j', (argv) => {
+    expect(() => parseUploadArgs(argv)).toThrow(UPLOAD_USAGE);
+  });
+
+  it.each([
+    [[...REQUIRED, 'extra'], /Unexpected argument 'extra'/],
+    [[...REQUIRED, '--retry', '5'], /Unknown option '--retry'/],
+    [[...REQUIRED, '--state'], /--state/],
+    [[...REQUIRED, '--format', 'xml'], /--format is csv or json/],
+    [[...REQUIRED, '--part-bytes', 'lots'], /--part-bytes is a whole number of at least 1, not lots/],
+    [[...REQUIRED, '--part-bytes', '0'], /--part-bytes is a whole number of at least 1/],
+    [[...REQUIRED, '--retries=-1'], /--retries is a whole number of at least 0/],
+    [['--file', 'f', '--url', 'not a url', '--api-key', 'k'], /Invalid URL/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseUploadArgs(argv)).toThrow(message);
+  });
+});

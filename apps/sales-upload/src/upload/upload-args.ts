@@ -1,0 +1,66 @@
+import { extname } from 'node:path';
+import { parseArgs } from 'node:util';
+
+export const SALES_PATH = '/DataInserterSales/api/sales';
+const GB = 1024 ** 3;
+
+export const UPLOAD_USAGE =
+  'Usage: npm run -s ingest:upload -- --file sales.csv --url http://localhost:3003 --api-key <key> [--part-bytes N] [--retries 3] [--state FILE] [--format csv|json]';
+
+export type SalesFormat = 'csv' | 'json';
+
+export interface UploadOptions {
+  file: string;
+  /** The sales endpoint, `<base>/DataInserterSales/api/sales`. */
+  url: URL;
+  apiKey: string;
+  format: SalesFormat;
+  /** The most bytes one request may carry. */
+  maxPartBytes: number;
+  /** How many times a part is sent again after a network error, 408, 429 or 5xx. */
+  retries: number;
+  /** Where the confirmed parts are recorded. */
+  state: string;
+}
+
+/** The upload's options from `--name value` pairs; the format follows the file's extension unless `--format` says. */
+export function parseUploadArgs(argv: string[]): UploadOptions {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        file: { type: 'string' },
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        'part-bytes': { type: 'string' },
+        retries: { type: 'string' },
+        state: { type: 'string' },
+        format: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${UPLOAD_USAGE}`);
+  }
+  const { file, url: base, 'api-key': apiKey } = values;
+  if (!file || !base || !apiKey) throw new Error(UPLOAD_USAGE);
+  const format = values.format || (extname(file).toLowerCase() === '.json' ? 'json' : 'csv');
+  if (format !== 'csv' && format !== 'json') throw new Error('--format is csv or json');
+  return {
+    file,
+    url: new URL(base.replace(/\/+$/, '').replace(new RegExp(`${SALES_PATH}$`), '') + SALES_PATH),
+    apiKey,
+    format,
+    maxPartBytes: count('--part-bytes', values['part-bytes'] || String(GB), 1),
+    retries: count('--retries', values.retries ?? '3', 0),
+    state: values.state || `${file}.upload-state.json`,
+  };
+}
+
+function count(flag: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${flag} is a whole number of at least ${min}, not ${text}`);
+  return value;
+}
