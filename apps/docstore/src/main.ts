@@ -1,12 +1,18 @@
 import 'reflect-metadata';
-import { loadConfig } from '@app/config';
-import { bootstrap } from '@app/server';
-import { WebhookServiceConfig } from '@app/webhooks';
-import { AppModule, DOCSTORE_VERSION } from './app.module';
-import { DocstoreWebhookWorkerModule } from './webhook-worker.module';
+import { DOCSTORE_CLI } from './cli/docstore.cli';
 
-void bootstrap(() => (loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule), {
-  title: 'Document store',
-  description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
-  version: DOCSTORE_VERSION,
+// A command (`main.js token …`) loads only what it needs; the service's modules load to serve.
+void DOCSTORE_CLI.main(process.argv.slice(2), async () => {
+  const [{ loadConfig }, { bootstrap }, { WebhookServiceConfig }, { AppModule, DOCSTORE_VERSION }, { DocstoreWebhookWorkerModule }] = await Promise.all([
+    import('@app/config'),
+    import('@app/server'),
+    import('@app/webhooks'),
+    import('./app.module'),
+    import('./webhook-worker.module'),
+  ]);
+  await bootstrap(() => (loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule), {
+    title: 'Document store',
+    description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
+    version: DOCSTORE_VERSION,
+  });
 });
