@@ -174,8 +174,8 @@ async function configuredDatabase(): Promise<CommandDatabase> {
 
 /** parseArgs's errors quote the argument; they become one sentence naming it. */
 function argumentProblem(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  const quoted = /'(-{0,2}[^' ]+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  const { code, message } = error as { code?: string; message?: string };
+  const quoted = /'(-{0,2}[^' ]+)/.exec(String(message))?.[1];
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted) return `${quoted} needs a value`;
   if (quoted) return `Unexpected argument "${quoted}"`;
   return 'Unexpected arguments';
