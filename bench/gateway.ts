@@ -39,7 +39,6 @@ const CFG = {
   poolSize: num('BENCH_POOL_SIZE', 20),
 };
 const DIST_MAIN = path.join(ROOT, 'dist/gateway/apps/gateway/src/main.js');
-const DIST_CLI = path.join(ROOT, 'dist/gateway/apps/gateway/src/accounts/api-key.cli.js');
 const PHONE_ID = '100000000000001';
 const BODY = JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550102030', type: 'text', text: { body: 'Your order has shipped.' } });
 
@@ -122,9 +121,11 @@ async function main(): Promise<void> {
     let gateway = startGateway();
     children.push(gateway);
     await waitHttpReady(gateway, gatewayPort, '/health');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const cli = require(DIST_CLI) as { createApiKeyFromCli(url: string, keys: string, args: object): Promise<string> };
-    const apikey = await cli.createApiKeyFromCli(databaseUrl, encryptionKeys, { phone: '15550100001', phoneId: PHONE_ID, name: 'bench', accessToken: 'bench', wabaId: '1' });
+    // As the image mints one: `main.js apikey`.
+    const apikey = execFileSync(process.execPath, [DIST_MAIN, 'apikey', '--phone', '15550100001', '--phone-id', PHONE_ID, '--name', 'bench', '--access-token', 'bench', '--waba-id', '1'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: encryptionKeys },
+      encoding: 'utf8',
+    }).trim();
     const pg = new Client({ connectionString: databaseUrl });
     await pg.connect();
     const phoneRef = (await pg.query(`SELECT id FROM gateway.phones WHERE phone_id = $1`, [PHONE_ID])).rows[0].id as string;

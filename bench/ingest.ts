@@ -32,7 +32,6 @@ const CFG = {
 };
 
 const DIST_MAIN = path.join(ROOT, 'dist/ingest-push/apps/ingest-push/src/main.js');
-const DIST_KEY_CLI = path.join(ROOT, 'dist/ingest-push/apps/ingest-push/src/sales/sales-api-key.cli.js');
 const COLUMNS =
   'order_id, order_date, order_status, order_total, order_total_quantity, order_total_weight, order_discount, product_id, product_name, product_quantity, product_price, product_brand, product_category, product_subcategory, store_id, store_name, store_city, store_state, shipping_price, delivery_city, delivery_state, payment_methods, vendedor_name, client_id, customer_name, customer_cpf_cnpj, customer_city, customer_state, customer_phone, customer_email, customer_birth, customer_gender';
 
@@ -171,9 +170,8 @@ async function main(): Promise<void> {
       env: { NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, ...process.env, DATABASE_URL: dbUrl, REDIS_URL: CFG.redisUrl, REDIS_PREFIX: `bench-ingest:${process.pid}:`, PORT: String(port), LOG_LEVEL: 'warn' },
     });
     await waitHttpReady(service, port, '/health');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const keyCli = require(DIST_KEY_CLI) as { cli: { run(url: string, args: { name: string }): Promise<string> } };
-    const key = await keyCli.cli.run(dbUrl, { name: 'bench' });
+    // As the image mints one: `main.js apikey`.
+    const key = spawnSync(process.execPath, [DIST_MAIN, 'apikey', '--name', 'bench'], { env: { ...process.env, DATABASE_URL: dbUrl }, encoding: 'utf8' }).stdout.trim();
     await db.connect();
     // The floor's table: `sales` exactly (columns, key, indexes), owned by one account.
     await db.query(`CREATE TABLE public.sales_floor (LIKE ingest_push.sales INCLUDING ALL)`);
