@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bench, built, cannon, f1, f2, median, num, paced, report, rssMb, say, setting, sleep, startIpcChild, startServer, stopChild, type Load } from './lib/harness';
+import { bench, built, cannon, mint, f1, f2, median, num, paced, report, rssMb, say, setting, sleep, startIpcChild, startServer, stopChild, type Load } from './lib/harness';
 
 const CFG = {
   duration: num('BENCH_DURATION', 10),
@@ -54,9 +54,10 @@ bench('gateway', 'gateway', async (run) => {
       MESSAGES_PER_SECOND: '100000', RATE_LIMIT_PER_MINUTE: '100000000', MEDIA_DIR: os.tmpdir(),
     });
   let gateway = await startGateway();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const cli = require(built('gateway', 'accounts/api-key.cli'));
-  const apikey: string = await cli.createApiKeyFromCli(run.dbUrl, encryptionKeys, { phone: '15550100001', phoneId: PHONE_ID, name: 'bench', accessToken: 'bench', wabaId: '1' });
+  const apikey = mint('gateway', ['apikey', '--phone', '15550100001', '--phone-id', PHONE_ID, '--name', 'bench', '--access-token', 'bench', '--waba-id', '1'], {
+    DATABASE_URL: run.dbUrl,
+    ENCRYPTION_KEYS: encryptionKeys,
+  });
   const phoneRef = (await run.pg.query(`SELECT id FROM gateway.phones WHERE phone_id = $1`, [PHONE_ID])).rows[0].id;
   const floor = await startServer('floor', path.join(__dirname, 'floors/bare-nest.ts'), { ...env, BENCH_FLOOR: 'gateway', BENCH_PHONE_REF: phoneRef, BENCH_PHONE_ID: PHONE_ID });
 

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bench, built, f0, f1, f2, median, num, report, ROOT, rssMb, say, startServer } from './lib/harness';
+import { bench, built, f0, mint, f1, f2, median, num, report, ROOT, rssMb, say, startServer } from './lib/harness';
 
 const CFG = {
   size: process.env.BENCH_INGEST_SIZE || '1GB',
@@ -101,8 +101,7 @@ bench('ingest', 'ingest-push', async (run) => {
   const json = await ensureFile(jsonFile, ['--format', 'json', '--rows', String(csv.rows), '--seed', '11']);
   say(`CSV ${csv.rows} rows, ${f1(csv.bytes / 1e6)} MB; JSON ${f1(json.bytes / 1e6)} MB`);
   const service = await startServer('ingest-push', built('ingest-push'), { DATABASE_URL: run.dbUrl, REDIS_PREFIX: run.redisPrefix, LOG_LEVEL: 'warn' });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const key: string = await require(built('ingest-push', 'sales/sales-api-key.cli')).cli.run(run.dbUrl, { name: 'bench' });
+  const key = mint('ingest-push', ['apikey', '--name', 'bench'], { DATABASE_URL: run.dbUrl });
   for (const [table, like] of [['sales_floor', 'INCLUDING ALL'], ['sales_heap', 'INCLUDING DEFAULTS']]) {
     await run.pg.query(`CREATE TABLE public.${table} (LIKE ingest_push.sales ${like})`);
     await run.pg.query(`ALTER TABLE public.${table} ALTER account_id SET DEFAULT '${randomUUID()}', ALTER ingestion_id SET DEFAULT '${randomUUID()}'`);

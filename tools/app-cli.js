@@ -1,62 +1,59 @@
 // @ts-check
 'use strict';
-// `node tools/app-cli.js <app> <module> [args...]`: builds <app>, gets the database `npm start`
-// uses (DATABASE_URL, or the embedded cluster), and runs the CLI that the compiled module
-// apps/<app>/src/<module>.ts exports as `cli`:
+// `node tools/app-cli.js <app> <command> [options]`: runs one of the app's commands, the same
+// code as `node apps/<app>/src/main.js <command> [options]` in the image, against the database
+// `npm start` uses (DATABASE_URL, or the embedded cluster). The app is built first only when its
+// sources changed (tools/app-build.js), so parallel calls never see a half-written dist/.
+// Only the command's result goes to stdout; a failure is one sentence on stderr and exit code 1.
+// An npm script per command is then one line, e.g.
 //
-//   export const cli = { parse: (argv: string[]) => Args, run: (databaseUrl: string, args: Args) => Promise<string> };
-//
-// `parse` runs first (bad arguments never start a database); only `run`'s result goes to
-// stdout, everything else (build output, notices) to stderr, and a failure is one sentence
-// and exit code 1. An npm script per CLI is then one line, e.g.
-//
-//   "docstore:token": "node tools/app-cli.js docstore tokens/token.cli"
-//   "gateway:apikey": "node tools/app-cli.js gateway keys/apikey.cli"
+//   "docstore:token": "node tools/app-cli.js docstore token"
 
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { ROOT, APP_PORTS } = require('./defaults');
+const { ensureBuilt } = require('./app-build');
 const { localEncryptionKeys } = require('./encryption-keys');
 const { ensureRunDatabase } = require('./local-services');
 
 /**
- * @param {string} app one of APP_PORTS' keys
- * @param {string} module the CLI module's path under apps/<app>/src, without extension
- * @param {string[]} argv the CLI's own arguments
- * @returns {Promise<string>} what the CLI's `run` returned
+ * @typedef {{ main(argv: string[], serve: () => Promise<void>, open: () => Promise<{ url: string, close(): Promise<void> }>): Promise<void> }} CommandLine
  */
-async function runAppCli(app, module, argv) {
+
+/**
+ * @param {string} app one of APP_PORTS' keys
+ * @param {string[]} argv the command and its options (empty: the list of commands)
+ */
+async function runAppCli(app, argv) {
   if (!(app in APP_PORTS)) throw new Error(`Unknown app ${app}; choose from ${Object.keys(APP_PORTS).join(', ')}.`);
-  const build = spawnSync('npx', ['nx', 'build', app, '--output-style=static'], { cwd: ROOT, stdio: ['ignore', process.stderr, process.stderr] });
-  if (build.status !== 0) throw new Error(`Building ${app} failed; run \`npx nx build ${app}\` to see why.`);
-  const file = path.join(ROOT, 'dist', app, 'apps', app, 'src', `${module}.js`);
-  /** @type {{ cli?: { parse(argv: string[]): unknown, run(databaseUrl: string, args: unknown): Promise<string> } }} */
-  const loaded = require(file);
-  if (!loaded.cli) throw new Error(`${path.relative(ROOT, file)} exports no \`cli\` ({ parse, run }).`);
-  const args = loaded.cli.parse(argv);
-  // The app's settings need a key even when this command stores no secret.
-  process.env.ENCRYPTION_KEYS = localEncryptionKeys();
-  const postgres = await ensureRunDatabase();
-  try {
-    return await loaded.cli.run(postgres.url, args);
-  } finally {
-    await postgres.stop();
-  }
+  await ensureBuilt(app);
+  const file = path.join(ROOT, 'dist', app, 'apps', app, 'src', 'cli', `${app}.cli.js`);
+  /** @type {CommandLine | undefined} */
+  const cli = Object.values(require(file)).find((value) => typeof value?.main === 'function');
+  if (!cli) throw new Error(`${path.relative(ROOT, file)} exports no command line.`);
+  await cli.main(
+    argv.length > 0 ? argv : ['help'],
+    async () => {
+      throw new Error(`${argv[0]} is not a command of ${app}.`);
+    },
+    async () => {
+      // The app's settings need a key even when this command stores no secret.
+      process.env.ENCRYPTION_KEYS = localEncryptionKeys();
+      const postgres = await ensureRunDatabase();
+      return { url: postgres.url, close: postgres.stop };
+    },
+  );
 }
 
 module.exports = { runAppCli };
 
 if (require.main === module) {
-  const [app, cliModule, ...argv] = process.argv.slice(2);
-  if (!app || !cliModule) {
-    process.stderr.write('usage: node tools/app-cli.js <app> <module under apps/<app>/src> [args...]\n');
+  const [app, ...argv] = process.argv.slice(2);
+  if (!app) {
+    process.stderr.write(`usage: node tools/app-cli.js <${Object.keys(APP_PORTS).join('|')}> <command> [options]\n`);
     process.exit(2);
   }
-  runAppCli(app, cliModule, argv).then(
-    (result) => process.stdout.write(`${result}\n`),
-    (err) => {
-      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+  runAppCli(app, argv).catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
 }

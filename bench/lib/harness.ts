@@ -218,6 +218,13 @@ export function built(app: string, file = 'main'): string {
   return path.join(ROOT, `dist/${app}/apps/${app}/src/${file}.js`);
 }
 
+/** A credential minted as the image mints one (`main.js <command> …`); returns what it prints. */
+export function mint(app: string, argv: string[], env: Record<string, string>): string {
+  const result = spawnSync(process.execPath, [built(app), ...argv], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`minting with ${app} ${argv[0]} failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
 /** A service setting as this run gives it: the environment's, else the built config class's default. */
 export function setting(file: string, configClass: string, key: string): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

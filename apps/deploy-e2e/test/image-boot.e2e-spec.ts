@@ -76,6 +76,12 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     expect(stdout).toContain('The schema is up to date.');
   }, 60_000);
 
+  it('mints a credential with `main.js <command>` (the first-credentials Job), printing only the credential', async () => {
+    const commands: Record<string, string[]> = { docstore: ['token', '--client', '6f1c2a4e-1b2c-4d3e-8f90-123456789abc'], gateway: ['apikey', '--phone', '15550100001', '--phone-id', 'boot'], 'ingest-push': ['push-token'] };
+    const { stdout, stderr } = await run(process.execPath, [`apps/${app}/src/main.js`, ...commands[app]], { cwd: dir, env: await env() });
+    expect({ stdout, stderr }).toEqual({ stdout: expect.stringMatching(/^(?:[0-9a-f-]{36}\|[A-Za-z0-9]+|gw_[0-9a-f-]{36}_[A-Za-z0-9]+|push_[0-9a-f-]{36}_[A-Za-z0-9]+)\n$/), stderr: '' });
+  }, 60_000);
+
   it('boots main.js and answers 200 on /health, then stops on SIGTERM', async () => {
     const port = await freePort();
     child = spawn(process.execPath, [`apps/${app}/src/main.js`], {

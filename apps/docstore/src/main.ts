@@ -1,13 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '@app/config';
-import { rootModuleFor } from '@app/queue';
-import { bootstrap } from '@app/server';
-import { WebhookServiceConfig } from '@app/webhooks';
-import { AppModule, DOCSTORE_VERSION } from './app.module';
-import { DocstoreWebhookWorkerModule } from './webhook-worker.module';
+import { DOCSTORE_CLI } from './cli/docstore.cli';
 
-void bootstrap(() => rootModuleFor(loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS, { api: AppModule, workers: DocstoreWebhookWorkerModule }), {
-  title: 'Document store',
-  description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
-  version: DOCSTORE_VERSION,
-});
+// A command (`main.js token …`) loads only what it needs; the service's modules load only to serve.
+void DOCSTORE_CLI.main(process.argv.slice(2), async () => (await import('./docstore.server')).serve());

@@ -1,13 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '@app/config';
-import { rootModuleFor } from '@app/queue';
-import { bootstrap } from '@app/server';
-import { WebhookServiceConfig } from '@app/webhooks';
-import { AppModule, GATEWAY_VERSION } from './app.module';
-import { GatewayWebhookWorkerModule } from './webhook-worker.module';
+import { GATEWAY_CLI } from './cli/gateway.cli';
 
-void bootstrap(() => rootModuleFor(loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS, { api: AppModule, workers: GatewayWebhookWorkerModule }), {
-  title: 'Messaging gateway',
-  description: 'Sends every message kind through the chat network.',
-  version: GATEWAY_VERSION,
-});
+// A command (`main.js apikey …`) loads only what it needs; the service's modules load only to serve.
+void GATEWAY_CLI.main(process.argv.slice(2), async () => (await import('./gateway.server')).serve());

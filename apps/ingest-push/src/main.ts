@@ -1,13 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '@app/config';
-import { rootModuleFor } from '@app/queue';
-import { bootstrap } from '@app/server';
-import { AppModule, INGEST_PUSH_VERSION } from './app.module';
-import { PushConfig } from './push/push.config';
-import { PushWorkerModule } from './push-worker.module';
+import { INGEST_PUSH_CLI } from './cli/ingest-push.cli';
 
-void bootstrap(() => rootModuleFor(loadConfig(PushConfig).PUSH_WORKERS, { api: AppModule, workers: PushWorkerModule }), {
-  title: 'Sales ingestion and push',
-  description: 'Streams sales files into PostgreSQL and fans out mobile push notifications.',
-  version: INGEST_PUSH_VERSION,
-});
+// A command (`main.js apikey …`) loads only what it needs; the service's modules load only to serve.
+void INGEST_PUSH_CLI.main(process.argv.slice(2), async () => (await import('./ingest-push.server')).serve());

@@ -29,7 +29,8 @@ const row = (id: string, secret: string, extra: Partial<StoredCredential<Princip
   ...extra,
 });
 
-const options = { name: 'test', cacheTtlMs: 60_000, lastUsedFlushMs: 60_000 };
+// Short ids keep the cases readable; the default (UUIDs only) has its own case.
+const options = { name: 'test', cacheTtlMs: 60_000, lastUsedFlushMs: 60_000, normalizeId: (id: string) => id };
 
 describe('CachedCredentialStore', () => {
   it('verifies the right secret only, and refuses revoked or expired rows', async () => {
@@ -62,6 +63,15 @@ describe('CachedCredentialStore', () => {
     expect(t.calls).toEqual(['a']);
   });
 
+  it('by default looks up UUIDs only, in lower case', async () => {
+    const id = '6f1c2a4e-1b2c-4d3e-8f90-123456789abc';
+    const t = table({ [id]: row(id, 's') });
+    const store = new CachedCredentialStore(t, { name: 'test', cacheTtlMs: 60_000 });
+    expect(await store.verify({ id: id.toUpperCase(), secret: 's' })).not.toBeNull();
+    expect(await store.verify({ id: 'a', secret: 's' })).toBeNull();
+    expect(t.calls).toEqual([id]);
+  });
+
   it('evicts the oldest entry when full', async () => {
     const t = table({ a: row('a', 's'), b: row('b', 's'), c: row('c', 's') });
     const store = new CachedCredentialStore(t, { ...options, maxEntries: 2 });
@@ -77,10 +87,10 @@ describe('CachedCredentialStore', () => {
     expect(t.calls).toEqual(['a', 'a']);
   });
 
-  it('writes last-use times in one batch, keeps them when the write fails, and flushes on stop', async () => {
+  it('writes last-use times in one batch, keeps them when the write fails, and flushes before the app shuts down', async () => {
     const t = table({ a: row('a', 's'), b: row('b', 's') });
     const store = new CachedCredentialStore(t, options);
-    store.start();
+    store.onModuleInit();
     await store.verify({ id: 'a', secret: 's' });
     await store.verify({ id: 'b', secret: 'wrong' });
     t.failTouch = true;
@@ -88,7 +98,7 @@ describe('CachedCredentialStore', () => {
     expect(t.touched).toEqual([]);
     t.failTouch = false;
     await store.verify({ id: 'b', secret: 's' });
-    await store.stop();
+    await store.beforeApplicationShutdown();
     expect(t.touched).toHaveLength(1);
     expect([...t.touched[0].keys()].sort()).toEqual(['a', 'b']);
   });

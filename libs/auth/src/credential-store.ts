@@ -1,8 +1,9 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Credential, CredentialStore } from './credential-source';
 import type { MaybePromise } from './maybe-async';
 import type { Principal } from './principal';
 import { secretMatches } from './secret';
+import { isUuid } from './uuid';
 
 /** What a table holds about one credential. */
 export interface StoredCredential<P extends Principal> {
@@ -30,12 +31,17 @@ export interface CachedStoreOptions {
   name: string;
   /** How long a looked-up row is trusted; also how long a change made elsewhere takes to reach this process. 0 disables the cache. */
   cacheTtlMs: number;
-  /** How often last-use times are written back. */
-  lastUsedFlushMs: number;
+  /** How often last-use times are written back (default 30 s). */
+  lastUsedFlushMs?: number;
   /** Most cached rows; the oldest entry goes first. */
   maxEntries?: number;
-  /** Canonical form of an id, or null when no row can have it (skips the lookup). */
+  /** Canonical form of an id, or null when no row can have it (skips the lookup); default `uuidId`. */
   normalizeId?: (id: string) => string | null;
+}
+
+/** The default id form: every credential table is keyed by a UUID, looked up in lower case; anything else cannot match. */
+export function uuidId(id: string): string | null {
+  return isUuid(id) ? id.toLowerCase() : null;
 }
 
 interface CacheEntry<P extends Principal> {
@@ -47,10 +53,12 @@ interface CacheEntry<P extends Principal> {
  * A credential store over one table: SHA-256 hashes compared in constant time, rows
  * cached in memory (bounded, oldest evicted first, concurrent misses share one lookup),
  * last-use times gathered and written in batches. An app subclasses it as an injectable
- * provider and calls `start()`/`stop()` from its lifecycle hooks.
+ * provider that supplies only its lookup and its touch: the flush timer starts with the
+ * module and the pending last-use times are written before the app shuts down.
  */
-export class CachedCredentialStore<P extends Principal> implements CredentialStore<P> {
+export class CachedCredentialStore<P extends Principal> implements CredentialStore<P>, OnModuleInit, BeforeApplicationShutdown {
   private readonly logger: Logger;
+  private readonly normalizeId: (id: string) => string | null;
   private readonly cache = new Map<string, CacheEntry<P>>();
   private readonly pending = new Map<string, Promise<StoredCredential<P> | null>>();
   private readonly maxEntries: number;
@@ -65,22 +73,32 @@ export class CachedCredentialStore<P extends Principal> implements CredentialSto
   ) {
     this.logger = new Logger(options.name);
     this.maxEntries = options.maxEntries ?? 100_000;
+    this.normalizeId = options.normalizeId ?? uuidId;
+  }
+
+  onModuleInit(): void {
+    this.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 
   start(): void {
-    if (!this.table.touch) return;
-    this.timer = setInterval(() => void this.flushLastUsed(), this.options.lastUsedFlushMs);
+    if (!this.table.touch || this.timer) return;
+    this.timer = setInterval(() => void this.flushLastUsed(), this.options.lastUsedFlushMs ?? 30_000);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    this.timer = undefined;
     await this.flushLastUsed();
   }
 
   /** Answers at once for a cached row; looks the row up otherwise. */
   verify(credential: Credential): MaybePromise<P | null> {
-    const id = this.options.normalizeId ? this.options.normalizeId(credential.id) : credential.id;
+    const id = this.normalizeId(credential.id);
     if (id === null) return null;
     const hit = this.cache.get(id);
     if (hit && hit.until > Date.now()) return this.check(id, credential, hit.row);
@@ -89,7 +107,7 @@ export class CachedCredentialStore<P extends Principal> implements CredentialSto
 
   /** Forgets a cached row at once (after a change made in this process). */
   evict(id: string): void {
-    const key = this.options.normalizeId ? this.options.normalizeId(id) : id;
+    const key = this.normalizeId(id);
     if (key !== null) this.cache.delete(key);
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { Body, Controller, Get, Injectable, Module, Post, Req, type INestApplication, type OnApplicationShutdown } from '@nestjs/common';
+import { Body, Controller, Get, Injectable, Module, Post, Req, type INestApplication } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigModule } from '@app/config';
@@ -44,22 +44,17 @@ function tableOf(name: string): CredentialTable<Principal> {
   };
 }
 
-const UUID = /^[0-9a-f-]{36}$/;
-
 @Injectable()
 class ApiKeyStore extends CachedCredentialStore<Principal> {
   constructor() {
-    super(tableOf('api_keys'), { name: 'ApiKeyStore', cacheTtlMs: 0, lastUsedFlushMs: 1000, normalizeId: (id) => (UUID.test(id) ? id : null) });
+    super(tableOf('api_keys'), { name: 'ApiKeyStore', cacheTtlMs: 0, lastUsedFlushMs: 1000 });
   }
 }
 
 @Injectable()
-class PushTokenStore extends CachedCredentialStore<Principal> implements OnApplicationShutdown {
+class PushTokenStore extends CachedCredentialStore<Principal> {
   constructor() {
     super(tableOf('push_tokens'), { name: 'PushTokenStore', cacheTtlMs: 0, lastUsedFlushMs: 1000 });
-  }
-  onApplicationShutdown(): Promise<void> {
-    return this.stop();
   }
 }
 

@@ -4,3 +4,4 @@ export * from './migrate';
 export * from './sql';
 export * from './sql.service';
 export * from './timestamp';
+export * from './command-line';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { DOCSTORE_SCHEMA, docstoreEntities } from './docstore.entities';
 import { docstoreMigrations } from './docstore.migrations';
 
-/** The data source of the TypeORM migration CLI (`typeorm migration:generate -d ...`) and of the token CLI. */
+/** The data source of the TypeORM migration CLI (`typeorm migration:generate -d ...`) and of the commands (cli/). */
 export function createDocstoreDataSource(url: string): DataSource {
   return new DataSource(
     dataSourceOptions(url, 2, { schema: DOCSTORE_SCHEMA, entities: docstoreEntities, migrations: docstoreMigrations }),

@@ -1,5 +1,5 @@
-import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { CachedCredentialStore, isUuid } from '@app/auth';
+import { Injectable } from '@nestjs/common';
+import { CachedCredentialStore } from '@app/auth';
 import { DocstoreConfig } from '../config/docstore.config';
 import type { DocstorePrincipal } from './docstore-auth.policy';
 import { TokensRepository } from './tokens.repository';
@@ -11,7 +11,7 @@ import { TokensRepository } from './tokens.repository';
  * last_used_at is written in one statement every TOKEN_LAST_USED_FLUSH_SECONDS.
  */
 @Injectable()
-export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> implements OnModuleInit, BeforeApplicationShutdown {
+export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> {
   constructor(tokens: TokensRepository, config: DocstoreConfig) {
     super(
       {
@@ -32,16 +32,7 @@ export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> impl
         name: TokenVerifier.name,
         cacheTtlMs: config.TOKEN_CACHE_TTL_SECONDS * 1000,
         lastUsedFlushMs: config.TOKEN_LAST_USED_FLUSH_SECONDS * 1000,
-        normalizeId: (id) => (isUuid(id) ? id.toLowerCase() : null),
       },
     );
-  }
-
-  onModuleInit(): void {
-    this.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.stop();
   }
 }

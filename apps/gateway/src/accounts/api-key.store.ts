@@ -1,5 +1,5 @@
-import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { CachedCredentialStore, isUuid } from '@app/auth';
+import { Injectable } from '@nestjs/common';
+import { CachedCredentialStore } from '@app/auth';
 import { SecretCipher } from '@app/secrets';
 import { GatewayConfig } from '../config/gateway.config';
 import type { PhoneContext } from '../network/chat-provider';
@@ -12,7 +12,7 @@ import type { GatewayPrincipal } from './gateway-principal';
  * token decrypted) cached for APIKEY_CACHE_TTL_SECONDS, last use written in batches.
  */
 @Injectable()
-export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> implements OnModuleInit, BeforeApplicationShutdown {
+export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> {
   constructor(
     accounts: AccountsRepository,
     config: GatewayConfig,
@@ -26,16 +26,8 @@ export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> impleme
         },
         touch: (lastUsed) => accounts.touch(lastUsed),
       },
-      { name: ApiKeyStore.name, cacheTtlMs: config.APIKEY_CACHE_TTL_SECONDS * 1000, lastUsedFlushMs: 30_000, normalizeId: (id) => (isUuid(id) ? id.toLowerCase() : null) },
+      { name: ApiKeyStore.name, cacheTtlMs: config.APIKEY_CACHE_TTL_SECONDS * 1000 },
     );
-  }
-
-  onModuleInit(): void {
-    this.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.stop();
   }
 
   /** The phone context of a row: the account's access token decrypted. */

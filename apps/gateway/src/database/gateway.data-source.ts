@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { GATEWAY_SCHEMA, gatewayEntities } from './gateway.entities';
 import { gatewayMigrations } from './gateway.migrations';
 
-/** The data source of the TypeORM migration CLI and of the API key CLI. */
+/** The data source of the TypeORM migration CLI and of the commands (cli/). */
 export function createGatewayDataSource(url: string): DataSource {
   return new DataSource(dataSourceOptions(url, 2, { schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations }));
 }

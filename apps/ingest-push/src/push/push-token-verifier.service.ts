@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { bearerHeader, CachedCredentialStore, credentialSource, isUuid, mintOpaqueKey, opaqueKey, type Principal } from '@app/auth';
+import { Injectable } from '@nestjs/common';
+import { bearerHeader, CachedCredentialStore, credentialSource, mintOpaqueKey, opaqueKey, type Principal } from '@app/auth';
 import type { AccountsRepository } from '../accounts/accounts.repository';
 import { PushConfig } from './push.config';
 import { PushTokensRepository } from './push-tokens.repository';
@@ -9,7 +9,6 @@ import { PushTokensRepository } from './push-tokens.repository';
 export const PUSH_CREDENTIALS = 'push-token';
 /** Push tokens read `push_<token id>_<secret>`. */
 const TOKEN_PREFIX = 'push';
-const LAST_USED_FLUSH_MS = 30_000;
 
 /**
  * Push bearer tokens from `push_tokens` on the shared cached store: the id part is looked
@@ -17,7 +16,7 @@ const LAST_USED_FLUSH_MS = 30_000;
  * PUSH_TOKEN_CACHE_TTL_SECONDS, last use written in batches.
  */
 @Injectable()
-export class PushTokenVerifier extends CachedCredentialStore<Principal> implements OnModuleInit, BeforeApplicationShutdown {
+export class PushTokenVerifier extends CachedCredentialStore<Principal> {
   constructor(tokens: PushTokensRepository, config: PushConfig) {
     super(
       {
@@ -27,21 +26,8 @@ export class PushTokenVerifier extends CachedCredentialStore<Principal> implemen
         },
         touch: (lastUsed) => tokens.touch(lastUsed),
       },
-      {
-        name: PushTokenVerifier.name,
-        cacheTtlMs: config.PUSH_TOKEN_CACHE_TTL_SECONDS * 1000,
-        lastUsedFlushMs: LAST_USED_FLUSH_MS,
-        normalizeId: (id) => (isUuid(id) ? id.toLowerCase() : null),
-      },
+      { name: PushTokenVerifier.name, cacheTtlMs: config.PUSH_TOKEN_CACHE_TTL_SECONDS * 1000 },
     );
-  }
-
-  onModuleInit(): void {
-    this.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.stop();
   }
 }
 

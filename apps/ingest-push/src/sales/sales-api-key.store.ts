@@ -1,18 +1,19 @@
-import { Injectable, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
-import { CachedCredentialStore, credentialSource, isUuid, namedHeader, opaqueKey, type Principal } from '@app/auth';
+import { Injectable } from '@nestjs/common';
+import { CachedCredentialStore, credentialSource, namedHeader, opaqueKey, type Principal } from '@app/auth';
 import { Sql } from '@app/database';
+import { SalesConfig } from './sales.config';
 
 /** Sales API keys read `sales_<key id>_<secret>`. */
 export const SALES_KEY_PREFIX = 'sales';
 
 /**
  * The `apiKey` header's store: keys looked up by id in `sales_api_keys`, secrets compared
- * as SHA-256 hashes in constant time, rows cached for 30 s (a revoked key stops working
- * within that), last use written in batches. The principal's owner is the key's account.
+ * as SHA-256 hashes in constant time, rows cached for SALES_API_KEY_CACHE_TTL_SECONDS (a
+ * revoked key stops working within that), last use written in batches. The principal's owner is the key's account.
  */
 @Injectable()
-export class SalesApiKeyStore extends CachedCredentialStore<Principal> implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(sql: Sql) {
+export class SalesApiKeyStore extends CachedCredentialStore<Principal> {
+  constructor(sql: Sql, config: SalesConfig) {
     super(
       {
         find: async (id) => {
@@ -30,16 +31,8 @@ export class SalesApiKeyStore extends CachedCredentialStore<Principal> implement
           );
         },
       },
-      { name: 'SalesApiKeyStore', cacheTtlMs: 30_000, lastUsedFlushMs: 10_000, normalizeId: (id) => (isUuid(id) ? id.toLowerCase() : null) },
+      { name: SalesApiKeyStore.name, cacheTtlMs: config.SALES_API_KEY_CACHE_TTL_SECONDS * 1000, lastUsedFlushMs: 10_000 },
     );
-  }
-
-  onApplicationBootstrap(): void {
-    this.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.stop();
   }
 }
 

@@ -23,4 +23,8 @@ export class SalesConfig {
   /** How often a running ingestion writes its progress (rows so far) for GET .../ingestions/{id}. */
   @IsInt() @Min(50)
   INGEST_PROGRESS_INTERVAL_MS: number = 1000;
+
+  /** How long a verified sales API key stays cached in this process (also how long a revocation takes to reach it). */
+  @IsInt() @Min(0) @Max(300)
+  SALES_API_KEY_CACHE_TTL_SECONDS: number = 30;
 }

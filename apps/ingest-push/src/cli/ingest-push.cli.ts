@@ -1,0 +1,13 @@
+import { CommandLine } from '@app/database';
+import { createIngestPushDataSource } from '../database/ingest-push.data-source';
+import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { APIKEY_COMMAND } from './apikey.command';
+import { PUSH_TOKEN_COMMAND } from './push-token.command';
+
+/** ingest-push's commands (`node apps/ingest-push/src/main.js apikey|push-token …`, `npm run -s ingest:apikey|push:token -- …`). */
+export const INGEST_PUSH_CLI = new CommandLine({
+  program: 'node apps/ingest-push/src/main.js',
+  schema: INGEST_PUSH_SCHEMA,
+  dataSource: createIngestPushDataSource,
+  commands: [APIKEY_COMMAND, PUSH_TOKEN_COMMAND],
+});
