@@ -2,3 +2,4 @@ export * from './app.exception';
 export * from './app-exception.filter';
 export * from './common.exception';
 export * from './validation.pipe';
+export * from './api-errors.decorator';

@@ -9,3 +9,4 @@ export * from './migration-checks';
 export * from './eventually';
 export * from './metrics-sample';
 export * from './folder-cycles';
+export * from './openapi-check';
