@@ -71,7 +71,7 @@ describe('docstore: OpenAPI document and request ids', () => {
   it('the write examples work as sent: a schema, then a document that meets it, at the path parameters\' examples', async () => {
     const doc = (await request(ds.http).get('/docs-json').expect(200)).body;
     const op = (path: string, method: string) => doc.paths[path][method];
-    const example = (path: string, method: string) => Object.values<{ value: unknown }>(op(path, method).requestBody.content['application/json'].examples)[0].value;
+    const example = (path: string, method: string) => Object.values<{ value: object }>(op(path, method).requestBody.content['application/json'].examples)[0].value;
     const at = Object.fromEntries(op(`${SCOPE}/{key}`, 'post').parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string; schema: { example?: string } }) => [p.name, p.schema.example]));
     const scope = `/api/v1/client/${c.id}/${at.environment}/context/${at.context}/type/${at.type}`;
     await request(ds.http).post(`${scope}/schema`).set(c.auth).send(example(`${SCOPE}/schema`, 'post')).expect(201);

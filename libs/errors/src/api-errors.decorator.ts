@@ -1,5 +1,7 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiResponse, type SchemaObject } from '@nestjs/swagger';
+import { STATUS_CODES } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ApiResponse, DECORATORS, type SchemaObject } from '@nestjs/swagger';
 
 /** The name under which each app's OpenAPI document holds its error body (see configureApp). */
 export const ERROR_BODY_SCHEMA_NAME = 'ErrorBody';
@@ -44,11 +46,36 @@ export type ErrorStatus = keyof typeof ERROR_ANSWERS;
 /**
  * Documents the error answers of an operation (or of every operation of a controller) with
  * the app's error body. One decorator for every service; the body's schema is the app's own.
+ *
+ * An operation with answers of its own loses the success answer Nest would document, so on
+ * a controller this also documents, for each such operation, its success status (@HttpCode,
+ * else 201 for POST and 200 for the rest). Class decorators run after the methods', so every
+ * route is known by then.
  */
 export function ApiErrors(...statuses: ErrorStatus[]): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({ status, description: ERROR_ANSWERS[status], schema: { $ref: `#/components/schemas/${ERROR_BODY_SCHEMA_NAME}` } }),
-    ),
+  const answers = statuses.map((status) =>
+    ApiResponse({ status, description: ERROR_ANSWERS[status], schema: { $ref: `#/components/schemas/${ERROR_BODY_SCHEMA_NAME}` } }),
   );
+  return ((target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) {
+      for (const answer of answers) answer(target, key!, descriptor);
+      return descriptor;
+    }
+    for (const answer of answers) (answer as ClassDecorator)(target as CallableFunction);
+    documentSuccess((target as CallableFunction).prototype);
+    return target;
+  }) as MethodDecorator & ClassDecorator;
+}
+
+function documentSuccess(prototype: Record<string, unknown>): void {
+  for (const key of Object.getOwnPropertyNames(prototype)) {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
+    const handler = descriptor?.value as CallableFunction | undefined;
+    if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+    const own = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
+    if (Object.keys(own).length === 0 || Object.keys(own).some((status) => /^2/.test(status))) continue;
+    const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
+    const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === RequestMethod.POST ? 201 : 200);
+    ApiResponse({ status, description: STATUS_CODES[status] ?? '' })(prototype, key, descriptor!);
+  }
 }

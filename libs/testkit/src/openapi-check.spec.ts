@@ -73,6 +73,12 @@ describe('openApiProblems', () => {
     await expect(openApiProblems(doc, { lists: [], bodiless: ['POST /items'] })).resolves.toEqual(['GET /items: declares page and per_page but is not a known list']);
   });
 
+  it('names an operation whose success answer is not documented', async () => {
+    const doc = document();
+    doc.paths['/items'].post.responses = { 422: ERROR };
+    await expect(openApiProblems(doc, { lists: [...lists] })).resolves.toEqual(['POST /items: documents no success answer']);
+  });
+
   it('names undocumented errors: none at all, a 4xx without a body schema, a secured operation without 401', async () => {
     const doc = document();
     doc.paths['/items/{id}'].get.responses = { 200: { description: 'ok' } };

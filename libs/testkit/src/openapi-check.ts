@@ -31,7 +31,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH']);
  * the OpenAPI schema's own rules (checked by @apidevtools/swagger-parser), then what Swagger
  * UI's "Try it out" needs: every path parameter declared, no parameter declared twice
  * (headers case-insensitively), a request schema for every body, `page`/`per_page` on every
- * list, and each error answer documented with a body schema (401 wherever credentials are needed).
+ * list, the success answer, and each error answer documented with a body schema (401 wherever credentials are needed).
  */
 export async function openApiProblems(document: unknown, expect: OpenApiExpectations): Promise<string[]> {
   const problems: string[] = [];
@@ -70,6 +70,7 @@ export async function openApiProblems(document: unknown, expect: OpenApiExpectat
       if (op.requestBody && (content.length === 0 || content.some(([, media]) => !media.schema))) say('its request body has no schema');
       if (!op.requestBody && WRITES.has(method.toUpperCase()) && !expect.bodiless?.includes(name as OperationName)) say('takes a body but declares none');
 
+      if (!Object.keys(op.responses ?? {}).some((status) => /^2\d\d$/.test(status))) say('documents no success answer');
       const errors = Object.entries(op.responses ?? {}).filter(([status]) => /^4\d\d$/.test(status));
       if (errors.length === 0) say('documents no error answer');
       for (const [status, answer] of errors) {
