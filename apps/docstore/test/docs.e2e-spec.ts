@@ -1,3 +1,4 @@
+import { openApiProblems } from '@app/testkit';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -42,6 +43,43 @@ describe('docstore: OpenAPI document and request ids', () => {
       expect.arrayContaining(['DocumentBodyDto', 'BulkBodyDto', 'PutSchemaDto', 'CreateTokenDto', 'UpdateTokenDto']),
     );
     expect(doc.paths[`${SCOPE}/{key}`].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DocumentBodyDto' });
+  });
+
+  it('/docs-json is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
+    const doc = (await request(ds.http).get('/docs-json').expect(200)).body;
+    const problems = await openApiProblems(doc, {
+      lists: [
+        `GET ${SCOPE}`,
+        `GET ${SCOPE}/{key}/history`,
+        'GET /api/v1/client/{client}/tokens',
+        'GET /api/v1/client/{client}/webhooks',
+        'GET /api/v1/client/{client}/webhooks/{webhookId}/deliveries',
+        'GET /api/v1/client/{client}/webhooks/{webhookId}/deliveries/{deliveryId}/attempts',
+      ],
+      bodiless: [
+        `POST ${SCOPE}/{key}/history/{history_id}/restore`,
+        'POST /api/v1/client/{client}/webhooks/{webhookId}/rotate-secret',
+        'POST /api/v1/client/{client}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+      ],
+    });
+    expect(problems).toEqual([]);
+    // Errors are answered in the shared body: message, and the fields' errors on a 422.
+    expect(doc.components.schemas.ErrorBody).toMatchObject({ required: ['message'], properties: { message: { type: 'string' }, errors: expect.any(Object) } });
+    expect(doc.paths[`${SCOPE}/{key}`].put.responses['412'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+  });
+
+  it('the write examples work as sent: a schema, then a document that meets it, at the path parameters\' examples', async () => {
+    const doc = (await request(ds.http).get('/docs-json').expect(200)).body;
+    const op = (path: string, method: string) => doc.paths[path][method];
+    const example = (path: string, method: string) => Object.values<{ value: object }>(op(path, method).requestBody.content['application/json'].examples)[0].value;
+    const at = Object.fromEntries(op(`${SCOPE}/{key}`, 'post').parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string; schema: { example?: string } }) => [p.name, p.schema.example]));
+    const scope = `/api/v1/client/${c.id}/${at.environment}/context/${at.context}/type/${at.type}`;
+    await request(ds.http).post(`${scope}/schema`).set(c.auth).send(example(`${SCOPE}/schema`, 'post')).expect(201);
+    await request(ds.http).post(`${scope}/${at.key}`).set(c.auth).send(example(`${SCOPE}/{key}`, 'post')).expect(201);
+    await request(ds.http).put(`${scope}/${at.key}`).set(c.auth).send(example(`${SCOPE}/{key}`, 'put')).expect(200);
+    await request(ds.http).post(`${scope}/bulk`).set(c.auth).send(example(`${SCOPE}/bulk`, 'post')).expect(200);
+    const token = await request(ds.http).post(`/api/v1/client/${c.id}/tokens`).set(c.auth).send(example('/api/v1/client/{client}/tokens', 'post')).expect(201);
+    await request(ds.http).put(`/api/v1/client/${c.id}/tokens/${token.body.token_details.id}`).set(c.auth).send(example('/api/v1/client/{client}/tokens/{tokenId}', 'put')).expect(200);
   });
 
   it('/docs serves the Swagger UI as HTML without authentication', async () => {

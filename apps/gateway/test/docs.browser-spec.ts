@@ -10,18 +10,21 @@ describe('gateway: /docs in headless Chromium', () => {
   });
   afterAll(() => gw.close());
 
-  it('lists every endpoint group of the spec, and runs an authorised request from the page', async () => {
+  it('lists every endpoint group, and sends a text message from the page with the example as offered', async () => {
     const phone = await gw.newPhone();
     const result = await exerciseDocsPage(gw, 'gateway', { apikey: phone.key }, {
-      tag: 'Webhooks',
-      method: 'GET',
-      path: '/api/Webhooks',
+      tag: 'Messages',
+      method: 'POST',
+      path: '/api/Messages',
+      // The version header is picked; Idempotency-Key stays empty and the body is the text example.
       params: { version: '6.0' },
     });
     // The spec's groups: messages, media, templates, webhooks, profiles.
     for (const group of ['Messages', 'Medias', 'Templates', 'Webhooks', 'Profiles']) expect(result.specTags).toContain(group);
     expect(result.pageTags).toEqual(result.specTags);
-    expect(result.status).toBe('200');
+    const [sent] = result.answers;
+    expect(sent.status).toBe('200');
+    expect(JSON.parse(sent.body)).toMatchObject({ messaging_product: 'whatsapp', messages: [{ id: expect.any(String) }] });
     expect(existsSync(result.screenshot)).toBe(true);
   }, 60_000);
 });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { workerDatabaseUrl } from '@app/testkit';
 import { AccountsRepository } from '../src/accounts/accounts.repository';
-import { cli as pushTokenCli } from '../src/push/push-token.cli';
-import { cli as salesApiKeyCli } from '../src/sales/sales-api-key.cli';
+import { INGEST_PUSH_CLI } from '../src/cli/ingest-push.cli';
 import { startIngest, type IngestApp } from './support/sales-test';
 
 /** One account model for sales and push: a name is one account, whoever uses it first. */
@@ -30,8 +29,8 @@ describe('accounts', () => {
     const account = `shop-${randomUUID().slice(0, 8)}`;
     const url = await workerDatabaseUrl();
     const [key, token] = await Promise.all([
-      salesApiKeyCli.run(url, salesApiKeyCli.parse(['--account', account])),
-      pushTokenCli.run(url, pushTokenCli.parse(['--account', account])),
+      INGEST_PUSH_CLI.run(['apikey', '--account', account], url),
+      INGEST_PUSH_CLI.run(['push-token', '--account', account], url),
     ]);
     const [account1] = await t.sql.rows<{ account_id: string }>('SELECT account_id FROM ingest_push.sales_api_keys WHERE id = $1', [key.split('_')[1]]);
     const [account2] = await t.sql.rows<{ account_id: string }>('SELECT account_id FROM ingest_push.push_tokens WHERE id = $1', [token.split('_')[1]]);

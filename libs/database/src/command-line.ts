@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DatabaseConfig, InvalidConfigError, loadConfig } from '@app/config';
+import { InvalidConfigError, loadConfig } from '@app/config';
 import type { DataSource } from 'typeorm';
+import { DatabaseConfig } from './database.config';
 import { migrateDatabase } from './migrate';
 import { Sql } from './sql.service';
 

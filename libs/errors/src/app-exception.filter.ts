@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppException } from './app.exception';
 import { BadRequestException, CommonErrorCode } from './common.exception';
@@ -27,6 +28,8 @@ export const CALLER_HEADERS = Symbol('CALLER_HEADERS');
 /** A service whose spec has another error body renders it here (a provider under ERROR_RENDERER). */
 export interface ErrorRenderer {
   body(error: AppException, req: Request): unknown;
+  /** The OpenAPI schema of what `body` renders on the documented endpoints. */
+  readonly schema: SchemaObject;
 }
 
 export const ERROR_RENDERER = Symbol('ERROR_RENDERER');

@@ -3,3 +3,4 @@ export * from './app-exception.filter';
 export * from './common.exception';
 export * from './storable-text';
 export * from './validation.pipe';
+export * from './api-errors.decorator';

@@ -1,7 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { pageLocation } from './page-location';
-import { parsePageQuery, type PageQuery } from './page-query';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, parsePageQuery, type PageQuery } from './page-query';
 import type { PageLocation } from './paginator';
 
 /** Express setting that holds the public base URL for absolute page links. */
@@ -11,8 +12,26 @@ export interface Paging extends PageQuery {
   location: PageLocation;
 }
 
-/** The request's page, per_page (validated) and the absolute address used for page links. */
-export const PageRequest = createParamDecorator((_: unknown, ctx: ExecutionContext): Paging => {
-  const req = ctx.switchToHttp().getRequest<Request>();
-  return { ...parsePageQuery(req.query), location: pageLocation(req, req.app.get(PUBLIC_BASE_URL_SETTING)) };
-});
+const PAGE_PARAMETERS = [
+  ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } }),
+  ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } }),
+];
+
+/**
+ * The request's page, per_page (validated) and the absolute address used for page links.
+ * It also declares `page` and `per_page` in the OpenAPI document, so a list that reads them
+ * cannot forget to document them.
+ */
+export const PageRequest = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Paging => {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    return { ...parsePageQuery(req.query), location: pageLocation(req, req.app.get(PUBLIC_BASE_URL_SETTING)) };
+  },
+  [
+    (target, key) => {
+      if (key === undefined) return;
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor) for (const declare of PAGE_PARAMETERS) declare(target, key, descriptor);
+    },
+  ],
+);

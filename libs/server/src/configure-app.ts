@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_OPTIONS, type AuthOptions } from '@app/auth';
+import { ERROR_BODY_SCHEMA, ERROR_BODY_SCHEMA_NAME, ERROR_RENDERER, type ErrorRenderer } from '@app/errors';
 import { PUBLIC_BASE_URL_SETTING } from '@app/pagination';
 import { Metrics } from '@app/observability';
 import { Logger } from 'nestjs-pino';
@@ -41,6 +42,8 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
     const builder = new DocumentBuilder().setTitle(docs.title).setDescription(docs.description).setVersion(docs.version);
     for (const source of Object.values(authOptions(app)?.sources ?? {})) if (source.docs) builder.addSecurity(source.docs.name, source.docs.scheme);
     const document = SwaggerModule.createDocument(app, builder.build());
+    // The error answers (ApiErrors) point at one schema: the body this app's errors render.
+    document.components = { ...document.components, schemas: { ...document.components?.schemas, [ERROR_BODY_SCHEMA_NAME]: errorRenderer(app)?.schema ?? ERROR_BODY_SCHEMA } };
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
   return app;
@@ -48,8 +51,17 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
 
 /** The app's auth options; a worker-only app has none. */
 function authOptions(app: INestApplication): AuthOptions | undefined {
+  return optional<AuthOptions>(app, AUTH_OPTIONS);
+}
+
+/** The app's own error body, when its spec has one. */
+function errorRenderer(app: INestApplication): ErrorRenderer | undefined {
+  return optional<ErrorRenderer>(app, ERROR_RENDERER);
+}
+
+function optional<T>(app: INestApplication, token: symbol): T | undefined {
   try {
-    return app.get<AuthOptions>(AUTH_OPTIONS, { strict: false });
+    return app.get<T>(token, { strict: false });
   } catch {
     return undefined;
   }

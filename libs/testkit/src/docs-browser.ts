@@ -27,8 +27,15 @@ export interface TryOut {
   tag: string;
   method: string;
   path: string;
-  /** Parameter values to type in. */
-  params?: Record<string, string>;
+  /** Parameter values to type in (the answers of the earlier operations, to use an id they returned). */
+  params?: Record<string, string> | ((earlier: DocsAnswer[]) => Record<string, string>);
+}
+
+/** What Swagger UI shows after "Execute". */
+export interface DocsAnswer {
+  status: string;
+  /** The response body as the page shows it. */
+  body: string;
 }
 
 export interface DocsPageResult {
@@ -36,17 +43,18 @@ export interface DocsPageResult {
   specTags: string[];
   /** Tag sections Swagger UI shows. */
   pageTags: string[];
-  /** The status code Swagger UI shows after "Execute". */
-  status: string;
+  /** One answer per operation run, in order. */
+  answers: DocsAnswer[];
   screenshot: string;
 }
 
 /**
  * Serves the app on a loopback port, opens `/docs` in Chromium, reads the tag sections,
  * authorises with `credentials` (security scheme name → value) through the Authorize
- * dialog, runs one operation with "Try it out", and saves a full-page screenshot.
+ * dialog, runs each operation with "Try it out" as the page offers it (the request body is
+ * the document's first example, sent unedited), and saves a full-page screenshot.
  */
-export async function exerciseDocsPage(t: TestApp, name: string, credentials: Record<string, string>, tryOut: TryOut): Promise<DocsPageResult> {
+export async function exerciseDocsPage(t: TestApp, name: string, credentials: Record<string, string>, ...tryOuts: TryOut[]): Promise<DocsPageResult> {
   await new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(t.http.address() as AddressInfo).port}`;
   const spec = (await (await fetch(`${base}/docs-json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
@@ -59,12 +67,13 @@ export async function exerciseDocsPage(t: TestApp, name: string, credentials: Re
     const pageTags = (await page.locator('.opblock-tag').evaluateAll((els) => els.map((el) => el.getAttribute('data-tag') ?? ''))).sort();
 
     await authorize(page, credentials);
-    const status = await execute(page, tryOut);
+    const answers: DocsAnswer[] = [];
+    for (const op of tryOuts) answers.push(await execute(page, op, typeof op.params === 'function' ? op.params(answers) : (op.params ?? {})));
 
     mkdirSync(TEST_OUTPUT, { recursive: true });
     const screenshot = join(TEST_OUTPUT, `docs-${name}.png`);
     await page.screenshot({ path: screenshot, fullPage: true });
-    return { specTags, pageTags, status, screenshot };
+    return { specTags, pageTags, answers, screenshot };
   } finally {
     await browser.close();
   }
@@ -82,19 +91,21 @@ async function authorize(page: Page, credentials: Record<string, string>): Promi
   await dialog.locator('button.btn-done').first().click();
 }
 
-async function execute(page: Page, op: TryOut): Promise<string> {
+async function execute(page: Page, op: TryOut, params: Record<string, string>): Promise<DocsAnswer> {
   const block = page.locator(`.opblock-${op.method.toLowerCase()}`).filter({ has: page.locator(`[data-path="${op.path}"]`) }).first();
   if (!(await block.isVisible())) await page.locator(`.opblock-tag[data-tag="${op.tag}"]`).click();
   await block.locator('.opblock-summary').first().click();
   await block.locator('button.try-out__btn').click();
-  for (const [param, value] of Object.entries(op.params ?? {})) {
+  for (const [param, value] of Object.entries(params)) {
     // An enum parameter (e.g. the gateway's `version` header) is a select, anything else a text input.
     const row = block.locator(`tr[data-param-name="${param}"]`);
     if ((await row.locator('select').count()) > 0) await row.locator('select').selectOption(value);
     else await row.locator('input').fill(value);
   }
   await block.locator('button.execute').click();
-  const status = block.locator('.live-responses-table .response .response-col_status').first();
-  await status.waitFor();
-  return (await status.innerText()).trim();
+  const response = block.locator('.live-responses-table .response').first();
+  await response.locator('.response-col_status').waitFor();
+  const status = (await response.locator('.response-col_status').innerText()).trim();
+  const body = response.locator('.response-col_description pre.microlight').first();
+  return { status, body: (await body.count()) > 0 ? (await body.innerText()).trim() : '' };
 }

@@ -7,6 +7,9 @@ export function setDocumentEtag(res: Response, document: DocumentView): Document
   return document;
 }
 
+/** The If-Match header as the OpenAPI document declares it on every write that honours it. */
+export const IF_MATCH = { name: 'If-Match', required: false, description: 'Version the document must be at ("3"); otherwise 412.' };
+
 /**
  * The version an If-Match header demands: undefined when absent or `*`, -1 when it
  * names no version (so it can never match and the write answers 412).

@@ -60,6 +60,18 @@ export class BulkBodyDto {
   documents!: BulkItemDto[];
 }
 
+const PRODUCT = { name: 'Mug', price: 9.5, tags: ['kitchen'] };
+
+/** Bodies that work as sent at the path parameters' examples (production/shop/product/sku-1). */
+export const DOCUMENT_BODY_EXAMPLES = {
+  product: { summary: 'A product', value: { environment: 'production', context: 'shop', type: 'product', key: 'sku-1', data: PRODUCT } },
+  expiring: { summary: 'Kept for one day (ttl in seconds)', value: { environment: 'production', context: 'shop', type: 'product', key: 'sku-1', data: PRODUCT, ttl: 86400 } },
+};
+
+export const BULK_BODY_EXAMPLES = {
+  products: { summary: 'Two products, created or updated', value: { documents: [{ key: 'sku-1', data: PRODUCT }, { key: 'sku-2', data: { name: 'Plate', price: 4.25 }, ttl: 86400 }] } },
+};
+
 // The quick checks of the write bodies (see QuickCheck): each accepts only what the decorators
 // above accept, field by field; anything else, including any field they do not know, takes the
 // full validation. document.dto.spec.ts holds them to that.

@@ -1,15 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
+import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
+import { ApiDocumentPath } from '../address/document-path.decorator';
 import { DocumentPathPipe, type DocumentAddress } from '../address/document-path.pipe';
 import { DocstoreScope } from '../tokens/docstore-scopes';
-import { PutSchemaDto } from './schema.dto';
+import { PUT_SCHEMA_EXAMPLES, PutSchemaDto } from './schema.dto';
 import { SchemasService } from './schemas.service';
 import type { SchemaView } from './schemas.repository';
 
 @ApiTags('schemas')
 @ApiBearerAuth()
+@ApiErrors(401, 403, 429)
 @RequireScopes(DocstoreScope.SchemaManage)
 @Controller('api/v1/client/:client/:environment/context/:context/type/:type/schema')
 export class SchemasController {
@@ -17,6 +20,9 @@ export class SchemasController {
 
   /** 201 when created, 200 when it replaced the scope's schema. */
   @Post()
+  @ApiDocumentPath()
+  @ApiErrors(400, 413, 415)
+  @ApiBody({ type: PutSchemaDto, examples: PUT_SCHEMA_EXAMPLES })
   async put(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: PutSchemaDto, @Res({ passthrough: true }) res: Response): Promise<SchemaView> {
     const { schema, created } = await this.schemas.put(at.scope, body.schema);
     res.status(created ? 201 : 200);
@@ -24,11 +30,15 @@ export class SchemasController {
   }
 
   @Get()
+  @ApiDocumentPath()
+  @ApiErrors(404)
   get(@Param(DocumentPathPipe) at: DocumentAddress): Promise<SchemaView> {
     return this.schemas.get(at.scope);
   }
 
   @Delete()
+  @ApiDocumentPath()
+  @ApiErrors(404)
   @HttpCode(204)
   async delete(@Param(DocumentPathPipe) at: DocumentAddress): Promise<void> {
     await this.schemas.delete(at.scope);

@@ -8,6 +8,16 @@ const SCOPES_DOC = {
   oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'object' }],
 };
 
+export const CREATE_TOKEN_EXAMPLES = {
+  reader: { summary: 'Reads every document of the client', value: { name: 'reader', scopes: ['document:read'] } },
+  expiring: { summary: 'Writes documents until the end of 2099', value: { name: 'writer', scopes: ['document:read', 'document:create', 'document:update'], expires_at: '2099-12-31T23:59:59Z' } },
+};
+
+export const UPDATE_TOKEN_EXAMPLES = {
+  deactivate: { summary: 'Stop the token from working (status active brings it back)', value: { status: 'inactive' } },
+  rename: { summary: 'Rename it', value: { name: 'catalogue reader' } },
+};
+
 export class CreateTokenDto {
   @ApiProperty({ maxLength: 255 })
   @IsString() @IsNotEmpty() @MaxLength(255)

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { AuthEndpoint, RequireScopes } from '@app/auth';
+import { ApiErrors } from '@app/errors';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request } from 'express';
 import type { DocstorePrincipal } from './docstore-auth.policy';
 import { DocstoreScope } from './docstore-scopes';
-import { CreateTokenDto, UpdateTokenDto, type TokenView } from './token.dto';
+import { CREATE_TOKEN_EXAMPLES, CreateTokenDto, UPDATE_TOKEN_EXAMPLES, UpdateTokenDto, type TokenView } from './token.dto';
 import { TokensService } from './tokens.service';
 import type { TokenScopes } from './token-scopes';
 
@@ -13,17 +14,21 @@ import type { TokenScopes } from './token-scopes';
 @ApiBearerAuth()
 @AuthEndpoint()
 @RequireScopes(DocstoreScope.TokenManage)
+@ApiErrors(401, 403, 429)
 @Controller('api/v1/client/:client/tokens')
 export class TokensController {
   constructor(private readonly tokens: TokensService) {}
 
   @Get()
+  @ApiErrors(422)
   async list(@Param('client') client: string, @PageRequest() paging: Paging): Promise<Paginated<TokenView>> {
     const { rows, total } = await this.tokens.list(client, paging);
     return paginate(rows, total, paging);
   }
 
   @Post()
+  @ApiErrors(400, 413, 415, 422)
+  @ApiBody({ type: CreateTokenDto, examples: CREATE_TOKEN_EXAMPLES })
   async create(@Param('client') client: string, @Req() req: Request, @Body() body: CreateTokenDto) {
     const { plainText, token } = await this.tokens.create(client, callerScopes(req), body);
     const { last_used_at: _lastUsed, ...details } = token; // not shown at creation
@@ -31,11 +36,14 @@ export class TokensController {
   }
 
   @Put(':tokenId')
+  @ApiErrors(400, 404, 413, 415, 422)
+  @ApiBody({ type: UpdateTokenDto, examples: UPDATE_TOKEN_EXAMPLES })
   update(@Param('client') client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenView> {
     return this.tokens.update(client, callerScopes(req), id, body);
   }
 
   @Delete(':tokenId')
+  @ApiErrors(404)
   @HttpCode(204)
   async revoke(@Param('client') client: string, @Param('tokenId') id: string): Promise<void> {
     await this.tokens.revoke(client, id);

@@ -4,6 +4,15 @@ import { DOCUMENT_EVENTS } from '../documents/document-events';
 
 const EVENTS_MESSAGE = `Each event must be one of: ${DOCUMENT_EVENTS.join(', ')}.`;
 
+export const CREATE_WEBHOOK_EXAMPLES = {
+  changes: { summary: 'Every change of a document', value: { url: 'https://hooks.example.com/docstore', events: ['document.created', 'document.updated', 'document.deleted'] } },
+};
+
+export const UPDATE_WEBHOOK_EXAMPLES = {
+  deletions: { summary: 'Only deletions from now on', value: { events: ['document.deleted'] } },
+  pause: { summary: 'Pause deliveries', value: { status: 'inactive' } },
+};
+
 export class CreateWebhookDto {
   @ApiProperty({ maxLength: 2048, description: 'https URL of a public host (http only for WEBHOOK_ALLOWED_TARGETS).' })
   @IsString() @MaxLength(2048)

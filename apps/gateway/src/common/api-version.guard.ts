@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { ApiErrors } from '@app/errors';
 import { InvalidParameterException } from '../errors/network-error.exception';
 
 /** The interface versions a client may ask for; they behave the same (see the README's Gateway section). */
@@ -18,7 +19,7 @@ export class ApiVersionGuard implements CanActivate {
   }
 }
 
-/** A controller of the spec's `api/<Resource>` paths: versioned, documented with its headers. */
+/** A controller of the spec's `api/<Resource>` paths: versioned, documented with its headers and shared refusals. */
 export function GatewayApi(resource: string): ClassDecorator {
   return applyDecorators(
     Controller(`api/${resource}`),
@@ -26,5 +27,6 @@ export function GatewayApi(resource: string): ClassDecorator {
     ApiTags(resource),
     ApiSecurity('apikey'),
     ApiHeader({ name: 'version', required: true, enum: [...API_VERSIONS] }),
+    ApiErrors(400, 401, 429),
   );
 }

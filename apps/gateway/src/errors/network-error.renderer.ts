@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommonErrorCode, type AppException, type ErrorRenderer } from '@app/errors';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { GatewayConfig } from '../config/gateway.config';
 import { NetworkErrorCode, NetworkErrorException, type NetworkError } from './network-error.exception';
@@ -13,6 +14,28 @@ const COMMON: Partial<Record<string, Omit<NetworkError, 'details'>>> = {
 };
 const INVALID: Omit<NetworkError, 'details'> = { message: '(#100) Invalid parameter', type: 'OAuthException', code: NetworkErrorCode.InvalidParameter };
 
+const NETWORK_ERROR_BODY: SchemaObject = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['message', 'type', 'code', 'error_data', 'fbtrace_id'],
+      properties: {
+        message: { type: 'string', example: '(#100) Invalid parameter' },
+        type: { type: 'string', example: 'OAuthException' },
+        code: { type: 'integer', example: NetworkErrorCode.InvalidParameter },
+        error_subcode: { type: 'integer' },
+        error_data: {
+          type: 'object',
+          properties: { messaging_product: { type: 'string', example: 'whatsapp' }, details: { type: 'string', example: 'to: must be a phone number in digits with its country code' } },
+        },
+        fbtrace_id: { type: 'string', description: 'The request id (X-Request-Id).' },
+      },
+    },
+  },
+};
+
 /** The spec's resources; other paths (health, docs, unknown routes) keep the shared body. */
 const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|$)/;
 
@@ -23,6 +46,8 @@ const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|
  */
 @Injectable()
 export class NetworkErrorRenderer implements ErrorRenderer {
+  readonly schema = NETWORK_ERROR_BODY;
+
   constructor(private readonly config: GatewayConfig) {}
 
   body(error: AppException, req: Request): unknown {

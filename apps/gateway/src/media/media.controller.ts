@@ -2,6 +2,7 @@ import { Body, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/com
 import { FileInterceptor } from '@nestjs/platform-express';
 import { StreamBody } from '@app/auth';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
+import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
@@ -19,6 +20,7 @@ export class MediaController {
   @UseInterceptors(FileInterceptor('File'))
   @ApiOperation({ summary: 'Upload a file (streamed; its type read from its bytes)' })
   @ApiConsumes('multipart/form-data')
+  @ApiErrors(409, 413)
   @ApiBody({ schema: { type: 'object', required: ['messaging_product', 'File'], properties: { messaging_product: { type: 'string' }, File: { type: 'string', format: 'binary' } } } })
   upload(@CurrentPhone() phone: PhoneContext, @Body() fields: Record<string, unknown>, @UploadedFile() file?: ReceivedMedia): Promise<{ id: string }> {
     return this.media.complete(phone, fields ?? {}, file);

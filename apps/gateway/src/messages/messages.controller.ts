@@ -1,8 +1,11 @@
-import { Body, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { ApiErrors } from '@app/errors';
+import { IdempotencyKey } from '@app/server';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
+import { SEND_MESSAGE_BODY } from './message.dto';
 import { MessagesService, type SendResponse } from './messages.service';
 import type { MessageView } from './messages.repository';
 
@@ -13,13 +16,15 @@ export class MessagesController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a message of any kind, or mark one as read' })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retried request with the same key gets the first answer instead of sending twice.' })
-  send(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Headers('idempotency-key') key?: string): Promise<SendResponse | { success: true }> {
+  @ApiBody(SEND_MESSAGE_BODY)
+  @ApiErrors(409, 413, 415)
+  send(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @IdempotencyKey() key?: string): Promise<SendResponse | { success: true }> {
     return this.messages.post(phone, body, key);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'A sent message with its status history' })
+  @ApiErrors(404)
   find(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<MessageView> {
     return this.messages.find(phone, id);
   }

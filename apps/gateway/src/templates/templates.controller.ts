@@ -1,9 +1,11 @@
 import { Body, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
+import { CREATE_TEMPLATE_BODY } from './template.dto';
 import { TemplatesService, type TemplateCreated } from './templates.service';
 import type { TemplateView } from './templates.repository';
 
@@ -13,6 +15,8 @@ export class TemplatesController {
 
   @Post()
   @ApiOperation({ summary: 'Create a template (201), or get the existing one with the same name and language unchanged (200)' })
+  @ApiBody(CREATE_TEMPLATE_BODY)
+  @ApiErrors(413, 415)
   async create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<TemplateCreated['template']> {
     const { created, template } = await this.templates.create(phone, body);
     res.status(created ? 201 : 200);
@@ -21,6 +25,7 @@ export class TemplatesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One template' })
+  @ApiErrors(404)
   find(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<TemplateView> {
     return this.templates.find(phone, id);
   }

@@ -1,8 +1,10 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiErrors } from '@app/errors';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import { GatewayApi } from '../common/api-version.guard';
 import type { PhoneContext } from '../network/chat-provider';
+import { CREATE_WEBHOOK_BODY, UPDATE_WEBHOOK_BODY } from './webhook-registration.dto';
 import { WebhookRegistrationsService, type RegistrationView } from './webhook-registrations.service';
 
 @GatewayApi('Webhooks')
@@ -12,6 +14,8 @@ export class WebhooksController {
   @Post()
   @ApiOperation({ summary: 'Register a webhook' })
   @ApiQuery({ name: 'phone_id', required: false, description: 'Another phone of the same account' })
+  @ApiBody(CREATE_WEBHOOK_BODY)
+  @ApiErrors(403, 409, 413, 415)
   create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<RegistrationView & { success: true }> {
     return this.webhooks.create(phone, phoneId, body);
   }
@@ -25,6 +29,8 @@ export class WebhooksController {
   @Put(':id')
   @ApiOperation({ summary: 'Update a webhook' })
   @ApiQuery({ name: 'phone_id', required: false })
+  @ApiBody(UPDATE_WEBHOOK_BODY)
+  @ApiErrors(403, 404, 409, 413, 415)
   update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
     return this.webhooks.update(phone, phoneId, id, body);
   }
@@ -33,6 +39,7 @@ export class WebhooksController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a webhook' })
   @ApiQuery({ name: 'phone_id', required: false })
+  @ApiErrors(403, 404)
   delete(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Query('phone_id') phoneId?: unknown): Promise<void> {
     return this.webhooks.delete(phone, phoneId, id);
   }

@@ -1,6 +1,8 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { AcceptCredentials } from '@app/auth';
+import { ApiErrors } from '@app/errors';
+import { IdempotencyKey } from '@app/server';
 import { paginate, PageRequest, type Paging } from '@app/pagination';
 import { BulkPushDto, type BulkPushResult } from './push.dto';
 import { PushService } from './push.service';
@@ -10,6 +12,7 @@ import { PUSH_CREDENTIALS } from './push-token-verifier.service';
 @ApiTags('push')
 @ApiBearerAuth()
 @AcceptCredentials(PUSH_CREDENTIALS)
+@ApiErrors(401, 429)
 @Controller('api/pushm/bulk')
 export class PushController {
   constructor(private readonly pushes: PushService) {}
@@ -17,13 +20,14 @@ export class PushController {
   /** 202: the valid pushes are scheduled; `items` says, per request item, its id or its errors. */
   @Post()
   @HttpCode(202)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A repeated request with the same key gets the first answer.' })
-  submit(@PushAccount() account: string, @Body() body: BulkPushDto, @Headers('idempotency-key') key?: string): Promise<BulkPushResult> {
+  @ApiErrors(400, 413, 415, 422)
+  submit(@PushAccount() account: string, @Body() body: BulkPushDto, @IdempotencyKey() key?: string): Promise<BulkPushResult> {
     return this.pushes.submit(account, body.pushs, key);
   }
 
   /** Counts by status, and the batch's items page by page (`page`, `per_page`). */
   @Get(':batchId')
+  @ApiErrors(404, 422)
   async get(@PushAccount() account: string, @Param('batchId') batchId: string, @PageRequest() paging: Paging) {
     const { summary, rows, total } = await this.pushes.items(account, batchId, paging);
     return { ...summary, items: paginate(rows, total, paging) };
@@ -31,6 +35,7 @@ export class PushController {
 
   /** Cancels every push of the batch not yet handed to a provider. */
   @Delete(':batchId')
+  @ApiErrors(404)
   cancel(@PushAccount() account: string, @Param('batchId') batchId: string) {
     return this.pushes.cancel(account, batchId);
   }

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpCode, Param, Post, Req, StreamableFile } from '@nestjs/common';
-import { ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '@app/errors';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
 import type { Request } from 'express';
 import { Readable } from 'node:stream';
@@ -7,10 +8,12 @@ import { salesFormat } from './sales-media-type';
 import { IngestionNotFoundException } from './sales.exception';
 import { SalesService, type IngestionSummary } from './sales.service';
 import { salesCaller } from './sales-caller';
+import { SALES_FILE_BODY } from './sales-upload.dto';
 
 @ApiTags('sales')
 @ApiSecurity('apiKey')
 @AcceptCredentials('salesApiKey')
+@ApiErrors(401, 429)
 @Controller('DataInserterSales/api/sales')
 export class SalesController {
   constructor(private readonly sales: SalesService) {}
@@ -21,6 +24,8 @@ export class SalesController {
   // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
   @StreamBody()
   @ApiConsumes('application/json', 'application/csv', 'text/csv')
+  @ApiBody(SALES_FILE_BODY)
+  @ApiErrors(400, 408, 413, 415, 503)
   upload(@Req() req: Request): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
@@ -28,6 +33,7 @@ export class SalesController {
   }
 
   @Get('ingestions/:id')
+  @ApiErrors(404)
   ingestion(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
     if (!isUuid(id)) throw new IngestionNotFoundException();
     return this.sales.summary(salesCaller(req).accountId, id);
@@ -35,6 +41,7 @@ export class SalesController {
 
   /** Every row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
   @Get('ingestions/:id/errors')
+  @ApiErrors(404)
   @Header('Content-Type', 'text/csv; charset=utf-8')
   async errors(@Req() req: Request, @Param('id') id: string): Promise<StreamableFile> {
     if (!isUuid(id)) throw new IngestionNotFoundException();

@@ -1,0 +1,38 @@
+import { openApiProblems } from '@app/testkit';
+import { SalesApiKeysService } from '../src/sales/sales-api-keys.service';
+import { request, startPush, type PushApp } from './support/push-test';
+
+interface Doc {
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }>>;
+  components: { schemas: Record<string, { properties: Record<string, { example?: unknown }> }> };
+}
+
+describe('ingest-push: OpenAPI document', () => {
+  let app: PushApp;
+  let doc: Doc;
+
+  beforeAll(async () => {
+    app = await startPush();
+    doc = (await request(app.http).get('/docs-json').expect(200)).body;
+  });
+  afterAll(() => app.close());
+
+  it('is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
+    await expect(openApiProblems(doc, { lists: ['GET /api/pushm/bulk/{batchId}'] })).resolves.toEqual([]);
+    // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key).
+    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key']);
+  });
+
+  it('the push example and both sales file examples work as sent', async () => {
+    const pushs = doc.components.schemas.BulkPushDto.properties.pushs.example;
+    const posted = await app.post(await app.token(), pushs).expect(202);
+    expect(posted.body).toMatchObject({ accepted: 1, rejected: 0 });
+
+    const { key } = await app.get(SalesApiKeysService).createForAccountNamed('test', `docs-${process.pid}`);
+    const files = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content['application/json'].examples;
+    const json = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': 'application/json' }).send(JSON.stringify(files.json.value));
+    expect({ status: json.status, body: json.body }).toMatchObject({ status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
+    const csv = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': 'application/csv' }).send(files.csv.value as string);
+    expect({ status: csv.status, body: csv.body }).toMatchObject({ status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
+  });
+});
