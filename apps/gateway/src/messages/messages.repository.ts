@@ -45,22 +45,24 @@ export class MessagesRepository {
   }
 
   /**
-   * Records a status once (a repeated notification changes nothing) and moves the
-   * message forward. Returns the message's recipient when the status is new, else null.
+   * Records a status of a message the phone sent, once (a repeated notification changes nothing),
+   * and moves the message forward. Null when the phone sent no message with that id; else its
+   * recipient, and whether the status is new.
    */
-  async recordStatus(tx: SqlRunner, change: StatusChange): Promise<{ recipient: string } | null> {
-    const row = await tx.one<{ wa_id: string }>(
-      `WITH s AS (
+  async recordStatus(tx: SqlRunner, phoneRef: string, change: StatusChange): Promise<{ recipient: string; fresh: boolean } | null> {
+    const row = await tx.one<{ wa_id: string; fresh: boolean }>(
+      `WITH target AS (SELECT id, wa_id FROM gateway.messages WHERE id = $1 AND phone_ref = $5),
+       s AS (
          INSERT INTO gateway.message_statuses (message_id, status, errors, occurred_at)
-         SELECT id, $2, $3, to_timestamp($4) FROM gateway.messages WHERE id = $1
+         SELECT id, $2, $3, to_timestamp($4) FROM target
          ON CONFLICT (message_id, status) DO NOTHING RETURNING message_id),
        u AS (
          UPDATE gateway.messages m SET status = $2, updated_at = now()
           WHERE m.id = $1 AND EXISTS (SELECT 1 FROM s) AND ${CURRENT_RANK} < ${RANK})
-       SELECT m.wa_id FROM gateway.messages m WHERE m.id = $1 AND EXISTS (SELECT 1 FROM s)`,
-      [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp],
+       SELECT wa_id, EXISTS (SELECT 1 FROM s) AS fresh FROM target`,
+      [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp, phoneRef],
     );
-    return row ? { recipient: row.wa_id } : null;
+    return row ? { recipient: row.wa_id, fresh: row.fresh } : null;
   }
 
   find(accountId: string, id: string): Promise<MessageView | null> {
