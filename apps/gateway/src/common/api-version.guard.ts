@@ -2,6 +2,7 @@ import { applyDecorators, Controller, Injectable, UseGuards, type CanActivate, t
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { InvalidParameterException } from '../errors/network-error.exception';
+import { SingleQueryValuesGuard } from './single-query-values.guard';
 
 /** The interface versions a client may ask for; they behave the same (see the README's Gateway section). */
 export const API_VERSIONS = ['4.0', '5.0', '6.0'] as const;
@@ -18,11 +19,11 @@ export class ApiVersionGuard implements CanActivate {
   }
 }
 
-/** A controller of the spec's `api/<Resource>` paths: versioned, documented with its headers. */
+/** A controller of the spec's `api/<Resource>` paths: versioned, one value per query parameter, documented with its headers. */
 export function GatewayApi(resource: string): ClassDecorator {
   return applyDecorators(
     Controller(`api/${resource}`),
-    UseGuards(ApiVersionGuard),
+    UseGuards(SingleQueryValuesGuard, ApiVersionGuard),
     ApiTags(resource),
     ApiSecurity('apikey'),
     ApiHeader({ name: 'version', required: true, enum: [...API_VERSIONS] }),
