@@ -39,7 +39,7 @@ const CFG = {
   poolSize: num('BENCH_POOL_SIZE', 20),
 };
 const DIST_MAIN = path.join(ROOT, 'dist/gateway/apps/gateway/src/main.js');
-const DIST_CLI = path.join(ROOT, 'dist/gateway/apps/gateway/src/accounts/api-key.cli.js');
+const DIST_CLI = path.join(ROOT, 'dist/gateway/apps/gateway/src/api-key.cli.js');
 const PHONE_ID = '100000000000001';
 const BODY = JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550102030', type: 'text', text: { body: 'Your order has shipped.' } });
 

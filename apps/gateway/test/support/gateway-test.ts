@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { numericId } from '../../src/common/numeric-id';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
-import { mintApiKey } from '../../src/accounts/api-key.cli';
+import { mintApiKey } from '../../src/api-key.cli';
 import { AppModule, gatewayModule } from '../../src/app.module';
 import { startFakeGraphApi, type FakeGraphApi } from './fake-graph-api';
 

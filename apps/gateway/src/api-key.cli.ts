@@ -3,10 +3,10 @@ import { mintOpaqueKey } from '@app/auth';
 import { loadConfig } from '@app/config';
 import { migrateDatabase, Sql } from '@app/database';
 import { EncryptionConfig, SecretCipher } from '@app/secrets';
-import { createGatewayDataSource } from '../database/gateway.data-source';
-import { GATEWAY_SCHEMA } from '../database/gateway.entities';
-import { AccountsRepository } from './accounts.repository';
-import { API_KEY_PREFIX } from './gateway-auth';
+import { createGatewayDataSource } from './database/gateway.data-source';
+import { GATEWAY_SCHEMA } from './database/gateway.entities';
+import { AccountsRepository } from './accounts/accounts.repository';
+import { API_KEY_PREFIX } from './accounts/gateway-auth';
 
 export interface ApiKeyCliArgs {
   phone: string;
