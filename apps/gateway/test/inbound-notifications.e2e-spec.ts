@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createHmac, randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { makeCertificates, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import fc from 'fast-check';
@@ -141,7 +142,16 @@ describe('network/notifications (cloud: the network notifies the gateway)', () =
     };
     // Escapes written into the JSON text, as the network would send them.
     const body = JSON.stringify(payload).replace(/\\\\u/g, '\\u');
-    await request(gw.http).post('/network/notifications').set('content-type', 'application/json').set('x-hub-signature-256', sign(body)).send(body).expect(200, { success: true });
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await request(gw.http).post('/network/notifications').set('content-type', 'application/json').set('x-hub-signature-256', sign(body)).send(body).expect(200, { success: true });
+      // Each skipped part is named by its path and the rule it broke, never quoted.
+      const skipped = warn.mock.calls.filter(([, message]) => message === 'malformed notification part skipped').map(([part]) => (part as { path: string }).path);
+      expect(skipped).toEqual(['entry[0]', 'entry[1]', 'entry[2].changes[0]', 'entry[2].changes[1]', 'entry[2].changes[2]', 'entry[2].changes[4].value.statuses[0]', 'entry[2].changes[5].value.statuses[0]', 'entry[2].changes[6].value.statuses[0]', 'entry[2].changes[7].value.statuses[0]', 'entry[2].changes[8]', 'entry[2].changes[9].value.messages[0]', 'entry[2].changes[10]', 'entry[2].changes[11]']);
+      expect(JSON.stringify(warn.mock.calls)).not.toContain('w'.repeat(1000));
+    } finally {
+      warn.mockRestore();
+    }
     // The huge timestamp is the time it arrived; the bad ids and errors changed nothing; what came after them was taken.
     expect(await historyOf(phone, id)).toEqual(['accepted', 'sent', 'read']);
     expect(await inboundTaken(later)).toBe(true);

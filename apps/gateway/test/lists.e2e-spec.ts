@@ -174,6 +174,17 @@ describe('lists and statistics (sandbox)', () => {
     });
   });
 
+  it('documents the lists, their filters and paging in OpenAPI', async () => {
+    const { body } = await request(gw.http).get('/docs-json').expect(200);
+    const params = (path: string, method = 'get') => (body.paths[path]?.[method]?.parameters ?? []).map((p: { name: string }) => p.name);
+    expect(params('/api/Messages')).toEqual(expect.arrayContaining(['status', 'recipient', 'since', 'until', 'phone_id', 'limit', 'after', 'version']));
+    expect(params('/api/Templates')).toEqual(expect.arrayContaining(['status', 'category', 'limit', 'after']));
+    expect(params('/api/Stats')).toEqual(expect.arrayContaining(['window', 'phone_id']));
+    expect(params('/api/Webhooks/{id}/deliveries')).toEqual(expect.arrayContaining(['id', 'limit', 'after', 'phone_id']));
+    expect(params('/api/Webhooks/{id}/deliveries/{deliveryId}/attempts')).toEqual(expect.arrayContaining(['id', 'deliveryId', 'limit', 'after']));
+    expect(params('/api/Webhooks/{id}/deliveries/{deliveryId}/redeliver', 'post')).toEqual(expect.arrayContaining(['id', 'deliveryId']));
+  });
+
   describe('webhook delivery log', () => {
     const register = async (endpoint = receiver.url, p: Phone = phone) =>
       (await request(gw.http).post('/api/Webhooks').set(p.headers).send({ types: ['messages'], endpoint, headers: { Authorization: 'Bearer r' } }).expect(201)).body.id as string;
