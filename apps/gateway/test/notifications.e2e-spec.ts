@@ -1,6 +1,9 @@
 import 'reflect-metadata';
 import { Module, type Type } from '@nestjs/common';
+import { Sql } from '@app/database';
+import { SecretCipher } from '@app/secrets';
 import { createTestApp, makeCertificates, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
+import { WebhookMaintenance } from '@app/webhooks';
 import { gatewayModule } from '../src/app.module';
 import { request, text, withPhones, type Gateway, type Phone } from './support/gateway-test';
 
@@ -56,6 +59,35 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
       entry: [{ id: expect.any(String), changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: phone.phone, phone_number_id: phone.phoneId }, statuses: [{ id, status: expect.any(String), timestamp: expect.stringMatching(/^\d+$/), recipient_id: '15550102030' }] } }] }],
     });
     for (const call of calls) expect(call.headers).toMatchObject({ authorization: 'Bearer receiver-secret', 'x-shop': 'north', 'content-type': 'application/json' });
+  });
+
+  const storedHeaders = async (id: string) => (await gw.get(Sql).one<{ headers: Record<string, string>; row: string }>(`SELECT headers, w::text AS row FROM gateway.webhooks w WHERE id = $1`, [id]))!;
+
+  it('keeps the custom header values encrypted at rest, and shows and sends them as set', async () => {
+    const { body: hook } = await register(['messages']);
+    const row = await storedHeaders(hook.id);
+    expect(row.row).not.toContain('receiver-secret');
+    expect(row.row).not.toContain('north');
+    expect(Object.keys(row.headers).sort()).toEqual(['Authorization', 'X-Shop']);
+    for (const value of Object.values(row.headers)) expect(value).toMatch(/^enc1:[\w-]+:/);
+    const listed = await request(gw.http).get('/api/Webhooks').set(phone.headers).expect(200);
+    expect(listed.body.webhooks[0].headers).toEqual({ Authorization: 'Bearer receiver-secret', 'X-Shop': 'north' });
+    const { body } = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
+    const [call] = await receiver.waitFor(1, statusesOf(body.messages[0].id));
+    expect(call.headers).toMatchObject({ authorization: 'Bearer receiver-secret', 'x-shop': 'north' });
+  });
+
+  it('encrypts header values stored in plain text before encryption at rest, and still sends them', async () => {
+    const { body: hook } = await register(['messages']);
+    // A row as an earlier version stored it.
+    await gw.get(Sql).rows(`UPDATE gateway.webhooks SET headers = $2 WHERE id = $1`, [hook.id, { Authorization: 'Bearer receiver-secret', 'X-Shop': 'north' }]);
+    expect(await gw.get(WebhookMaintenance).reencryptSecrets()).toBeGreaterThanOrEqual(1);
+    const row = await storedHeaders(hook.id);
+    expect(row.row).not.toContain('receiver-secret');
+    expect(gw.get(SecretCipher).decrypt(row.headers.Authorization)).toBe('Bearer receiver-secret');
+    const { body } = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
+    const [call] = await receiver.waitFor(1, statusesOf(body.messages[0].id));
+    expect(call.headers).toMatchObject({ authorization: 'Bearer receiver-secret', 'x-shop': 'north' });
   });
 
   it('delivers a failed status with the undeliverable error for a number ending in 0000', async () => {

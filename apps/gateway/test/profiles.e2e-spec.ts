@@ -37,6 +37,19 @@ describe('api/Profiles (sandbox)', () => {
   });
 
   it.each([
+    ['an array-style phone_id', (id: string) => `?phone_id[]=${id}`, 'phone_id[]: query parameters take one value'],
+    ['an object-style phone_id', (id: string) => `?phone_id[x]=${id}`, 'phone_id[x]: query parameters take one value'],
+    ['a repeated phone_id', (id: string) => `?phone_id=${id}&phone_id=${id}`, 'phone_id: must be given once'],
+  ])('refuses %s with 400, changing no profile', async (_, query, details) => {
+    const sibling = await gw.addPhone(phone);
+    const res = await update({ messaging_product: NETWORK, about: 'sibling' }, query(sibling.phoneId)).expect(400);
+    expect(res.body.error.error_data.details).toContain(details);
+    expect((await read(sibling)).body.data[0].about).toBeUndefined();
+    expect((await read()).body.data[0].about).toBeUndefined();
+    await request(gw.http).get(`/api/Webhooks?x=1&x=2`).set(phone.headers).expect(400);
+  });
+
+  it.each([
     ['no messaging_product', { about: 'x' }, 'messaging_product'],
     ['an address of 257', { messaging_product: NETWORK, address: 'a'.repeat(257) }, 'address: must be at most 256'],
     ['a description of 257', { messaging_product: NETWORK, description: 'a'.repeat(257) }, 'description: must be at most 256'],

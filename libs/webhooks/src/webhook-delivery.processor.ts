@@ -72,7 +72,15 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   private async attempt(target: DeliveryTarget, delivery: DeliveryAttempt): Promise<void> {
     const signed = this.options.signer?.sign(target.secrets, delivery.eventId, Math.floor(Date.now() / 1000), delivery.body) ?? {};
     const outcome = await this.sender.send(target.url, { ...target.headers, ...signed }, delivery.body);
-    const recorded = await this.recorder.record(this.decide(delivery, outcome));
+    const decision = this.decide(delivery, outcome);
+    // The attempt log keeps the cause too, but an operator looks at the log first (an untrusted CA, a refused connection).
+    if (!outcome.ok) {
+      this.logger.warn(
+        { webhookId: target.id, deliveryId: delivery.id, attempt: delivery.attempt, status: outcome.status, cause: outcome.error, next: decision.status },
+        `webhook delivery failed: ${outcome.error}`,
+      );
+    }
+    const recorded = await this.recorder.record(decision);
     if (recorded) await this.afterAttempt(target, outcome);
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { ThrottledWarning } from '@app/observability';
 import { CIPHERTEXT_PREFIX, SecretCipher } from '@app/secrets';
+import { reencryptHeaders } from './webhook-headers';
 import { WebhookServiceConfig } from './webhook.config';
 import { WebhooksRepository } from './webhooks.repository';
 
@@ -9,9 +10,10 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Upkeep that runs in every process with the engine:
- * - at start (before the relay and workers), signing secrets not encrypted with the current key (plaintext rows from
- *   before encryption at rest, or rows of an older key after a rotation) are encrypted
- *   with it, so an old key can be dropped from ENCRYPTION_KEYS once every process ran;
+ * - at start (before the relay and workers), signing secrets and custom header values not encrypted with the current
+ *   key (plaintext rows from before encryption at rest, or rows of an older key after a rotation) are encrypted
+ *   with it, so an old key can be dropped from ENCRYPTION_KEYS once every process ran. This is the data migration
+ *   of encryption at rest: a schema migration cannot do it, it has no key;
  * - every hour, attempts older than WEBHOOK_ATTEMPT_RETENTION_DAYS are deleted.
  * Both are idempotent; replicas doing them at once only repeat each other's no-ops.
  */
@@ -31,7 +33,7 @@ export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap,
   /** Before anything delivers: a secret no listed key decrypts stops the start here, with the key's name. */
   async onModuleInit(): Promise<void> {
     const count = await this.reencryptSecrets();
-    if (count > 0) this.logger.log(`encrypted ${count} webhook secrets with key "${this.cipher.currentKeyId}"`);
+    if (count > 0) this.logger.log(`encrypted the secrets and header values of ${count} webhooks with key "${this.cipher.currentKeyId}"`);
   }
 
   onApplicationBootstrap(): void {
@@ -45,7 +47,7 @@ export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap,
     await Promise.race([this.pruning, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   }
 
-  /** Encrypts, with the current key, every secret that is not yet; returns how many webhooks changed. */
+  /** Encrypts, with the current key, every secret and header value that is not yet; returns how many webhooks changed. */
   async reencryptSecrets(): Promise<number> {
     const current = `${CIPHERTEXT_PREFIX}${this.cipher.currentKeyId}:`;
     let total = 0;
@@ -53,12 +55,14 @@ export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap,
       const rows = await this.repository.secretsToReencrypt(current, BATCH);
       if (rows.length === 0) return total;
       const changed = await this.repository.replaceSecrets(
-        rows.map((r) => ({
-          id: r.id,
-          old_secret: r.secret,
-          secret: r.secret && this.cipher.reencrypt(r.secret),
-          old_previous: r.previous_secret,
-          previous_secret: r.previous_secret && this.cipher.reencrypt(r.previous_secret),
+        rows.map(({ id, ...old }) => ({
+          id,
+          old,
+          next: {
+            secret: old.secret && this.cipher.reencrypt(old.secret),
+            previous_secret: old.previous_secret && this.cipher.reencrypt(old.previous_secret),
+            headers: reencryptHeaders(this.cipher, old.headers),
+          },
         })),
       );
       total += changed;

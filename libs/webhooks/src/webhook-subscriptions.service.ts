@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { SecretCipher } from '@app/secrets';
 import { TtlCache } from './webhook-cache';
+import { openHeaders } from './webhook-headers';
 import { WebhookServiceConfig } from './webhook.config';
 import { WebhooksRepository, type StoredTarget } from './webhooks.repository';
 
-/** What a delivery attempt needs to know about its webhook, secrets readable. */
+/** What a delivery attempt needs to know about its webhook, secrets and header values readable. */
 export type DeliveryTarget = StoredTarget;
 
 /**
@@ -38,7 +39,7 @@ export class WebhookSubscriptions {
     return this.targets.get(webhookId, async () => {
       const stored = await this.repository.target(webhookId);
       // A row written before its secrets were encrypted (an older replica during a rollout) is read as it is.
-      return stored && { ...stored, secrets: stored.secrets.map((s) => (SecretCipher.isCiphertext(s) ? this.cipher.decrypt(s) : s)) };
+      return stored && { ...stored, secrets: stored.secrets.map((s) => (SecretCipher.isCiphertext(s) ? this.cipher.decrypt(s) : s)), headers: openHeaders(this.cipher, stored.headers) };
     });
   }
 

@@ -6,7 +6,7 @@ import type { DeliveryStatus } from './webhook-delivery.entity';
 import { START_WINDOW, type WebhookStatus } from './webhook.entity';
 import { WebhookServiceConfig } from './webhook.config';
 
-/** A webhook as the engine knows it; each service shows its own view of it. */
+/** A webhook as the engine knows it; each service shows its own view of it. `headers` as stored (values encrypted) until WebhooksService opens them. */
 export interface WebhookRecord {
   id: string;
   owner: string;
@@ -46,7 +46,7 @@ export interface AttemptView {
   attempted_at: string;
 }
 
-/** What a delivery attempt needs to know about its webhook (secrets still encrypted). */
+/** What a delivery attempt needs to know about its webhook (secrets and header values still encrypted). */
 export interface StoredTarget {
   id: string;
   owner: string;
@@ -377,27 +377,44 @@ export class WebhooksRepository {
 
   // --- secrets at rest ----------------------------------------------------------------
 
-  /** Webhooks with a secret not made with the key `currentPrefix` starts (plaintext, or an older key). */
-  secretsToReencrypt(currentPrefix: string, limit: number): Promise<Array<{ id: string; secret: string | null; previous_secret: string | null }>> {
+  /**
+   * Webhooks with a secret or a header value not made with the key `currentPrefix` starts
+   * (plaintext, or an older key).
+   */
+  secretsToReencrypt(currentPrefix: string, limit: number): Promise<Array<SecretsAtRest & { id: string }>> {
     return this.db.rows(
-      `SELECT id, secret, previous_secret FROM ${this.schema}.webhooks
+      `SELECT id, secret, previous_secret, headers FROM ${this.schema}.webhooks
        WHERE (secret IS NOT NULL AND NOT starts_with(secret, $1)) OR (previous_secret IS NOT NULL AND NOT starts_with(previous_secret, $1))
+          OR EXISTS (SELECT 1 FROM jsonb_each_text(headers) h WHERE NOT starts_with(h.value, $1))
        ORDER BY id LIMIT $2`,
       [currentPrefix, limit],
     );
   }
 
-  /** Writes re-encrypted secrets, each only if the row still holds what was read. */
-  async replaceSecrets(rows: Array<{ id: string; old_secret: string | null; secret: string | null; old_previous: string | null; previous_secret: string | null }>): Promise<number> {
+  /** Writes re-encrypted secrets and headers, each row only if it still holds what was read. */
+  async replaceSecrets(rows: Array<{ id: string; old: SecretsAtRest; next: SecretsAtRest }>): Promise<number> {
     const updated = await this.db.rows(
-      `UPDATE ${this.schema}.webhooks w SET secret = r.secret, previous_secret = r.previous_secret
-       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, old_secret text, secret text, old_previous text, previous_secret text)
-       WHERE w.id = r.id AND w.secret IS NOT DISTINCT FROM r.old_secret AND w.previous_secret IS NOT DISTINCT FROM r.old_previous
+      `UPDATE ${this.schema}.webhooks w SET secret = r.secret, previous_secret = r.previous_secret, headers = r.headers
+       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, old_secret text, secret text, old_previous text, previous_secret text, old_headers jsonb, headers jsonb)
+       WHERE w.id = r.id AND w.secret IS NOT DISTINCT FROM r.old_secret AND w.previous_secret IS NOT DISTINCT FROM r.old_previous AND w.headers = r.old_headers
        RETURNING 1`,
-      [JSON.stringify(rows)],
+      [
+        JSON.stringify(
+          rows.map(({ id, old, next }) => ({
+            id, old_secret: old.secret, secret: next.secret, old_previous: old.previous_secret, previous_secret: next.previous_secret, old_headers: old.headers, headers: next.headers,
+          })),
+        ),
+      ],
     );
     return updated.length;
   }
+}
+
+/** What a webhook keeps encrypted at rest. */
+export interface SecretsAtRest {
+  secret: string | null;
+  previous_secret: string | null;
+  headers: Record<string, string>;
 }
 
 /** The engine's own CTE names inside a caller's statement (prefixed so they never meet the caller's). */

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '@app/errors';
 import { InjectLane } from '@app/queue';
 import { SecretCipher } from '@app/secrets';
+import { openHeaders, sealHeaders } from './webhook-headers';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
 import type { WebhookStatus } from './webhook.entity';
@@ -50,34 +51,35 @@ export class WebhooksService {
     await this.assertTarget(input.url);
     const secret = this.options.signer?.generateSecret() ?? null;
     const webhook = await this.repository.insert(owner, {
-      url: input.url, events: unique(input.events), status: input.status ?? 'active', headers: input.headers ?? {}, secret: secret && this.cipher.encrypt(secret),
+      url: input.url, events: unique(input.events), status: input.status ?? 'active', headers: sealHeaders(this.cipher, input.headers ?? {}), secret: secret && this.cipher.encrypt(secret),
     });
     if (!webhook) throw new WebhookUrlTakenException(this.urlField);
     this.subscriptions.changed(owner, webhook.id);
-    return { webhook, secret };
+    return { webhook: this.readable(webhook), secret };
   }
 
   async get(owner: string, id: string): Promise<WebhookRecord> {
     const webhook = UUID.test(id) ? await this.repository.find(owner, id) : null;
     if (!webhook) throw new WebhookNotFoundException();
-    return webhook;
+    return this.readable(webhook);
   }
 
-  list(owner: string, page: Page): Promise<{ rows: WebhookRecord[]; total: number }> {
-    return this.repository.list(owner, page.perPage, page.offset);
+  async list(owner: string, page: Page): Promise<{ rows: WebhookRecord[]; total: number }> {
+    const { rows, total } = await this.repository.list(owner, page.perPage, page.offset);
+    return { rows: rows.map((row) => this.readable(row)), total };
   }
 
   async update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord> {
     await this.get(owner, id);
     if (changes.url !== undefined) await this.assertTarget(changes.url);
     const webhook = await this.repository
-      .update(owner, id, { ...changes, events: changes.events && unique(changes.events) })
+      .update(owner, id, { ...changes, events: changes.events && unique(changes.events), headers: changes.headers && sealHeaders(this.cipher, changes.headers) })
       .catch((error: { code?: string }) => {
         throw error.code === '23505' ? new WebhookUrlTakenException(this.urlField) : error;
       });
     if (!webhook) throw new WebhookNotFoundException();
     this.subscriptions.changed(owner, id);
-    return webhook;
+    return this.readable(webhook);
   }
 
   async delete(owner: string, id: string): Promise<void> {
@@ -93,7 +95,7 @@ export class WebhooksService {
     const webhook = UUID.test(id) ? await this.repository.rotate(owner, id, this.cipher.encrypt(secret), this.config.WEBHOOK_SECRET_GRACE_SECONDS) : null;
     if (!webhook) throw new WebhookNotFoundException();
     this.subscriptions.changed(owner, id);
-    return { ...webhook, secret };
+    return { ...this.readable(webhook), secret };
   }
 
   async deliveries(owner: string, id: string, page: Page): Promise<{ rows: DeliveryView[]; total: number }> {
@@ -122,6 +124,11 @@ export class WebhooksService {
     const webhook = await this.get(owner, id);
     if (!UUID.test(deliveryId) || !(await this.repository.deliveryExists(id, deliveryId))) throw new DeliveryNotFoundException();
     return webhook;
+  }
+
+  /** The record with its header values decrypted, as the owner set them. */
+  private readable<T extends WebhookRecord>(webhook: T): T {
+    return { ...webhook, headers: openHeaders(this.cipher, webhook.headers) };
   }
 
   private get urlField(): string {

@@ -271,7 +271,7 @@ describe('webhook engine, signing secrets at rest', () => {
   });
 
   const stored = async (id: string) =>
-    (await t.get(Sql).one<{ secret: string; previous_secret: string | null }>(`SELECT secret, previous_secret FROM engine_signed.webhooks WHERE id = $1`, [id]))!;
+    (await t.get(Sql).one<{ secret: string; previous_secret: string | null; headers: Record<string, string> }>(`SELECT secret, previous_secret, headers FROM engine_signed.webhooks WHERE id = $1`, [id]))!;
 
   it('stores the secret encrypted with the current key, and signs with the plaintext', async () => {
     const who = owner();
@@ -288,12 +288,13 @@ describe('webhook engine, signing secrets at rest', () => {
   it('encrypts plaintext rows at start; a new first key re-encrypts old rows, and the old key can then go', async () => {
     const who = owner();
     const service = t.get(WebhooksService);
-    const { webhook, secret } = await service.create(who, { url: receiver.url, events: ['e'] });
+    const { webhook, secret } = await service.create(who, { url: receiver.url, events: ['e'], headers: { authorization: 'Bearer h1' } });
     const rotated = await service.rotateSecret(who, webhook.id);
     // A row from before encryption at rest.
-    await t.get(Sql).rows(`UPDATE engine_signed.webhooks SET secret = $2 WHERE id = $1`, [webhook.id, rotated.secret]);
+    await t.get(Sql).rows(`UPDATE engine_signed.webhooks SET secret = $2, headers = $3 WHERE id = $1`, [webhook.id, rotated.secret, { authorization: 'Bearer h1' }]);
     expect(await t.get(WebhookMaintenance).reencryptSecrets()).toBe(1);
     expect(t.get(SecretCipher).decrypt((await stored(webhook.id)).secret)).toBe(rotated.secret);
+    expect(t.get(SecretCipher).decrypt((await stored(webhook.id)).headers.authorization)).toBe('Bearer h1');
 
     // Every process knows the new key before any makes it first (a process without it could not read re-encrypted rows).
     await t.close();
@@ -305,13 +306,15 @@ describe('webhook engine, signing secrets at rest', () => {
     // Now the old key can be dropped; both secrets still sign during the grace period.
     const onlyNew = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: newKey });
     try {
-      const row = (await onlyNew.get(Sql).one<{ secret: string; previous_secret: string }>(`SELECT secret, previous_secret FROM engine_signed.webhooks WHERE id = $1`, [webhook.id]))!;
+      const row = (await onlyNew.get(Sql).one<{ secret: string; previous_secret: string; headers: Record<string, string> }>(`SELECT secret, previous_secret, headers FROM engine_signed.webhooks WHERE id = $1`, [webhook.id]))!;
       expect(row.secret.startsWith('enc1:new:')).toBe(true);
       expect(row.previous_secret.startsWith('enc1:new:')).toBe(true);
+      expect(row.headers.authorization.startsWith('enc1:new:')).toBe(true);
       await onlyNew.get(WebhookEvents).emit(who, 'e', [{ who }]);
       const [call] = await receiver.waitFor(1, (c) => c.json?.data?.who === who);
       expect(verifyWebhook(rotated.secret, call.headers, call.body)).toMatchObject({ data: { who } });
       expect(verifyWebhook(secret!, call.headers, call.body)).toMatchObject({ data: { who } });
+      expect(call.headers.authorization).toBe('Bearer h1');
     } finally {
       await onlyNew.close();
     }

@@ -3,6 +3,7 @@ import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '@app/errors';
 import { InvalidParameterException } from '../errors/network-error.exception';
+import { SingleQueryValuesGuard } from './single-query-values.guard';
 
 /** The interface versions a client may ask for; they behave the same (see the README's Gateway section). */
 export const API_VERSIONS = ['4.0', '5.0', '6.0'] as const;
@@ -19,11 +20,11 @@ export class ApiVersionGuard implements CanActivate {
   }
 }
 
-/** A controller of the spec's `api/<Resource>` paths: versioned, documented with its headers and shared refusals. */
+/** A controller of the spec's `api/<Resource>` paths: versioned, one value per query parameter, documented with its headers and shared refusals. */
 export function GatewayApi(resource: string): ClassDecorator {
   return applyDecorators(
     Controller(`api/${resource}`),
-    UseGuards(ApiVersionGuard),
+    UseGuards(SingleQueryValuesGuard, ApiVersionGuard),
     ApiTags(resource),
     ApiSecurity('apikey'),
     ApiHeader({ name: 'version', required: true, enum: [...API_VERSIONS] }),

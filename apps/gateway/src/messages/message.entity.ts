@@ -1,8 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A message sent through the gateway; `status` is its latest state, the history is in message_statuses. */
+/**
+ * A message sent through the gateway; `status` is its latest state, the history is in message_statuses.
+ * The index serves the newest-first list and, with `status` in it, the hourly statistics without a heap read.
+ */
 @Entity({ name: 'messages' })
-@Index('messages_phone_created_idx', ['phoneRef', 'createdAt'])
+@Index('messages_phone_created_status_idx', ['phoneRef', 'createdAt', 'status'])
 export class MessageEntity {
   /** The network's message id (`wamid.` + ...). */
   @PrimaryColumn({ type: 'varchar', length: 255 })

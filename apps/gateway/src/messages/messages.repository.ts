@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, prepared, Sql, type SqlRunner } from '@app/database';
 import type { StatusChange } from '../network/network-events';
+import type { MessageFilter } from './message-query.validator';
 
 export interface MessageView {
   id: string;
@@ -13,6 +14,13 @@ export interface MessageView {
   updated_at: string;
   statuses: { status: string; timestamp: string; errors?: unknown[] }[];
 }
+
+/** A message as lists show it (its history is on GET api/Messages/{id}). */
+export type MessageSummary = Omit<MessageView, 'statuses'>;
+
+/** Messages of one phone by hour of sending and current status (GET api/Stats): one index-only scan of messages_phone_created_status_idx. */
+export const STATUS_BUCKETS = `SELECT to_char(date_trunc('hour', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour, status, count(*)::int AS n
+  FROM gateway.messages WHERE phone_ref = $1 AND created_at >= $2 GROUP BY 1, 2`;
 
 /** Later statuses never move a message back (a late `delivered` after `read` is history, not state). */
 const RANK = `CASE $2 WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 4 END`;
@@ -45,22 +53,45 @@ export class MessagesRepository {
   }
 
   /**
-   * Records a status once (a repeated notification changes nothing) and moves the
-   * message forward. Returns the message's recipient when the status is new, else null.
+   * Records a status of a message the phone sent, once (a repeated notification changes nothing),
+   * and moves the message forward. Null when the phone sent no message with that id; else its
+   * recipient, and whether the status is new.
    */
-  async recordStatus(tx: SqlRunner, change: StatusChange): Promise<{ recipient: string } | null> {
-    const row = await tx.one<{ wa_id: string }>(
-      `WITH s AS (
+  async recordStatus(tx: SqlRunner, phoneRef: string, change: StatusChange): Promise<{ recipient: string; fresh: boolean } | null> {
+    const row = await tx.one<{ wa_id: string; fresh: boolean }>(
+      `WITH target AS (SELECT id, wa_id FROM gateway.messages WHERE id = $1 AND phone_ref = $5),
+       s AS (
          INSERT INTO gateway.message_statuses (message_id, status, errors, occurred_at)
-         SELECT id, $2, $3, to_timestamp($4) FROM gateway.messages WHERE id = $1
+         SELECT id, $2, $3, to_timestamp($4) FROM target
          ON CONFLICT (message_id, status) DO NOTHING RETURNING message_id),
        u AS (
          UPDATE gateway.messages m SET status = $2, updated_at = now()
           WHERE m.id = $1 AND EXISTS (SELECT 1 FROM s) AND ${CURRENT_RANK} < ${RANK})
-       SELECT m.wa_id FROM gateway.messages m WHERE m.id = $1 AND EXISTS (SELECT 1 FROM s)`,
-      [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp],
+       SELECT wa_id, EXISTS (SELECT 1 FROM s) AS fresh FROM target`,
+      [change.messageId, change.status, change.errors ? JSON.stringify(change.errors) : null, change.timestamp, phoneRef],
     );
-    return row ? { recipient: row.wa_id } : null;
+    return row ? { recipient: row.wa_id, fresh: row.fresh } : null;
+  }
+
+  /**
+   * One page of a phone's messages, newest first, after the keyset `after` (the last row of the
+   * previous page); `limit + 1` rows, so the caller knows whether another page follows.
+   */
+  list(phoneRef: string, filter: MessageFilter, limit: number, after: { at: string; id: string } | null): Promise<Omit<MessageSummary, 'phone_id'>[]> {
+    return this.sql.rows(
+      `SELECT id, "to", wa_id, type, status, ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}
+         FROM gateway.messages
+        WHERE phone_ref = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR wa_id = $3 OR "to" = $3)
+          AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at < $5)
+          AND ($6::timestamptz IS NULL OR (created_at, id) < ($6, $7))
+        ORDER BY created_at DESC, id DESC LIMIT $8`,
+      [phoneRef, filter.status ?? null, filter.recipient ?? null, filter.since ?? null, filter.until ?? null, after?.at ?? null, after?.id ?? null, limit + 1],
+    );
+  }
+
+  /** Counts by hour (ISO 8601, UTC) and current status of the messages the phone sent since `since`. */
+  statusBuckets(phoneRef: string, since: string): Promise<{ hour: string; status: string; n: number }[]> {
+    return this.sql.rows(STATUS_BUCKETS, [phoneRef, since]);
   }
 
   find(accountId: string, id: string): Promise<MessageView | null> {

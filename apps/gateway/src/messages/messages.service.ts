@@ -1,12 +1,33 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PhonesService } from '../accounts/phones.service';
+import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { GatewayConfig } from '../config/gateway.config';
 import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
 import { parseMessageRequest } from './message.validator';
-import { MessagesRepository, type MessageView } from './messages.repository';
+import { parseMessageFilter, parseStatsWindow, STATS_WINDOWS, type StatsWindow } from './message-query.validator';
+import { MessagesRepository, type MessageSummary, type MessageView } from './messages.repository';
 import { ThroughputLimiter } from './throughput.limiter';
+
+/** Messages sent in one hour, by their current status. */
+export interface StatsBucket {
+  hour: string;
+  total: number;
+  by_status: Record<string, number>;
+}
+
+export interface MessageStats {
+  phone_id: string;
+  window: StatsWindow;
+  since: string;
+  data: StatsBucket[];
+}
+
+/** Every bucket names these, 0 when none; other statuses appear where they occur. */
+const CHARTED_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'];
+const HOUR_MS = 3_600_000;
 
 export interface SendResponse {
   messaging_product: string;
@@ -25,6 +46,7 @@ export class MessagesService {
     private readonly messages: MessagesRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly throughput: ThroughputLimiter,
+    private readonly phones: PhonesService,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}
 
@@ -56,6 +78,37 @@ export class MessagesService {
       await this.idempotency.release(phone.phoneRef, idempotencyKey);
       throw error;
     }
+  }
+
+  /** The phone's messages, newest first, filtered by status, recipient and time range. */
+  async list(own: PhoneContext, query: Record<string, unknown>, paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
+    const phone = await this.phones.select(own, query.phone_id);
+    const filter = parseMessageFilter(query);
+    const rows = await this.messages.list(phone.phoneRef, filter, paging.limit, keyOf(paging));
+    const next = keyCursor(rows, paging.limit, (row) => row.created_at);
+    return cursorPage(rows.slice(0, paging.limit).map((row) => ({ ...row, phone_id: phone.phoneId })), paging, next);
+  }
+
+  /** The phone's messages by hour of sending (UTC) and current status, for the last 24 hours or 7 days, the current hour last. */
+  async stats(own: PhoneContext, query: Record<string, unknown>): Promise<MessageStats> {
+    const phone = await this.phones.select(own, query.phone_id);
+    const window = parseStatsWindow(query.window);
+    const hours = STATS_WINDOWS[window];
+    const first = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
+    const since = new Date(first).toISOString();
+    const counts = new Map<string, Record<string, number>>();
+    for (const row of await this.messages.statusBuckets(phone.phoneRef, since)) {
+      const bucket = counts.get(row.hour) ?? {};
+      bucket[row.status] = row.n;
+      counts.set(row.hour, bucket);
+    }
+    const data = Array.from({ length: hours }, (_, i) => {
+      const hour = new Date(first + i * HOUR_MS).toISOString().replace('.000Z', 'Z');
+      const found = counts.get(hour) ?? {};
+      const byStatus = { ...Object.fromEntries(CHARTED_STATUSES.map((s) => [s, 0])), ...found };
+      return { hour, total: Object.values(found).reduce((a, b) => a + b, 0), by_status: byStatus };
+    });
+    return { phone_id: phone.phoneId, window, since: since.replace('.000Z', 'Z'), data };
   }
 
   async find(phone: PhoneContext, id: string): Promise<MessageView> {

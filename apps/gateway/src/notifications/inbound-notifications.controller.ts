@@ -1,8 +1,9 @@
-import { Controller, Get, Header, Headers, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, Header, Headers, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public, StreamBody } from '@app/auth';
 import type { Request } from 'express';
 import { readRawBody } from '../common/raw-body';
+import { SingleQueryValuesGuard } from '../common/single-query-values.guard';
 import { InboundNotificationsService } from './inbound-notifications.service';
 
 const LIMIT = 3 * 1024 * 1024;
@@ -14,6 +15,7 @@ const LIMIT = 3 * 1024 * 1024;
  */
 @ApiExcludeController()
 @Public()
+@UseGuards(SingleQueryValuesGuard)
 @Controller('network/notifications')
 export class InboundNotificationsController {
   constructor(private readonly inbound: InboundNotificationsService) {}

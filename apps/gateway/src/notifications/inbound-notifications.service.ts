@@ -4,12 +4,12 @@ import { ForbiddenException } from '@app/errors';
 import { PhonesService } from '../accounts/phones.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { InvalidParameterException } from '../errors/network-error.exception';
-import { NotificationsService, TEMPLATE_STATUS_FIELD } from './notifications.service';
+import type { PhoneContext } from '../network/chat-provider';
+import { checkInboundNotification, type InboundChange } from './inbound-notification.validator';
+import { NotificationsService } from './notifications.service';
 
-interface Change {
-  field?: unknown;
-  value?: Record<string, unknown> & { metadata?: { phone_number_id?: unknown }; statuses?: unknown; messages?: unknown };
-}
+/** Skipped parts logged one by one per notification; the rest are counted. */
+const LOGGED_SKIPS = 20;
 
 /**
  * The network's notifications to the gateway (cloud provider): the endpoint check, and
@@ -37,59 +37,54 @@ export class InboundNotificationsService {
     return challenge;
   }
 
-  /** Checks the signature, then records each change once and forwards it to the phone's webhooks. */
+  /**
+   * Checks the signature, then every field; records each usable change once and forwards it to
+   * its phone's webhooks. Malformed parts are logged and skipped: the network resends a whole
+   * body on 5xx, so one bad entry must not hold back the others.
+   */
   async receive(raw: Buffer, signature: unknown): Promise<void> {
     const secret = this.config.CLOUD_API_APP_SECRET;
     const expected = secret ? `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}` : null;
     if (!expected || typeof signature !== 'string' || !sameText(signature, expected)) throw new ForbiddenException('X-Hub-Signature-256 does not sign this body.');
-    let body: { object?: unknown; entry?: unknown };
+    let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
       throw new InvalidParameterException('body', 'must be JSON');
     }
-    if (!Array.isArray(body?.entry)) throw new InvalidParameterException('entry', 'must be an array');
-    for (const entry of body.entry as { changes?: unknown }[]) {
-      for (const change of Array.isArray(entry?.changes) ? (entry.changes as Change[]) : []) await this.change(change);
-    }
+    const { changes, skipped } = checkInboundNotification(body);
+    for (const part of skipped.slice(0, LOGGED_SKIPS)) this.logger.warn(part, 'malformed notification part skipped');
+    if (skipped.length > LOGGED_SKIPS) this.logger.warn({ count: skipped.length - LOGGED_SKIPS }, 'more malformed notification parts skipped');
+    const phones = new Map<string, Promise<PhoneContext | null>>();
+    const phoneOf = (phoneId: string) => phones.get(phoneId) ?? phones.set(phoneId, this.phones.byNetworkId(phoneId)).get(phoneId)!;
+    for (const change of changes) await this.apply(change, phoneOf);
   }
 
-  private async change(change: Change): Promise<void> {
-    const value = change.value;
-    if (typeof change.field !== 'string' || !value || typeof value !== 'object') return;
-    if (change.field === TEMPLATE_STATUS_FIELD) return this.templateChange(value);
-    const phoneId = value.metadata?.phone_number_id;
-    const phone = typeof phoneId === 'string' ? await this.phones.byNetworkId(phoneId) : null;
+  private async apply(change: InboundChange, phoneOf: (phoneId: string) => Promise<PhoneContext | null>): Promise<void> {
+    if (change.kind === 'template') return this.templateChange(change);
+    const phone = await phoneOf(change.phoneId);
     if (!phone) {
-      this.logger.warn({ field: change.field, phoneId }, 'notification for an unknown phone ignored');
+      this.logger.warn({ path: change.path, phoneId: change.phoneId }, 'notification for an unknown phone ignored');
       return;
     }
-    if (change.field !== 'messages') return this.notifications.otherChange(phone, change.field, value, `${change.field}:${JSON.stringify(value).slice(0, 250)}`);
-    for (const status of Array.isArray(value.statuses) ? (value.statuses as Record<string, unknown>[]) : []) {
-      if (typeof status.id !== 'string' || typeof status.status !== 'string') continue;
-      await this.notifications.messageStatus(phone, {
-        messageId: status.id,
-        status: status.status.slice(0, 16),
-        timestamp: secondsOf(status.timestamp),
-        errors: Array.isArray(status.errors) ? status.errors : undefined,
-      });
+    if (change.kind === 'other') return this.notifications.otherChange(phone, change.field, change.value, change.dedupKey);
+    if (change.kind === 'messages') return this.notifications.inboundMessages(phone, change.value);
+    for (const { path, ...status } of change.statuses) {
+      // Only the phone the notification names: a status naming another phone's message changes nothing.
+      const outcome = await this.notifications.messageStatus(phone, status);
+      if (outcome === 'unknown') this.logger.warn({ path, phoneId: phone.phoneId }, 'status for a message this phone did not send ignored');
     }
-    const messages = Array.isArray(value.messages) ? (value.messages as { id?: unknown }[]).filter((m): m is { id: string } => typeof m?.id === 'string') : [];
-    if (messages.length > 0) await this.notifications.inboundMessages(phone, { ...value, messages });
   }
 
-  private async templateChange(value: Record<string, unknown>): Promise<void> {
-    const { message_template_id: id, event, reason } = value;
-    if ((typeof id !== 'string' && typeof id !== 'number') || typeof event !== 'string') return;
-    const owner = await this.phones.byTemplate(String(id));
-    if (owner) await this.notifications.templateStatus(owner, String(id), event.slice(0, 16), typeof reason === 'string' && reason !== 'NONE' ? reason.slice(0, 64) : null);
+  /** Applied only when the template belongs to the business account the notification comes from. */
+  private async templateChange(change: Extract<InboundChange, { kind: 'template' }>): Promise<void> {
+    const owner = await this.phones.byTemplate(change.templateId);
+    if (!owner || owner.wabaId !== change.wabaId) {
+      this.logger.warn({ path: change.path, wabaId: change.wabaId }, "template status for a template not of the notification's business account ignored");
+      return;
+    }
+    await this.notifications.templateStatus(owner, change.templateId, change.event, change.reason);
   }
-}
-
-/** The network's Unix-seconds timestamp (a string or a number), or now when it holds none. */
-function secondsOf(timestamp: unknown): number {
-  const seconds = typeof timestamp === 'string' || typeof timestamp === 'number' ? Number(timestamp) : NaN;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : Math.floor(Date.now() / 1000);
 }
 
 function sameText(a: string, b: string): boolean {

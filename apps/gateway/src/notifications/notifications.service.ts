@@ -3,14 +3,12 @@ import { Sql } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
 import { MessagesRepository } from '../messages/messages.repository';
 import type { PhoneContext } from '../network/chat-provider';
-import type { NetworkEvents, StatusChange } from '../network/network-events';
+import type { NetworkEvents, StatusChange, StatusOutcome } from '../network/network-events';
 import { notification, statusesValue, templateStatusValue } from '../network/network-notification';
 import { TemplatesRepository } from '../templates/templates.repository';
 import { NetworkNotificationOutbox } from '../webhooks/network-notification.outbox';
+import { MESSAGES_FIELD, TEMPLATE_STATUS_FIELD } from './inbound-notification.validator';
 import { InboundRepository } from './inbound.repository';
-
-export const MESSAGES_FIELD = 'messages';
-export const TEMPLATE_STATUS_FIELD = 'message_template_status_update';
 
 /**
  * Every change the network reports (or the sandbox plays), recorded once and handed to
@@ -27,15 +25,17 @@ export class NotificationsService implements NetworkEvents {
     private readonly outbox: NetworkNotificationOutbox,
   ) {}
 
-  /** A message status; a repeated one is ignored. */
-  async messageStatus(phone: PhoneContext, change: StatusChange): Promise<void> {
-    const deliveries = await this.sql.transaction(async (tx) => {
-      const recorded = await this.messages.recordStatus(tx, change);
-      if (!recorded) return 0;
+  /** A status of a message `phone` sent; a repeated one, or one for another phone's message, changes nothing. */
+  async messageStatus(phone: PhoneContext, change: StatusChange): Promise<StatusOutcome> {
+    const { outcome, deliveries } = await this.sql.transaction(async (tx) => {
+      const recorded = await this.messages.recordStatus(tx, phone.phoneRef, change);
+      if (!recorded) return { outcome: 'unknown' as const, deliveries: 0 };
+      if (!recorded.fresh) return { outcome: 'repeated' as const, deliveries: 0 };
       const status = { id: change.messageId, status: change.status, timestamp: String(change.timestamp), recipient_id: recorded.recipient, ...(change.errors ? { errors: change.errors } : {}) };
-      return this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, statusesValue(this.config.NETWORK, phone, [status])));
+      return { outcome: 'recorded' as const, deliveries: await this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, statusesValue(this.config.NETWORK, phone, [status]))) };
     });
     this.outbox.recorded(deliveries);
+    return outcome;
   }
 
   /** A template's review result. */

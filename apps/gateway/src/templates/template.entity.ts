@@ -3,6 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** A message template of an account, unique by name and language. */
 @Entity({ name: 'templates' })
 @Index('templates_account_name_language_uq', ['accountId', 'name', 'language'], { unique: true })
+@Index('templates_account_created_idx', ['accountId', 'createdAt'])
 export class TemplateEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   id!: string;

@@ -1,10 +1,11 @@
-import { Body, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
 import { GatewayApi } from '../common/api-version.guard';
+import { ApiCursorPage, CursorPageRequest, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
-import type { PhoneContext } from '../network/chat-provider';
+import { TEMPLATE_CATEGORIES, type PhoneContext } from '../network/chat-provider';
 import { CREATE_TEMPLATE_BODY } from './template.dto';
 import { TemplatesService, type TemplateCreated } from './templates.service';
 import type { TemplateView } from './templates.repository';
@@ -21,6 +22,15 @@ export class TemplatesController {
     const { created, template } = await this.templates.create(phone, body);
     res.status(created ? 201 : 200);
     return template;
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The account's templates, newest first" })
+  @ApiQuery({ name: 'status', required: false, description: 'e.g. PENDING, APPROVED, REJECTED' })
+  @ApiQuery({ name: 'category', required: false, enum: [...TEMPLATE_CATEGORIES] })
+  @ApiCursorPage()
+  list(@CurrentPhone() phone: PhoneContext, @Query() query: Record<string, unknown>, @CursorPageRequest() paging: CursorPaging): Promise<CursorPage<TemplateView>> {
+    return this.templates.list(phone, query, paging);
   }
 
   @Get(':id')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Sql, type SqlRunner } from '@app/database';
+import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import type { TemplateDraft } from '../network/chat-provider';
+import type { TemplateFilter } from './template-filter.validator';
 
 export interface TemplateView {
   id: string;
@@ -19,6 +20,20 @@ export class TemplatesRepository {
 
   find(accountId: string, id: string): Promise<TemplateView | null> {
     return this.sql.one<TemplateView>(`SELECT ${COLUMNS} FROM gateway.templates WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  }
+
+  /**
+   * One page of the account's templates, newest first, after the keyset `after`; `limit + 1`
+   * rows, so the caller knows whether another page follows. `created_at` is the keyset's.
+   */
+  list(accountId: string, filter: TemplateFilter, limit: number, after: { at: string; id: string } | null): Promise<(TemplateView & { created_at: string })[]> {
+    return this.sql.rows(
+      `SELECT ${COLUMNS}, ${isoTimestamp('created_at')} FROM gateway.templates
+        WHERE account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR category = $3)
+          AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5))
+        ORDER BY created_at DESC, id DESC LIMIT $6`,
+      [accountId, filter.status ?? null, filter.category ?? null, after?.at ?? null, after?.id ?? null, limit + 1],
+    );
   }
 
   findByName(accountId: string, name: string, language: string): Promise<TemplateView | null> {

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isNumericId } from '../common/numeric-id';
+import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { NotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
+import { parseTemplateFilter } from './template-filter.validator';
 import { parseTemplateDraft } from './template.validator';
 import { TemplatesRepository, type TemplateView } from './templates.repository';
 
@@ -30,6 +32,13 @@ export class TemplatesService {
     }
     this.provider.templateStored(phone, { ...made, bodyText: draft.bodyText });
     return { created: true, template: summary(stored) };
+  }
+
+  /** The account's templates, newest first, filtered by status and category. */
+  async list(phone: PhoneContext, query: Record<string, unknown>, paging: CursorPaging): Promise<CursorPage<TemplateView>> {
+    const rows = await this.templates.list(phone.accountId, parseTemplateFilter(query), paging.limit, keyOf(paging));
+    const next = keyCursor(rows, paging.limit, (row) => row.created_at);
+    return cursorPage(rows.slice(0, paging.limit).map(({ created_at: _keyset, ...template }) => template), paging, next);
   }
 
   async find(phone: PhoneContext, id: string): Promise<TemplateView> {

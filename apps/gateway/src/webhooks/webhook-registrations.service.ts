@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TargetPolicy, WebhooksService, type WebhookRecord } from '@app/webhooks';
+import { TargetPolicy, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
 import { GatewayConfig } from '../config/gateway.config';
+import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
 import { parseWebhookRegistration, type WebhookRegistration } from './webhook-registration.validator';
@@ -61,6 +62,27 @@ export class WebhookRegistrationsService {
 
   async delete(own: PhoneContext, phoneId: unknown, id: string): Promise<void> {
     await this.webhooks.delete((await this.phones.select(own, phoneId)).phoneRef, id);
+  }
+
+  /** The webhook's deliveries, newest first. */
+  async deliveries(own: PhoneContext, phoneId: unknown, id: string, paging: CursorPaging): Promise<CursorPage<DeliveryView>> {
+    const phone = await this.phones.select(own, phoneId);
+    const offset = offsetOf(paging);
+    const { rows, total } = await this.webhooks.deliveries(phone.phoneRef, id, { perPage: paging.limit, offset });
+    return cursorPage(rows, paging, offsetCursor(offset, rows.length, total));
+  }
+
+  /** Every attempt of one delivery, oldest first. */
+  async attempts(own: PhoneContext, phoneId: unknown, id: string, deliveryId: string, paging: CursorPaging): Promise<CursorPage<AttemptView>> {
+    const phone = await this.phones.select(own, phoneId);
+    const offset = offsetOf(paging);
+    const { rows, total } = await this.webhooks.attempts(phone.phoneRef, id, deliveryId, { perPage: paging.limit, offset });
+    return cursorPage(rows, paging, offsetCursor(offset, rows.length, total));
+  }
+
+  /** Sends a delivery again, whatever became of it, as a new attempt. */
+  async redeliver(own: PhoneContext, phoneId: unknown, id: string, deliveryId: string): Promise<DeliveryView> {
+    return this.webhooks.redeliver((await this.phones.select(own, phoneId)).phoneRef, id, deliveryId);
   }
 
   /** The phone a registration is for: the `phone_id` query's, else the key's; a `phone` in the body must be that phone's number. */

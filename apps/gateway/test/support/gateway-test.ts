@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
+import { Module, type Type } from '@nestjs/common';
 import { SecretCipher } from '@app/secrets';
 import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { numericId } from '../../src/common/numeric-id';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { mintApiKey } from '../../src/accounts/api-keys.service';
-import { AppModule } from '../../src/app.module';
+import { AppModule, gatewayModule } from '../../src/app.module';
 import { startFakeGraphApi, type FakeGraphApi } from './fake-graph-api';
 
 export interface Gateway extends TestApp {
@@ -25,9 +26,18 @@ export interface Phone {
 
 export const NETWORK = 'whatsapp';
 
-/** Boots the gateway (as main.ts does) with test settings: short sandbox delays, its own media directory. */
-export async function startGateway(env: Record<string, string> = {}): Promise<Gateway> {
-  return withPhones(await createTestApp(AppModule, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env }));
+/**
+ * Boots the gateway (as main.ts does) with test settings: short sandbox delays, its own media directory.
+ * `trustedCertificates`: CAs its webhook deliveries trust (a test's own https receivers).
+ */
+export async function startGateway(env: Record<string, string> = {}, options: { trustedCertificates?: string[] } = {}): Promise<Gateway> {
+  let root: Type = AppModule;
+  if (options.trustedCertificates) {
+    @Module({ imports: [gatewayModule({ trustedCertificates: options.trustedCertificates })] })
+    class TrustingTestCa {}
+    root = TrustingTestCa;
+  }
+  return withPhones(await createTestApp(root, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env }));
 }
 
 /** A booted gateway app, with helpers that mint business phones and their API keys. */
