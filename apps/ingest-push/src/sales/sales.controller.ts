@@ -1,10 +1,10 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Req, StreamableFile } from '@nestjs/common';
-import { ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Header, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiConsumes, ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
-import { IngestionNotFoundException } from './sales.exception';
+import { IngestionNotFoundException, InvalidIngestionIdException } from './sales.exception';
 import { SalesService, type IngestionSummary } from './sales.service';
 import { salesCaller } from './sales-caller';
 
@@ -21,10 +21,11 @@ export class SalesController {
   // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
   @StreamBody()
   @ApiConsumes('application/json', 'application/csv', 'text/csv')
-  upload(@Req() req: Request): Promise<IngestionSummary> {
+  @ApiHeader({ name: 'X-Ingestion-Id', required: false, description: 'A UUID the client chooses as the ingestion id (409 when it is taken).' })
+  upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
-    return this.sales.ingest(salesCaller(req), format, req);
+    return this.sales.ingest(salesCaller(req), { format, body: req, response: res, id: ingestionIdHeader(req) });
   }
 
   @Get('ingestions/:id')
@@ -33,7 +34,15 @@ export class SalesController {
     return this.sales.summary(salesCaller(req).accountId, id);
   }
 
-  /** Every row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
+  /** Cancels a running ingestion, on whichever instance runs it: 202, and it ends `cancelled`; 409 when it already ended. */
+  @Delete('ingestions/:id')
+  @HttpCode(202)
+  cancel(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
+    if (!isUuid(id)) throw new IngestionNotFoundException();
+    return this.sales.cancel(salesCaller(req).accountId, id);
+  }
+
+  /** Every stored row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
   @Get('ingestions/:id/errors')
   @Header('Content-Type', 'text/csv; charset=utf-8')
   async errors(@Req() req: Request, @Param('id') id: string): Promise<StreamableFile> {
@@ -46,4 +55,12 @@ export class SalesController {
       yield* lines;
     })()), { disposition: `attachment; filename="ingestion-${id}-errors.csv"` });
   }
+}
+
+/** The client's own ingestion id (X-Ingestion-Id), or null when it sent none. */
+function ingestionIdHeader(req: Request): string | null {
+  const value = req.headers['x-ingestion-id'];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !isUuid(value)) throw new InvalidIngestionIdException();
+  return value.toLowerCase();
 }
