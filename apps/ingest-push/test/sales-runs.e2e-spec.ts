@@ -128,7 +128,8 @@ describe('an ingestion id chosen by the client, its stage, and DELETE across ins
 
     const cancelled = await request(replica.http).delete(`${SALES_PATH}/ingestions/${id}`).set('apiKey', key);
     expect(cancelled.status).toBe(202);
-    expect(cancelled.body).toMatchObject({ ingestion_id: id, status: 'running' });
+    // The instance running it may already have ended it by the time the summary is read.
+    expect(cancelled.body).toMatchObject({ ingestion_id: id, status: expect.stringMatching(/^(running|cancelled)$/) });
     const res = await answer;
     expect(res.status).toBe(409);
     expect(res.json()).toMatchObject({ ingestion_id: id, status: 'cancelled' });
