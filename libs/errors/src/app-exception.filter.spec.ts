@@ -100,6 +100,19 @@ describe('AppExceptionFilter', () => {
     expect(res.json).toHaveBeenCalledWith({ message: 'Server Error' });
   });
 
+  it('logs a transient fault at warn with its cause, not as an error, and answers 503', () => {
+    const { res, host: h } = host();
+    const filter = new AppExceptionFilter();
+    const logger = (filter as unknown as { logger: { error: () => void; warn: () => void } }).logger;
+    const error = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    filter.catch(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), h);
+    expect(res.status).toHaveBeenCalledWith(503);
+    expect(res.set).toHaveBeenCalledWith({ 'Retry-After': '5' });
+    expect(error).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ cause: '57P01 terminating connection due to administrator command', reqId: 'req-1' }), expect.any(String));
+  });
+
   it('leaves a response that is already sent alone', () => {
     const { res, host: h } = host(true);
     new AppExceptionFilter().catch(new AppException('X', 400, 'late'), h);

@@ -4,6 +4,7 @@ import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppException } from './app.exception';
 import { BadRequestException, CommonErrorCode } from './common.exception';
+import { transientCause, TransientFaultException } from './transient-fault';
 
 /** Errors thrown by body-parser and other Express middleware carry these. */
 interface HttpErrorLike {
@@ -36,8 +37,10 @@ export const ERROR_RENDERER = Symbol('ERROR_RENDERER');
 
 /**
  * The one place an error becomes a response. AppExceptions render their own body;
- * framework and middleware errors are mapped to the same shapes; anything else is a
- * bug: logged with the request id and answered 500 with a generic message.
+ * framework and middleware errors are mapped to the same shapes; a transient fault of a
+ * backend (a lost PostgreSQL connection, a failover, a pool timeout) is 503 with Retry-After,
+ * logged at warn with its cause; anything else is a bug: logged with the request id and
+ * answered 500 with a generic message.
  */
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
@@ -52,7 +55,9 @@ export class AppExceptionFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const req = http.getRequest<Request>();
     const error = toAppException(exception);
-    if (error.status >= 500) {
+    if (error instanceof TransientFaultException) {
+      this.logger.warn({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code, cause: error.transientCause }, 'transient fault: answered 503');
+    } else if (error.status >= 500) {
       this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
@@ -93,6 +98,8 @@ export function toAppException(exception: unknown): AppException {
   const e = exception as HttpErrorLike | undefined;
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return fromMiddlewareError(status, e!);
+  const transient = transientCause(exception);
+  if (transient !== null) return new TransientFaultException(transient);
   return new AppException(CommonErrorCode.Internal, 500, 'Server Error');
 }
 

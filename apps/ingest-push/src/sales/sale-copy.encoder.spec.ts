@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { saleCells, saleJson } from '../../test/support/sale-fixtures';
-import { copyText, SaleCopyEncoder } from './sale-copy.encoder';
+import { copyText, ERROR_SAMPLE_RECORDS, SaleCopyEncoder } from './sale-copy.encoder';
 import { SALE_FIELDS } from './sale-fields';
 import { dateTimeProblem, floatTextProblem, integerTextProblem, orderDateProblem } from './sale-values';
 
@@ -139,5 +139,24 @@ describe('SaleCopyEncoder (JSON records)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('SaleCopyEncoder bounds', () => {
+  it('sends at most maxStoredErrors error lines to the COPY and counts the rest', () => {
+    const encoder = new SaleCopyEncoder(3);
+    for (let line = 2; line < 12; line++) encoder.unreadable(line, 'has the wrong number of columns');
+    const copy = encoder.take().trim().split('\n');
+    expect(copy).toHaveLength(3);
+    expect(encoder).toMatchObject({ received: 10, rejected: 10, errorCount: 10, storedErrors: 3 });
+    expect(encoder.errors).toHaveLength(10);
+  });
+
+  it('counts the rejected records among the first ERROR_SAMPLE_RECORDS only', () => {
+    const encoder = new SaleCopyEncoder(0);
+    for (let line = 1; line <= ERROR_SAMPLE_RECORDS + 10; line++) encoder.unreadable(line, 'bad');
+    expect(encoder.sampleRejected).toBe(ERROR_SAMPLE_RECORDS);
+    expect(encoder.rejected).toBe(ERROR_SAMPLE_RECORDS + 10);
+    expect(encoder.take()).toBe('');
   });
 });

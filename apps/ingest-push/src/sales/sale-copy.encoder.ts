@@ -21,8 +21,11 @@ export interface RowError {
   reason: string;
 }
 
-/** How many row errors a response (and the summary) lists; the full list is stored. */
+/** How many row errors a response (and the summary) lists; the rest are stored, up to a limit. */
 export const LISTED_ERRORS = 100;
+
+/** The first records, whose rejected share decides whether an upload is Sale data at all. */
+export const ERROR_SAMPLE_RECORDS = 100_000;
 
 const NULL = '\\N';
 const ERROR_DATA = Array<string>(SALE_FIELDS.length).fill(NULL).join('\t');
@@ -38,17 +41,24 @@ export function copyText(value: string): string {
 /**
  * Turns Sale records into lines of COPY text for the staging table
  * (`line, record, <32 fields>, error_field, error_reason`). A valid record is one line;
- * a rejected one is one line per problem with the data columns null, so the full error
- * list travels in the same COPY and lands in the same transaction as the rows.
+ * a rejected one is one line per problem with the data columns null, so the error list
+ * travels in the same COPY and lands in the same transaction as the rows. Only the first
+ * `maxStoredErrors` problems become lines; the rest are counted, so junk cannot grow the
+ * database by more than that bound.
  */
 export class SaleCopyEncoder {
   received = 0;
   accepted = 0;
   rejected = 0;
   errorCount = 0;
+  storedErrors = 0;
+  /** Rejected records among the first ERROR_SAMPLE_RECORDS. */
+  sampleRejected = 0;
   readonly errors: RowError[] = [];
   private out: string[] = [];
   private problems: Array<[string, string]> = [];
+
+  constructor(private readonly maxStoredErrors = Number.MAX_SAFE_INTEGER) {}
 
   /** COPY text of the records encoded since the last call ('' when none). */
   take(): string {
@@ -143,9 +153,12 @@ export class SaleCopyEncoder {
       return;
     }
     this.rejected++;
+    if (record <= ERROR_SAMPLE_RECORDS) this.sampleRejected++;
     for (const [field, reason] of this.problems) {
       this.errorCount++;
       if (this.errors.length < LISTED_ERRORS) this.errors.push({ line, record, field, reason });
+      if (this.storedErrors >= this.maxStoredErrors) continue;
+      this.storedErrors++;
       this.out.push(`${line}\t${record}\t${ERROR_DATA}\t${copyText(field)}\t${copyText(reason)}`);
     }
     this.problems = [];

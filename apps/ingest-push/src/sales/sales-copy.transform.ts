@@ -1,8 +1,8 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { CsvSalesReader } from './csv-sales.reader';
 import { JsonArraySplitter } from './json-array.splitter';
-import { SaleCopyEncoder } from './sale-copy.encoder';
-import { SalesFileTooLargeException } from './sales.exception';
+import { ERROR_SAMPLE_RECORDS, SaleCopyEncoder } from './sale-copy.encoder';
+import { MostlyErrorsException, SalesFileTooLargeException } from './sales.exception';
 
 export type SalesFormat = 'csv' | 'json';
 
@@ -11,16 +11,19 @@ export interface SalesCopyLimits {
   maxBytes: number;
   /** Longest single record, in bytes (JSON) or characters (CSV). */
   maxRecordBytes: number;
+  /** Row errors sent to the COPY (stored); the rest are counted. */
+  maxStoredErrors: number;
 }
 
 /**
  * The body (bytes of a CSV or JSON Sale file) in, COPY text for the staging table out,
  * one output chunk per input chunk, so stream backpressure reaches from PostgreSQL back
- * to the client. Counts every byte read (chunked bodies too) against the limit. Counters
- * and the first errors are read from `encoder` while and after it runs.
+ * to the client. Counts every byte read (chunked bodies too) against the limit, and stops
+ * a file most of whose first records are rejected (400) rather than storing its errors.
+ * Counters and the first errors are read from `encoder` while and after it runs.
  */
 export class SalesCopyTransform extends Transform {
-  readonly encoder = new SaleCopyEncoder();
+  readonly encoder: SaleCopyEncoder;
   bytes = 0;
   private readonly consume: (chunk: Buffer) => void;
   private readonly complete: () => void;
@@ -30,6 +33,7 @@ export class SalesCopyTransform extends Transform {
     private readonly limits: SalesCopyLimits,
   ) {
     super({ readableHighWaterMark: 64 * 1024 });
+    this.encoder = new SaleCopyEncoder(limits.maxStoredErrors);
     if (format === 'csv') {
       const reader = new CsvSalesReader(this.encoder, limits.maxRecordBytes);
       this.consume = (chunk) => reader.push(chunk);
@@ -63,6 +67,8 @@ export class SalesCopyTransform extends Transform {
   }
 
   private flushRows(callback: TransformCallback): void {
+    const rejected = this.encoder.sampleRejected;
+    if (rejected > ERROR_SAMPLE_RECORDS / 2) return callback(new MostlyErrorsException(rejected, ERROR_SAMPLE_RECORDS));
     const text = this.encoder.take();
     callback(null, text === '' ? undefined : Buffer.from(text));
   }

@@ -1,11 +1,16 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { AccountEntity } from '../accounts/account.entity';
 
-export type IngestionStatus = 'running' | 'completed' | 'failed';
+export type IngestionStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
-/** One upload: its progress while it runs, its summary once done (or why it failed, with nothing kept). */
+/** Where a running ingestion is: reading the body, finishing its COPY, merging into `sales`. */
+export type IngestionStage = 'receiving' | 'storing' | 'merging';
+
+/** One upload: its progress while it runs, its summary once done (or why it failed or was cancelled, with nothing kept). */
 @Entity({ name: 'sales_ingestions' })
 @Index('sales_ingestions_account_started_idx', ['accountId', 'startedAt'])
+// The stale-run sweep looks only at running ingestions.
+@Index('sales_ingestions_running_heartbeat_idx', ['heartbeatAt'], { where: `"status" = 'running'` })
 export class SalesIngestionEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -44,8 +49,23 @@ export class SalesIngestionEntity {
   @Column({ name: 'error_count', type: 'integer', default: 0 })
   errorCount!: number;
 
+  /** Row errors counted but not stored (past INGEST_MAX_STORED_ERRORS). */
+  @Column({ name: 'errors_not_stored', type: 'integer', default: 0 })
+  errorsNotStored!: number;
+
   @Column({ type: 'text', nullable: true })
   failure!: string | null;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  stage!: IngestionStage | null;
+
+  /** Written by the running process every INGEST_PROGRESS_INTERVAL_MS; an old one means that process is gone. */
+  @Column({ name: 'heartbeat_at', type: 'timestamptz', default: () => 'now()' })
+  heartbeatAt!: Date;
+
+  /** Set by DELETE …/ingestions/{id}; the process running the upload reads it with its heartbeat. */
+  @Column({ name: 'cancel_requested', type: 'boolean', default: false })
+  cancelRequested!: boolean;
 
   @Column({ name: 'started_at', type: 'timestamptz', default: () => 'now()' })
   startedAt!: Date;

@@ -1,11 +1,11 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Req, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Header, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
-import { IngestionNotFoundException } from './sales.exception';
+import { IngestionNotFoundException, InvalidIngestionIdException } from './sales.exception';
 import { SalesService, type IngestionSummary } from './sales.service';
 import { salesCaller } from './sales-caller';
 import { SALES_FILE_BODY } from './sales-upload.dto';
@@ -25,11 +25,12 @@ export class SalesController {
   @StreamBody()
   @ApiConsumes('application/json', 'application/csv', 'text/csv')
   @ApiBody(SALES_FILE_BODY)
-  @ApiErrors(400, 408, 413, 415, 503)
-  upload(@Req() req: Request): Promise<IngestionSummary> {
+  @ApiErrors(400, 408, 409, 413, 415, 503)
+  @ApiHeader({ name: 'X-Ingestion-Id', required: false, description: 'A UUID the client chooses as the ingestion id (409 when it is taken).' })
+  upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
-    return this.sales.ingest(salesCaller(req), format, req);
+    return this.sales.ingest(salesCaller(req), { format, body: req, response: res, id: ingestionIdHeader(req) });
   }
 
   @Get('ingestions/:id')
@@ -39,7 +40,16 @@ export class SalesController {
     return this.sales.summary(salesCaller(req).accountId, id);
   }
 
-  /** Every row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
+  /** Cancels a running ingestion, on whichever instance runs it: 202, and it ends `cancelled`; 409 when it already ended. */
+  @Delete('ingestions/:id')
+  @HttpCode(202)
+  @ApiErrors(404, 409)
+  cancel(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
+    if (!isUuid(id)) throw new IngestionNotFoundException();
+    return this.sales.cancel(salesCaller(req).accountId, id);
+  }
+
+  /** Every stored row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
   @Get('ingestions/:id/errors')
   @ApiErrors(404)
   @Header('Content-Type', 'text/csv; charset=utf-8')
@@ -53,4 +63,12 @@ export class SalesController {
       yield* lines;
     })()), { disposition: `attachment; filename="ingestion-${id}-errors.csv"` });
   }
+}
+
+/** The client's own ingestion id (X-Ingestion-Id), or null when it sent none. */
+function ingestionIdHeader(req: Request): string | null {
+  const value = req.headers['x-ingestion-id'];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !isUuid(value)) throw new InvalidIngestionIdException();
+  return value.toLowerCase();
 }

@@ -4,15 +4,17 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SalesApiKeyStore } from './sales-api-key.store';
 import { SalesApiKeysService } from './sales-api-keys.service';
+import { SalesBodyWatch } from './sales-body.watch';
 import { SalesController } from './sales.controller';
 import { SalesRepository } from './sales.repository';
 import { SalesService } from './sales.service';
+import { SalesHeartbeat } from './sales-heartbeat.service';
 
 /** Sales ingestion: `POST /DataInserterSales/api/sales`, its ingestions, and the `apiKey` store. */
 @Module({
   imports: [AccountsModule],
   controllers: [SalesController],
-  providers: [SalesRepository, SalesService, SalesApiKeysService, SalesApiKeyStore],
+  providers: [SalesRepository, SalesService, SalesBodyWatch, SalesHeartbeat, SalesApiKeysService, SalesApiKeyStore],
   exports: [SalesApiKeysService],
 })
 export class SalesModule implements OnApplicationBootstrap {
@@ -21,7 +23,7 @@ export class SalesModule implements OnApplicationBootstrap {
   /**
    * Node cuts any request whose body takes longer than 5 minutes (`requestTimeout`), which
    * a 1 GB upload over a modest link does. Uploads are bounded by their own idle timeout
-   * (INGEST_IDLE_TIMEOUT_MS, 408) instead; headers keep Node's `headersTimeout`.
+   * and minimum rate (SalesBodyWatch, 408) instead; headers keep Node's `headersTimeout`.
    */
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;

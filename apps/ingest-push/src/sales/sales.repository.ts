@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type CopySource, type SqlClient } from '@app/database';
 import { SALE_COLUMNS } from './sale-fields';
 import type { RowError } from './sale-copy.encoder';
-import type { IngestionStatus } from './sales-ingestion.entity';
+import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 
 const SCHEMA = 'ingest_push';
 const STAGE = 'sales_stage';
@@ -13,6 +13,7 @@ const CARDINALITY_VIOLATION = '21000';
 export interface IngestionRow {
   id: string;
   status: IngestionStatus;
+  stage: IngestionStage | null;
   format: string;
   bytes: string;
   received: number;
@@ -20,6 +21,7 @@ export interface IngestionRow {
   updated: number;
   rejected: number;
   error_count: number;
+  errors_not_stored: number;
   failure: string | null;
   started_at: string;
   finished_at: string | null;
@@ -31,14 +33,25 @@ export interface IngestionCounts {
   received: number;
   rejected: number;
   errorCount: number;
+  errorsNotStored: number;
 }
+
+/** What a running ingestion's heartbeat writes. */
+export interface IngestionBeat {
+  id: string;
+  stage: IngestionStage;
+  counts: IngestionCounts;
+}
+
+/** How a run that did not complete ended. */
+export type IngestionEnd = 'failed' | 'cancelled';
 
 export interface MergeResult {
   inserted: number;
   updated: number;
 }
 
-const INGESTION_COLUMNS = `id, status, format, bytes, received, inserted, updated, rejected, error_count, failure,
+const INGESTION_COLUMNS = `id, status, stage, format, bytes, received, inserted, updated, rejected, error_count, errors_not_stored, failure,
   ${isoTimestamp('started_at')}, ${isoTimestamp('finished_at')},
   (extract(epoch FROM coalesce(finished_at, clock_timestamp()) - started_at) * 1000)::int AS duration_ms`;
 
@@ -47,27 +60,75 @@ const INGESTION_COLUMNS = `id, status, format, bytes, received, inserted, update
 export class SalesRepository {
   constructor(private readonly sql: Sql) {}
 
-  async createIngestion(accountId: string, apiKeyId: string, format: string): Promise<string> {
+  /**
+   * A new running ingestion, under `id` when the client chose one (X-Ingestion-Id); null
+   * when that id is taken already.
+   */
+  async createIngestion(accountId: string, apiKeyId: string, format: string, id: string | null): Promise<string | null> {
     const row = await this.sql.one<{ id: string }>(
-      `INSERT INTO ${SCHEMA}.sales_ingestions (account_id, api_key_id, format) VALUES ($1, $2, $3) RETURNING id`,
-      [accountId, apiKeyId, format],
+      `INSERT INTO ${SCHEMA}.sales_ingestions (id, account_id, api_key_id, format, stage) VALUES (coalesce($4::uuid, gen_random_uuid()), $1, $2, $3, 'receiving')
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [accountId, apiKeyId, format, id],
     );
-    return row!.id;
+    return row?.id ?? null;
   }
 
-  /** Progress of a running ingestion, visible to GET while the upload's own transaction is open. */
-  async recordProgress(id: string, counts: IngestionCounts): Promise<void> {
-    await this.sql.rows(
-      `UPDATE ${SCHEMA}.sales_ingestions SET bytes = $2, received = $3, rejected = $4, error_count = $5 WHERE id = $1 AND status = 'running'`,
-      [id, counts.bytes, counts.received, counts.rejected, counts.errorCount],
-    );
+  /** The status of ingestion `id` if it is the account's; null if it is another's (or none). */
+  async statusOf(accountId: string, id: string): Promise<IngestionStatus | null> {
+    const row = await this.sql.one<{ status: IngestionStatus }>(`SELECT status FROM ${SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return row?.status ?? null;
   }
 
-  async markFailed(id: string, failure: string, counts: IngestionCounts): Promise<void> {
+  /**
+   * One heartbeat for every ingestion this process runs: progress, stage and the time, in one
+   * statement (visible to GET while each upload's own transaction is open). Returns the ids
+   * whose cancellation was requested.
+   */
+  async beat(beats: IngestionBeat[]): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string; cancel_requested: boolean }>(
+      `UPDATE ${SCHEMA}.sales_ingestions i SET heartbeat_at = clock_timestamp(), stage = u.stage, bytes = u.bytes, received = u.received,
+         rejected = u.rejected, error_count = u.error_count, errors_not_stored = u.errors_not_stored
+       FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::int[])
+         AS u(id, stage, bytes, received, rejected, error_count, errors_not_stored)
+       WHERE i.id = u.id AND i.status = 'running'
+       RETURNING i.id, i.cancel_requested`,
+      [
+        beats.map((b) => b.id),
+        beats.map((b) => b.stage),
+        beats.map((b) => b.counts.bytes),
+        beats.map((b) => b.counts.received),
+        beats.map((b) => b.counts.rejected),
+        beats.map((b) => b.counts.errorCount),
+        beats.map((b) => b.counts.errorsNotStored),
+      ],
+    );
+    return rows.filter((r) => r.cancel_requested).map((r) => r.id);
+  }
+
+  /** Asks the process running ingestion `id` to cancel it; false when it is not running (or not the account's). */
+  async requestCancel(accountId: string, id: string): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `UPDATE ${SCHEMA}.sales_ingestions SET cancel_requested = true WHERE id = $1 AND account_id = $2 AND status = 'running' RETURNING id`,
+      [id, accountId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Running ingestions whose process stopped heartbeating `staleSeconds` ago become failed; returns their ids. */
+  async closeStale(staleSeconds: number, failure: string): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `UPDATE ${SCHEMA}.sales_ingestions SET status = 'failed', stage = NULL, failure = $2, inserted = 0, updated = 0, finished_at = clock_timestamp()
+       WHERE status = 'running' AND heartbeat_at < clock_timestamp() - make_interval(secs => $1) RETURNING id`,
+      [staleSeconds, failure],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async markEnded(id: string, status: IngestionEnd, failure: string, counts: IngestionCounts): Promise<void> {
     await this.sql.rows(
-      `UPDATE ${SCHEMA}.sales_ingestions SET status = 'failed', failure = $2, bytes = $3, received = $4, rejected = $5, error_count = $6,
-         inserted = 0, updated = 0, finished_at = clock_timestamp() WHERE id = $1`,
-      [id, failure, counts.bytes, counts.received, counts.rejected, counts.errorCount],
+      `UPDATE ${SCHEMA}.sales_ingestions SET status = $2, stage = NULL, failure = $3, bytes = $4, received = $5, rejected = $6, error_count = $7,
+         errors_not_stored = $8, inserted = 0, updated = 0, finished_at = clock_timestamp() WHERE id = $1`,
+      [id, status, failure, counts.bytes, counts.received, counts.rejected, counts.errorCount, counts.errorsNotStored],
     );
   }
 
@@ -89,8 +150,11 @@ export class SalesRepository {
    * and returns how many lines were new. A sale line seen before (same account, OrderId, ProductId) is updated; when
    * the file itself repeats a line, its last occurrence wins (the set-based merge cannot
    * touch a row twice, so only then are duplicates removed first, under a savepoint).
+   * Merges of one account take turns (an advisory lock until commit): two uploads that
+   * touch the same lines in different orders would otherwise deadlock.
    */
   async mergeStage(tx: SqlClient, ingestionId: string, accountId: string): Promise<number> {
+    await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
     const merge = (source: string) =>
       tx.one<{ inserted: number }>(
         `WITH merged AS (
@@ -121,12 +185,17 @@ export class SalesRepository {
     return result.inserted;
   }
 
-  async markCompleted(tx: SqlClient, id: string, counts: IngestionCounts, merged: MergeResult): Promise<void> {
-    await tx.rows(
-      `UPDATE ${SCHEMA}.sales_ingestions SET status = 'completed', bytes = $2, received = $3, rejected = $4, error_count = $5,
-         inserted = $6, updated = $7, finished_at = clock_timestamp() WHERE id = $1`,
-      [id, counts.bytes, counts.received, counts.rejected, counts.errorCount, merged.inserted, merged.updated],
+  /**
+   * Marks the ingestion completed inside its transaction, unless a cancel was requested:
+   * then false, and the caller rolls back. The row lock orders this against DELETE's request.
+   */
+  async markCompleted(tx: SqlClient, id: string, counts: IngestionCounts, merged: MergeResult): Promise<boolean> {
+    const rows = await tx.rows(
+      `UPDATE ${SCHEMA}.sales_ingestions SET status = 'completed', stage = NULL, bytes = $2, received = $3, rejected = $4, error_count = $5,
+         errors_not_stored = $6, inserted = $7, updated = $8, finished_at = clock_timestamp() WHERE id = $1 AND NOT cancel_requested RETURNING id`,
+      [id, counts.bytes, counts.received, counts.rejected, counts.errorCount, counts.errorsNotStored, merged.inserted, merged.updated],
     );
+    return rows.length > 0;
   }
 
   findIngestion(accountId: string, id: string): Promise<IngestionRow | null> {

@@ -1,12 +1,25 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
-import { AppException } from '@app/errors';
+import { AppException, isTransientFault } from '@app/errors';
 import { Metrics, type MetricCounter } from '@app/observability';
 import type { RowError } from './sale-copy.encoder';
+import { SalesBodyWatch } from './sales-body.watch';
 import { SalesConfig } from './sales.config';
-import { IngestionNotFoundException, SalesBodyTimeoutException, SalesBusyException, SalesFileTooLargeException } from './sales.exception';
+import {
+  ClientClosedRequestException,
+  IngestionCancelledException,
+  IngestionEndedException,
+  IngestionIdInUseException,
+  IngestionNotFoundException,
+  SalesBodyTimeoutException,
+  SalesBodyTooSlowException,
+  SalesBusyException,
+  SalesFileTooLargeException,
+} from './sales.exception';
 import { SalesCopyTransform, type SalesFormat } from './sales-copy.transform';
-import { SalesRepository, type IngestionCounts, type IngestionRow } from './sales.repository';
+import { SalesHeartbeat } from './sales-heartbeat.service';
+import type { IngestionStage } from './sales-ingestion.entity';
+import { SalesRepository, type IngestionCounts, type IngestionEnd, type IngestionRow } from './sales.repository';
 
 /** Who uploads: the account the API key belongs to, and the key. */
 export interface SalesCaller {
@@ -14,10 +27,21 @@ export interface SalesCaller {
   apiKeyId: string;
 }
 
+/** One upload as the controller hands it over. */
+export interface SalesUpload {
+  format: SalesFormat;
+  body: IncomingMessage;
+  response: ServerResponse;
+  /** The id the client chose (X-Ingestion-Id), or null. */
+  id: string | null;
+}
+
 /** The response of an upload and of GET .../ingestions/{id}. */
 export interface IngestionSummary {
   ingestion_id: string;
   status: IngestionRow['status'];
+  /** While running: receiving (the body), storing (its last rows), merging (into sales); null once ended. */
+  stage: IngestionRow['stage'];
   format: string;
   bytes: number;
   received: number;
@@ -25,6 +49,8 @@ export interface IngestionSummary {
   updated: number;
   rejected: number;
   error_count: number;
+  /** Row errors counted but not stored (past INGEST_MAX_STORED_ERRORS). */
+  errors_not_stored: number;
   errors: RowError[];
   failure: string | null;
   started_at: string;
@@ -32,13 +58,9 @@ export interface IngestionSummary {
   duration_ms: number;
 }
 
-/** Ends an upload whose client went away: nothing to answer, nothing kept. */
-class ClientGoneError extends Error {
-  constructor() {
-    super('The client closed the connection before the upload ended.');
-  }
-}
-
+/** nginx's status for a request whose client closed the connection before the answer. */
+const CLIENT_CLOSED_REQUEST = 499;
+const BUSY_RETRY_SECONDS = 5;
 const ERROR_PAGE = 5000;
 
 /**
@@ -52,24 +74,34 @@ export class SalesService {
   private readonly logger = new Logger('Sales');
   private running = 0;
   private readonly rows: MetricCounter<'outcome'>;
+  private readonly runningByAccount = new Map<string, number>();
 
   constructor(
     private readonly repository: SalesRepository,
     private readonly config: SalesConfig,
     metrics: Metrics,
+    private readonly bodyWatch: SalesBodyWatch,
+    private readonly heartbeat: SalesHeartbeat,
   ) {
     this.rows = metrics.counter('ingest_rows_total', 'Sales rows ingested (accepted) or refused (rejected).', ['outcome']);
   }
 
-  async ingest(caller: SalesCaller, format: SalesFormat, body: IncomingMessage): Promise<IngestionSummary> {
-    const declared = Number(body.headers['content-length']);
+  async ingest(caller: SalesCaller, upload: SalesUpload): Promise<IngestionSummary> {
+    const declared = Number(upload.body.headers['content-length']);
     if (declared > this.config.INGEST_MAX_BYTES) throw new SalesFileTooLargeException(this.config.INGEST_MAX_BYTES);
-    if (this.running >= this.config.INGEST_MAX_CONCURRENT_UPLOADS) throw new SalesBusyException(5);
+    const account = caller.accountId;
+    const ofAccount = this.runningByAccount.get(account) ?? 0;
+    if (this.running >= this.config.INGEST_MAX_CONCURRENT_UPLOADS) throw new SalesBusyException(BUSY_RETRY_SECONDS, 'instance');
+    if (ofAccount >= this.config.INGEST_MAX_CONCURRENT_UPLOADS_PER_ACCOUNT) throw new SalesBusyException(BUSY_RETRY_SECONDS, 'account');
     this.running++;
+    this.runningByAccount.set(account, ofAccount + 1);
     try {
-      return await this.run(caller, format, body);
+      return await this.run(caller, upload);
     } finally {
       this.running--;
+      const left = this.runningByAccount.get(account)! - 1;
+      if (left === 0) this.runningByAccount.delete(account);
+      else this.runningByAccount.set(account, left);
     }
   }
 
@@ -80,7 +112,21 @@ export class SalesService {
     return toSummary(row, errors);
   }
 
-  /** The full error list as CSV lines (header first), page by page, for streaming out. */
+  /**
+   * Cancels a running ingestion of the account, wherever it runs: here at once, on another
+   * process with its next heartbeat. Answers its summary (still running); 409 once it ended.
+   */
+  async cancel(accountId: string, id: string): Promise<IngestionSummary> {
+    if (!(await this.repository.requestCancel(accountId, id))) {
+      const status = await this.repository.statusOf(accountId, id);
+      if (status === null) throw new IngestionNotFoundException();
+      throw new IngestionEndedException(id, status);
+    }
+    this.heartbeat.cancelHere(id);
+    return this.summary(accountId, id);
+  }
+
+  /** The stored error list as CSV lines (header first), page by page, for streaming out; a last line counts those not stored. */
   async *errorsCsv(accountId: string, id: string): AsyncGenerator<string> {
     const row = await this.repository.findIngestion(accountId, id);
     if (!row) throw new IngestionNotFoundException();
@@ -88,18 +134,32 @@ export class SalesService {
     let after = '0';
     for (;;) {
       const page = await this.repository.errorsAfter(id, after, ERROR_PAGE);
-      if (page.length === 0) return;
+      if (page.length === 0) break;
       yield page.map((e) => `${e.line};${e.record};${csvCell(e.field)};${csvCell(e.reason)}\n`).join('');
       after = page[page.length - 1].id;
     }
+    if (row.errors_not_stored > 0) yield `;;;${row.errors_not_stored} more errors were counted but not stored\n`;
   }
 
-  private async run(caller: SalesCaller, format: SalesFormat, body: IncomingMessage): Promise<IngestionSummary> {
+  private async run(caller: SalesCaller, upload: SalesUpload): Promise<IngestionSummary> {
+    const { body, response, format } = upload;
     const config = this.config;
-    const id = await this.repository.createIngestion(caller.accountId, caller.apiKeyId, format);
-    const transform = new SalesCopyTransform(format, { maxBytes: config.INGEST_MAX_BYTES, maxRecordBytes: config.INGEST_MAX_RECORD_BYTES });
+    const id = await this.repository.createIngestion(caller.accountId, caller.apiKeyId, format, upload.id);
+    if (id === null) throw new IngestionIdInUseException(upload.id!, await this.repository.statusOf(caller.accountId, upload.id!));
+    const transform = new SalesCopyTransform(format, {
+      maxBytes: config.INGEST_MAX_BYTES,
+      maxRecordBytes: config.INGEST_MAX_RECORD_BYTES,
+      maxStoredErrors: config.INGEST_MAX_STORED_ERRORS,
+    });
     const encoder = transform.encoder;
-    const counts = (): IngestionCounts => ({ bytes: transform.bytes, received: encoder.received, rejected: encoder.rejected, errorCount: encoder.errorCount });
+    const counts = (): IngestionCounts => ({
+      bytes: transform.bytes,
+      received: encoder.received,
+      rejected: encoder.rejected,
+      errorCount: encoder.errorCount,
+      errorsNotStored: encoder.errorCount - encoder.storedErrors,
+    });
+    let stage: IngestionStage = 'receiving';
     const abort = new AbortController();
     let failure: Error | null = null;
     const fail = (error: Error) => {
@@ -107,23 +167,31 @@ export class SalesService {
       abort.abort(error);
       transform.destroy(error);
     };
-    const onClose = () => {
-      if (!body.complete) fail(new ClientGoneError());
+    // Counts the socket's bytes, so the watch never reads the body itself.
+    const stopWatch = this.bodyWatch.watch({
+      bytesRead: () => body.socket?.bytesRead ?? 0,
+      waitingForClient: () => body.readableFlowing !== false && body.readableLength === 0 && transform.writableLength === 0,
+      cut: fail,
+    });
+    // Whatever ends the request early (a reset, a close before the body's end) is the client leaving.
+    const onGone = () => {
+      if (!body.complete) fail(new ClientClosedRequestException());
     };
-    body.on('close', onClose);
-    body.on('error', fail);
+    const onEnd = () => {
+      stage = 'storing';
+      stopWatch();
+    };
+    // Before the access log's own listener: the line and the metrics say 499, as nginx does.
+    const markClosed = () => {
+      if (!response.writableFinished) response.statusCode = CLIENT_CLOSED_REQUEST;
+    };
+    body.on('close', onGone);
+    body.on('error', onGone);
+    body.once('end', onEnd);
+    response.prependOnceListener('close', markClosed);
     // Its errors reach us through the COPY (and `failure`); this keeps a late one from going unhandled.
     transform.on('error', () => undefined);
-    const stopWatchdog = this.watchStall(body, transform, () => fail(new SalesBodyTimeoutException(config.INGEST_IDLE_TIMEOUT_MS)));
-    let progress: Promise<void> = Promise.resolve();
-    const progressTimer = setInterval(() => {
-      progress = this.repository.recordProgress(id, counts()).catch((error) => this.logger.warn({ err: error, ingestionId: id }, 'progress not recorded'));
-    }, config.INGEST_PROGRESS_INTERVAL_MS);
-    const stop = async () => {
-      clearInterval(progressTimer);
-      stopWatchdog();
-      await progress;
-    };
+    this.heartbeat.add({ id, stage: () => stage, counts, cancel: () => fail(new IngestionCancelledException(id)) });
     const started = performance.now();
     let streamedMs = 0;
     try {
@@ -133,18 +201,24 @@ export class SalesService {
         body.pipe(transform);
         await this.repository.copyIntoStage(tx, transform, abort.signal);
         streamedMs = performance.now() - started;
-        await stop();
+        stage = 'merging';
         const inserted = await this.repository.mergeStage(tx, id, caller.accountId);
-        await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted });
+        if (!(await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted }))) {
+          throw new IngestionCancelledException(id);
+        }
       });
     } catch (error) {
-      await stop();
       const cause = failure ?? (error as Error);
-      await this.repository.markFailed(id, failureText(cause), counts()).catch((e) => this.logger.warn({ err: e, ingestionId: id }, 'failure not recorded'));
+      await this.repository.markEnded(id, endOf(cause), failureText(cause), counts()).catch((e) => this.logger.warn({ err: e, ingestionId: id }, 'failure not recorded'));
+      if (cause instanceof ClientClosedRequestException) this.logger.log({ ingestionId: id, ...counts() }, 'client disconnected mid-upload; ingestion cancelled');
       throw cause;
     } finally {
-      body.off('close', onClose);
+      stopWatch();
+      body.off('close', onGone);
+      body.off('error', onGone);
+      body.off('end', onEnd);
       body.unpipe(transform);
+      await this.heartbeat.remove(id);
     }
     this.rows.inc({ outcome: 'accepted' }, encoder.accepted);
     this.rows.inc({ outcome: 'rejected' }, encoder.rejected);
@@ -153,35 +227,13 @@ export class SalesService {
     this.logger.log({ ingestionId: id, ...counts(), inserted: row!.inserted, updated: row!.updated, streamedMs: Math.round(streamedMs), mergedMs: Math.round(performance.now() - started - streamedMs) }, 'ingestion completed');
     return toSummary(row!, encoder.errors);
   }
-
-  /**
-   * Calls `onStall` when the client sends nothing for the idle timeout while the upload
-   * waits for it. Time spent waiting on PostgreSQL (the request paused by backpressure,
-   * or bytes already buffered) is not the client's and does not count.
-   */
-  private watchStall(body: IncomingMessage, transform: SalesCopyTransform, onStall: () => void): () => void {
-    const idle = this.config.INGEST_IDLE_TIMEOUT_MS;
-    let lastBytes = -1;
-    let since = Date.now();
-    const timer = setInterval(
-      () => {
-        const now = Date.now();
-        const waitingForClient = body.readableFlowing !== false && body.readableLength === 0 && transform.writableLength === 0;
-        if (transform.bytes !== lastBytes || !waitingForClient) {
-          lastBytes = transform.bytes;
-          since = now;
-        } else if (now - since >= idle) onStall();
-      },
-      Math.max(25, Math.min(1000, idle / 4)),
-    );
-    return () => clearInterval(timer);
-  }
 }
 
 function toSummary(row: IngestionRow, errors: RowError[]): IngestionSummary {
   return {
     ingestion_id: row.id,
     status: row.status,
+    stage: row.stage,
     format: row.format,
     bytes: Number(row.bytes),
     received: row.received,
@@ -189,6 +241,7 @@ function toSummary(row: IngestionRow, errors: RowError[]): IngestionSummary {
     updated: row.updated,
     rejected: row.rejected,
     error_count: row.error_count,
+    errors_not_stored: row.errors_not_stored,
     errors,
     failure: row.failure,
     started_at: row.started_at,
@@ -197,8 +250,19 @@ function toSummary(row: IngestionRow, errors: RowError[]): IngestionSummary {
   };
 }
 
+/** A run the client or a user ended (a disconnect, a too-slow body, DELETE) is cancelled; anything else failed. */
+function endOf(error: Error): IngestionEnd {
+  const cancelled =
+    error instanceof ClientClosedRequestException ||
+    error instanceof IngestionCancelledException ||
+    error instanceof SalesBodyTimeoutException ||
+    error instanceof SalesBodyTooSlowException;
+  return cancelled ? 'cancelled' : 'failed';
+}
+
 function failureText(error: Error): string {
-  if (error instanceof AppException || error instanceof ClientGoneError) return error.message;
+  if (error instanceof AppException) return error.message;
+  if (isTransientFault(error)) return 'The database connection was lost; nothing was kept. Retry the upload.';
   return 'The upload failed on the server; nothing was kept.';
 }
 
