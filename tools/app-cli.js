@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 // `node tools/app-cli.js <app> <module> [args...]`: builds <app>, gets the database `npm start`
-// uses (DATABASE_URL, or the embedded cluster), and runs the CLI that the compiled module
+// uses (DATABASE_DIRECT_URL, DATABASE_URL, or the embedded cluster), and runs the CLI that the compiled module
 // apps/<app>/src/<module>.ts exports as `cli`:
 //
 //   export const cli = { parse: (argv: string[]) => Args, run: (databaseUrl: string, args: Args) => Promise<string> };
@@ -17,7 +17,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT, APP_PORTS } = require('./defaults');
 const { localEncryptionKeys } = require('./encryption-keys');
-const { ensureRunDatabase } = require('./local-services');
+const { ensurePostgres, ensureRunDatabase } = require('./local-services');
 
 /**
  * @param {string} app one of APP_PORTS' keys
@@ -36,7 +36,9 @@ async function runAppCli(app, module, argv) {
   const args = loaded.cli.parse(argv);
   // The app's settings need a key even when this command stores no secret.
   process.env.ENCRYPTION_KEYS = localEncryptionKeys();
-  const postgres = await ensureRunDatabase();
+  // A CLI migrates (a session advisory lock): past a transaction pooler, straight to PostgreSQL.
+  const direct = process.env.DATABASE_DIRECT_URL;
+  const postgres = direct ? await ensurePostgres({ url: direct }) : await ensureRunDatabase();
   try {
     return await loaded.cli.run(postgres.url, args);
   } finally {

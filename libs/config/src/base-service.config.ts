@@ -9,6 +9,8 @@ export class BaseServiceConfig {
   PORT!: number;
   DATABASE_URL!: string;
   DB_POOL_SIZE!: number;
+  DATABASE_POOLER!: 'session' | 'transaction';
+  DATABASE_DIRECT_URL?: string;
   REDIS_URL!: string;
   REDIS_PREFIX!: string;
   LOG_LEVEL!: string;

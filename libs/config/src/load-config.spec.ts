@@ -1,7 +1,7 @@
 // Implicit conversion reads design:type, which decorators only record once reflect-metadata is loaded.
 import 'reflect-metadata';
 import { IsIn, IsInt, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { DatabaseConfig } from './database.config';
+import { DatabaseConfig, directDatabaseUrl } from './database.config';
 import { InvalidConfigError, loadConfig } from './load-config';
 
 const DB = 'postgres://user:pw@db.internal:5432/app';
@@ -64,12 +64,21 @@ describe('loadConfig', () => {
       DATABASE_URL: DB,
       PORT: 3001,
       DB_POOL_SIZE: 20,
+      DATABASE_POOLER: 'session',
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: 1000,
       CACHE_SECONDS: 30,
       NAME: 'app',
     });
+  });
+
+  it('reads the direct URL for session work, which defaults to DATABASE_URL', () => {
+    expect(directDatabaseUrl(loadConfig(AppConfig, { DATABASE_URL: DB }))).toBe(DB);
+    const direct = 'postgres://user:pw@db-primary:5432/app';
+    const config = loadConfig(AppConfig, { DATABASE_URL: DB, DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: direct });
+    expect(config).toMatchObject({ DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: direct });
+    expect(directDatabaseUrl(config)).toBe(direct);
   });
 
   it('converts numbers and keeps strings as strings', () => {
@@ -97,6 +106,8 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['REDIS_PREFIX', 'has space'],
     ['CACHE_SECONDS', '-1'],
+    ['DATABASE_POOLER', 'statement'],
+    ['DATABASE_DIRECT_URL', 'mysql://db/app'],
   ])('refuses %s=%s, naming the setting and the value', (name, value) => {
     const error = failure({ DATABASE_URL: DB, [name]: value });
     expect(error).toBeInstanceOf(InvalidConfigError);
