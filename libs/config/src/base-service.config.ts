@@ -11,6 +11,8 @@ export class BaseServiceConfig {
   DB_POOL_SIZE!: number;
   DATABASE_POOLER!: 'session' | 'transaction';
   DATABASE_DIRECT_URL?: string;
+  PRUNE_INTERVAL_SECONDS!: number;
+  PRUNE_BATCH_ROWS!: number;
   REDIS_URL!: string;
   REDIS_PREFIX!: string;
   LOG_LEVEL!: string;

@@ -23,6 +23,14 @@ export class DatabaseConfig {
 
   @IsInt() @Min(1) @Max(200)
   DB_POOL_SIZE: number = 20;
+
+  /** How often rows past their retention are deleted, in seconds (also once at start); 0 turns pruning off. */
+  @IsInt() @Min(0) @Max(86_400)
+  PRUNE_INTERVAL_SECONDS: number = 600;
+
+  /** Rows deleted per pruning transaction: each batch holds its row locks only this long. */
+  @IsInt() @Min(100) @Max(100_000)
+  PRUNE_BATCH_ROWS: number = 5000;
 }
 
 /** The URL for session work: DATABASE_DIRECT_URL, or DATABASE_URL when it is unset. */

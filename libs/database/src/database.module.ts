@@ -4,6 +4,7 @@ import { DatabaseConfig, directDatabaseUrl } from '@app/config';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, type DatabaseOptions } from './data-source-options';
 import { migrateDatabaseAt } from './migrate';
+import { Pruner } from './pruner.service';
 import { Sql } from './sql.service';
 
 /**
@@ -26,8 +27,8 @@ export class DatabaseModule {
           dataSourceFactory: (dsOptions) => new DataSource(dsOptions!).initialize(),
         }),
       ],
-      providers: [Sql],
-      exports: [Sql],
+      providers: [Sql, Pruner],
+      exports: [Sql, Pruner],
     };
   }
 }

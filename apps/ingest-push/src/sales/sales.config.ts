@@ -23,4 +23,8 @@ export class SalesConfig {
   /** How often a running ingestion writes its progress (rows so far) for GET .../ingestions/{id}. */
   @IsInt() @Min(50)
   INGEST_PROGRESS_INTERVAL_MS: number = 1000;
+
+  /** How long a finished ingestion run (completed or failed) and its row errors are kept, in days. */
+  @IsInt() @Min(1) @Max(3650)
+  INGEST_RETENTION_DAYS: number = 30;
 }
