@@ -785,11 +785,13 @@ async function main(): Promise<void> {
   docstore.auth = auth;
   const variants: Server[] = [];
   for (const variant of CFG.variants) {
-    // `<main.js>` or `<main.js> <V8 flags>`: another build, or the same build under other flags.
-    const [main, ...flags] = variant.split(/\s+/);
+    // `<main.js> [V8 flags] [SETTING=value]`: another build, or the same build under other flags or settings.
+    const [main, ...words] = variant.split(/\s+/);
+    const settings = words.filter((w) => /^[A-Z][A-Z0-9_]*=/.test(w));
+    const flags = words.filter((w) => !settings.includes(w));
     const folder = path.relative(path.join(ROOT, 'dist'), path.resolve(main)).split(path.sep)[0];
-    const name = `docstore@${folder}${flags.length > 0 ? ` ${flags.join(' ')}` : ''}`;
-    const env = flags.length > 0 ? { NODE_OPTIONS: flags.join(' ') } : undefined;
+    const name = `docstore@${folder}${words.length > 0 ? ` ${words.join(' ')}` : ''}`;
+    const env = { ...(flags.length > 0 ? { NODE_OPTIONS: flags.join(' ') } : {}), ...Object.fromEntries(settings.map((s) => s.split(/=(.*)/s, 2))) };
     variants.push(await startServer(ctx, { name, kind: 'docstore', stdout: logFd, auth, main: path.resolve(main), env }));
   }
   say(`starting bare-nest${CFG.raw ? ' and raw' : ''}`);
