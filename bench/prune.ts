@@ -19,7 +19,7 @@ const CFG = {
   rows: num('BENCH_PRUNE_ROWS', 200_000),
   writers: num('BENCH_PRUNE_WRITERS', 8),
   seconds: num('BENCH_PRUNE_SECONDS', 10),
-  batch: num('PRUNE_BATCH_ROWS', 5000),
+  batch: num('PRUNE_BATCH_ROWS', 1000),
   rounds: Math.max(1, num('BENCH_ROUNDS', 3)),
   build: flag('BENCH_BUILD', true),
 };

@@ -30,7 +30,7 @@ export class DatabaseConfig {
 
   /** Rows deleted per pruning transaction: each batch holds its row locks only this long. */
   @IsInt() @Min(100) @Max(100_000)
-  PRUNE_BATCH_ROWS: number = 5000;
+  PRUNE_BATCH_ROWS: number = 1000;
 }
 
 /** The URL for session work: DATABASE_DIRECT_URL, or DATABASE_URL when it is unset. */

@@ -38,7 +38,7 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
     private readonly sql: Sql,
     @Optional() config?: DatabaseConfig,
   ) {
-    this.batchRows = config?.PRUNE_BATCH_ROWS ?? 5000;
+    this.batchRows = config?.PRUNE_BATCH_ROWS ?? 1000;
     this.intervalMs = (config?.PRUNE_INTERVAL_SECONDS ?? 600) * 1000;
   }
 
