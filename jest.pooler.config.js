@@ -13,6 +13,7 @@ module.exports = {
       'docstore/test/documents',
       'docstore/test/schemas',
       'gateway/test/messages',
+      'gateway/test/webhooks',
       'ingest-push/test/sales',
       'ingest-push/test/push-delivery',
     ].map((suite) => `<rootDir>/apps/${suite}.e2e-spec.ts`),
