@@ -2,7 +2,7 @@
 'use strict';
 // `node tools/app-cli.js <app> <command> [options]`: runs one of the app's commands, the same
 // code as `node apps/<app>/src/main.js <command> [options]` in the image, against the database
-// `npm start` uses (DATABASE_URL, or the embedded cluster). The app is built first only when its
+// `npm start` uses (DATABASE_DIRECT_URL, DATABASE_URL, or the embedded cluster). The app is built first only when its
 // sources changed (tools/app-build.js), so parallel calls never see a half-written dist/.
 // Only the command's result goes to stdout; a failure is one sentence on stderr and exit code 1.
 // An npm script per command is then one line, e.g.
@@ -13,7 +13,7 @@ const path = require('node:path');
 const { ROOT, APP_PORTS } = require('./defaults');
 const { ensureBuilt } = require('./app-build');
 const { localEncryptionKeys } = require('./encryption-keys');
-const { ensureRunDatabase } = require('./local-services');
+const { ensurePostgres, ensureRunDatabase } = require('./local-services');
 
 /**
  * @typedef {{ main(argv: string[], serve: () => Promise<void>, open: () => Promise<{ url: string, close(): Promise<void> }>): Promise<void> }} CommandLine
@@ -38,7 +38,9 @@ async function runAppCli(app, argv) {
     async () => {
       // The app's settings need a key even when this command stores no secret.
       process.env.ENCRYPTION_KEYS = localEncryptionKeys();
-      const postgres = await ensureRunDatabase();
+      // A command migrates (a session advisory lock): past a transaction pooler, straight to PostgreSQL.
+      const direct = process.env.DATABASE_DIRECT_URL;
+      const postgres = direct ? await ensurePostgres({ url: direct }) : await ensureRunDatabase();
       return { url: postgres.url, close: postgres.stop };
     },
   );

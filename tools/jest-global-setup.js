@@ -3,17 +3,24 @@
 // Jest globalSetup: one PostgreSQL and one Redis for the whole run. Jest calls
 // every project's globalSetup in this process, so the work is shared through
 // globalThis and done once. Test workers inherit the variables set here.
+// TEST_DATABASE_POOLER=pgbouncer also starts PgBouncer (transaction mode) in front
+// of that PostgreSQL; the test kit then boots apps with DATABASE_URL pointing at it.
 
 const crypto = require('node:crypto');
 const { EMBEDDED_POSTGRES } = require('./defaults');
 const { generateEncryptionKeys } = require('./encryption-keys');
-const { ensurePostgres, ensureRedis } = require('./local-services');
+const { ensurePostgres, ensureRedis, startPgBouncer } = require('./local-services');
 
 async function start() {
   const postgres = await ensurePostgres(process.env.TEST_DATABASE_URL ? { url: process.env.TEST_DATABASE_URL } : EMBEDDED_POSTGRES.test);
+  let pooler = null;
   try {
-    return { postgres, redis: await ensureRedis({ url: process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined }) };
+    const pooled = process.env.TEST_DATABASE_POOLER;
+    if (pooled && pooled !== 'pgbouncer') throw new Error(`TEST_DATABASE_POOLER=${pooled} is not known; the one pooler the tests run is pgbouncer.`);
+    if (pooled) pooler = await startPgBouncer({ serverUrl: postgres.url });
+    return { postgres, pooler, redis: await ensureRedis({ url: process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined }) };
   } catch (err) {
+    await pooler?.stop();
     await postgres.stop();
     throw err;
   }
@@ -34,6 +41,10 @@ module.exports = async () => {
   }
   process.env.TEST_DATABASE_URL = services.postgres.url;
   process.env.TEST_REDIS_URL = services.redis.url;
+  if (services.pooler) {
+    process.env.TEST_DATABASE_POOLER_URL = services.pooler.url;
+    process.env.TEST_DATABASE_POOLER_SIZE = String(services.pooler.poolSize);
+  }
   process.env.TEST_RUN_ID ||= crypto.randomUUID().replace(/-/g, '').slice(0, 8);
   // Secrets at rest need a key; a run without one gets a key of its own.
   process.env.ENCRYPTION_KEYS ||= generateEncryptionKeys();

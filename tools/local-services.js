@@ -364,9 +364,90 @@ async function ensureRedis({ url = REDIS_URL } = {}) {
   return { url, stop: () => terminate(child, 'SIGTERM', 5000) };
 }
 
+/** A free TCP port on loopback (the OS picks it; nothing else can take it before PgBouncer binds it, in practice). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = require('node:net').createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * PgBouncer in transaction mode on a free loopback port in front of the PostgreSQL at `serverUrl`: every
+ * database of that server, as the URL's user (trust on loopback; PgBouncer logs in with the URL's password).
+ * `url` is `serverUrl` with PgBouncer's host and port. Server connections per database are capped at
+ * `poolSize`, so clients share them as they would in production; `max_client_conn` is far above that.
+ * @param {{ serverUrl: string, poolSize?: number }} options
+ * @returns {Promise<{ url: string, poolSize: number, stop: () => Promise<void> }>}
+ */
+async function startPgBouncer({ serverUrl, poolSize = 2 }) {
+  if (!onPath('pgbouncer')) {
+    throw new ServiceError('PgBouncer is needed (TEST_DATABASE_POOLER=pgbouncer) but is not installed; install it (apt-get install pgbouncer, brew install pgbouncer).');
+  }
+  const server = new URL(serverUrl);
+  const user = decodeURIComponent(server.username || PG_USER);
+  const password = decodeURIComponent(server.password);
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgbouncer-'));
+  const quoted = (/** @type {string} */ text) => `"${text.replace(/"/g, '""')}"`;
+  fs.writeFileSync(path.join(dir, 'users.txt'), `${quoted(user)} ${quoted(password)}\n`, { mode: 0o600 });
+  const host = server.hostname.replace(/^\[|\]$/g, '');
+  const ini = [
+    '[databases]',
+    `* = host=${host} port=${server.port || 5432}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    'unix_socket_dir =',
+    'pool_mode = transaction',
+    'auth_type = trust',
+    `auth_file = ${path.join(dir, 'users.txt')}`,
+    `default_pool_size = ${poolSize}`,
+    'max_client_conn = 2000',
+    // node-postgres and TypeORM send no other startup parameters; a client that sends these is still served.
+    'ignore_startup_parameters = extra_float_digits,options',
+    // Tests drop their databases at the end; PgBouncer must not hold on to them.
+    'server_idle_timeout = 30',
+    'admin_users =',
+    // PgBouncer refuses to run as root; as root it reads its files first and then becomes this user.
+    ...(isRoot ? [`user = ${postgresAccount() ? PG_USER : 'nobody'}`] : []),
+  ].join('\n');
+  fs.writeFileSync(path.join(dir, 'pgbouncer.ini'), `${ini}\n`, { mode: 0o600 });
+  const log = logTail('pgbouncer');
+  const child = spawn('pgbouncer', [path.join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'], detached: true }); // see OWN_GROUP
+  track(child, 'SIGINT');
+  child.stdout.on('data', (c) => log.write(c));
+  child.stderr.on('data', (c) => log.write(c));
+  child.on('error', (err) => log.write(reason(err)));
+  const url = new URL(serverUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  const stop = async () => {
+    await terminate(child, 'SIGINT', 5000); // SIGINT: PgBouncer's immediate shutdown
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await withPgClient({ connectionString: url.toString() }, (c) => c.query('select 1'));
+      return { url: url.toString(), poolSize, stop };
+    } catch (err) {
+      if (exited(child) || Date.now() > deadline) {
+        await stop();
+        throw new ServiceError(sentence(`PgBouncer did not start in front of ${redact(serverUrl)} (${log.last(/FATAL|ERROR|WARNING/)}; ${reason(err)})`));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** The database `npm start` and the CLIs use: DATABASE_URL, or the embedded cluster's `services` database. */
 function ensureRunDatabase() {
   return ensurePostgres(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : EMBEDDED_POSTGRES.run);
 }
 
-module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, terminate, redact };
+module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, startPgBouncer, terminate, redact };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Sql } from '@app/database';
+import { Pruner, Sql } from '@app/database';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
-import { WebhookMaintenance } from '@app/webhooks';
 import fc from 'fast-check';
 import { docBody, request, type Client, type Docstore, useDocstore } from './support/docstore-test';
 
@@ -75,7 +74,7 @@ describe('webhook attempt log', () => {
   it('keeps attempts for WEBHOOK_ATTEMPT_RETENTION_DAYS: older ones are pruned', async () => {
     const { hook, delivery } = await deliveredOnce();
     await ds.get(Sql).rows(`UPDATE docstore.webhook_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id = $1`, [delivery.id]);
-    expect(await ds.get(WebhookMaintenance).prune()).toBeGreaterThanOrEqual(1);
+    expect(await ds.get(Pruner).pruneAll()).toBeGreaterThanOrEqual(1);
     const res = await request(ds.http).get(`${base()}/${hook.id}/deliveries/${delivery.id}/attempts`).set(c.auth).expect(200);
     expect(res.body).toMatchObject({ total: 0, data: [] });
   });

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Sql } from '@app/database';
+import { Pruner, Sql } from '@app/database';
 import { eventually } from '@app/testkit';
-import { IdempotencyRepository } from '../src/messages/idempotency.repository';
 import { NETWORK, request, startGateway, text, type Gateway, type Phone } from './support/gateway-test';
 
 describe('POST api/Messages (sandbox)', () => {
@@ -119,7 +118,9 @@ describe('POST api/Messages (sandbox)', () => {
   it('Idempotency-Key: an expired key is forgotten, and the same request sends again', async () => {
     const headers = { ...phone.headers, 'Idempotency-Key': 'expires' };
     const first = await send(text('15550102030'), headers).expect(200);
-    await gw.get(IdempotencyRepository).purgeExpired(0);
+    await gw.get(Sql).rows(`UPDATE gateway.idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'expires'`);
+    await gw.get(Pruner).pruneAll();
+    expect(await gw.get(Sql).rows(`SELECT 1 FROM gateway.idempotency_keys WHERE key = 'expires'`)).toEqual([]);
     const again = await send(text('15550102030'), headers).expect(200);
     expect(again.body.messages[0].id).not.toBe(first.body.messages[0].id);
     expect(await count()).toBe(2);

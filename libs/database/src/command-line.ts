@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InvalidConfigError, loadConfig } from '@app/config';
 import type { DataSource } from 'typeorm';
-import { DatabaseConfig } from './database.config';
+import { DatabaseConfig, directDatabaseUrl } from './database.config';
 import { migrateDatabase } from './migrate';
 import { Sql } from './sql.service';
 
@@ -154,7 +154,7 @@ export class CommandLine {
       ...rows,
       `  ${'migrate'.padEnd(12)} migrate the schema and exit`,
       '',
-      'Commands read DATABASE_URL and migrate the schema first; they print only their result.',
+      'Commands read DATABASE_DIRECT_URL (else DATABASE_URL) and migrate the schema first; they print only their result.',
     ].join('\n');
   }
 }
@@ -168,9 +168,9 @@ function parseOptions(command: DatabaseCommand, args: string[], usage: string) {
   }
 }
 
-/** DATABASE_URL from the validated settings; closing it is the data source's own job. */
+/** The direct PostgreSQL URL (DATABASE_DIRECT_URL, else DATABASE_URL): a command migrates under a session lock. */
 async function configuredDatabase(): Promise<CommandDatabase> {
-  return { url: loadConfig(DatabaseConfig).DATABASE_URL, close: async () => undefined };
+  return { url: directDatabaseUrl(loadConfig(DatabaseConfig)), close: async () => undefined };
 }
 
 /** parseArgs's errors quote the argument; they become one sentence naming it. */

@@ -1,4 +1,5 @@
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, type DatabaseOptions } from './data-source-options';
 
 /**
  * Creates the app's schema and runs pending migrations, holding an advisory lock
@@ -14,5 +15,19 @@ export async function migrateDatabase(dataSource: DataSource, schema: string): P
   } finally {
     await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => undefined);
     await runner.release();
+  }
+}
+
+/**
+ * Migrates the app's schema on a connection of its own to `url`, closed afterwards. `url` must reach PostgreSQL
+ * without a transaction pooler: the advisory lock above belongs to the session.
+ */
+export async function migrateDatabaseAt(url: string, options: DatabaseOptions): Promise<void> {
+  // Two connections: one holds the lock, the migrations run their transactions on another.
+  const dataSource = await new DataSource(dataSourceOptions(url, 2, options)).initialize();
+  try {
+    await migrateDatabase(dataSource, options.schema);
+  } finally {
+    await dataSource.destroy();
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { DatabaseConfig } from './database.config';
 import type { Pool, PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +17,7 @@ export interface CopyOptions {
  * A fixed statement that each pg connection parses once, under its name, and then only binds
  * and executes: PostgreSQL skips parsing and, once it settles on a generic plan, planning.
  * For hot queries whose text never changes; a name stands for one text in the whole process.
+ * Behind a transaction pooler (DATABASE_POOLER=transaction) it is sent unnamed, like any other text.
  */
 export interface PreparedStatement {
   readonly name: string;
@@ -36,7 +38,14 @@ export type Statement = string | PreparedStatement;
 
 /** Parameterised SQL on the TypeORM pool's pg connections, without the ORM's per-query overhead. */
 export abstract class SqlRunner {
-  protected constructor(private readonly runner: Pick<Pool | PoolClient, 'query'>) {}
+  /**
+   * @param named false: prepared statements go out unnamed (parsed and planned on every call), because a
+   *   transaction pooler may run the next call on a server connection that never saw the name.
+   */
+  protected constructor(
+    private readonly runner: Pick<Pool | PoolClient, 'query'>,
+    protected readonly named: boolean,
+  ) {}
 
   async rows<T>(statement: Statement, values: unknown[] = []): Promise<T[]> {
     return (await this.query(statement, values)).rows as T[];
@@ -48,6 +57,7 @@ export abstract class SqlRunner {
 
   private query(statement: Statement, values: unknown[]): Promise<{ rows: unknown[] }> {
     if (typeof statement === 'string') return this.runner.query(statement, values);
+    if (!this.named) return this.runner.query(statement.text, values);
     return this.runner.query({ name: statement.name, text: statement.text, values });
   }
 
@@ -90,8 +100,11 @@ export abstract class SqlRunner {
 
 /** SQL on one dedicated connection: a transaction's, or one held by `Sql.withClient`. */
 export class SqlClient extends SqlRunner {
-  constructor(private readonly client: PoolClient) {
-    super(client);
+  constructor(
+    private readonly client: PoolClient,
+    named = true,
+  ) {
+    super(client, named);
   }
 
   protected onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -103,18 +116,20 @@ export class SqlClient extends SqlRunner {
 export class Sql extends SqlRunner {
   private readonly pool: Pool;
 
-  constructor(dataSource: DataSource) {
+  /** Without `config` (the CLIs, on a direct connection) statements are named. */
+  constructor(dataSource: DataSource, @Optional() config?: DatabaseConfig) {
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
-    super(pool);
+    super(pool, config?.DATABASE_POOLER !== 'transaction');
     this.pool = pool;
   }
 
   /**
-   * Holds one connection of the pool for `work` (session state, temp tables, long transactions
-   * that `work` manages itself). A connection `work` failed on is closed rather than reused.
+   * Holds one connection of the pool for `work` (long transactions that `work` manages itself).
+   * A connection `work` failed on is closed rather than reused. Behind a transaction pooler the
+   * server connection may change between transactions: no session state (SET, temp tables, advisory locks).
    */
   withClient<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
-    return this.onClient((client) => work(new SqlClient(client)));
+    return this.onClient((client) => work(new SqlClient(client, this.named)));
   }
 
   /**
@@ -127,7 +142,7 @@ export class Sql extends SqlRunner {
     let healthy = true;
     try {
       await client.query('BEGIN');
-      const result = await work(new SqlClient(client));
+      const result = await work(new SqlClient(client, this.named));
       await client.query('COMMIT');
       return result;
     } catch (error) {

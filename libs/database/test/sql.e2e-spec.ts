@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '../src/database.config';
 import { prepared, Sql } from '../src/sql.service';
 
 // Its own database (t_<run>_…, dropped by the global teardown): the test kit boots apps on
@@ -152,6 +153,19 @@ describe('Sql.copyFrom, withClient and transaction (real PostgreSQL)', () => {
       return found;
     });
     expect(keys).toEqual([{ key: 'prepared-a' }, { key: 'prepared-b' }, []]);
+  });
+
+  it('sends prepared statements unnamed behind a transaction pooler (DATABASE_POOLER=transaction)', async () => {
+    await sql.copyFrom('COPY items FROM STDIN', ['9003\tunnamed\n']);
+    const pooled = new Sql(dataSource, Object.assign(new DatabaseConfig(), { DATABASE_URL: 'postgres://x', DATABASE_POOLER: 'transaction' as const }));
+    const byId = prepared('test.unnamed_by_id', 'SELECT key FROM items WHERE id = $1');
+    const found = await pooled.withClient(async (client) => {
+      const rows = [await client.one(byId, [9003]), await client.one(byId, [9003])];
+      expect(await client.rows(`SELECT name FROM pg_prepared_statements WHERE name = 'test.unnamed_by_id'`)).toEqual([]);
+      return rows;
+    });
+    expect(found).toEqual([{ key: 'unnamed' }, { key: 'unnamed' }]);
+    await expect(pooled.transaction((tx) => tx.one(byId, [9003]))).resolves.toEqual({ key: 'unnamed' });
   });
 
   it('refuses one name for two statement texts', () => {

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { generateEncryptionKeys } from '@app/secrets';
 import { configureApp, ExpressServerAdapter } from '@app/server';
-import { workerDatabaseUrl } from './worker-database';
+import { expectNoSessionState, workerDatabaseSettings } from './pooled-database';
 
 /** One key per test process, unless the run supplies ENCRYPTION_KEYS. */
 const TEST_ENCRYPTION_KEYS = process.env.ENCRYPTION_KEYS || generateEncryptionKeys('test');
@@ -22,10 +22,12 @@ export interface TestApp {
 /**
  * Boots an app exactly as main.ts does (same module, same HTTP adapter, same configureApp) against the
  * worker's own database and a Redis key prefix of its own. `env` overrides settings.
+ * In a run through PgBouncer (TEST_DATABASE_POOLER=pgbouncer) the app runs with DATABASE_POOLER=transaction,
+ * and `close()` fails if the app left session state on any of the pooler's server connections.
  */
 export async function createTestApp(appModule: Type, env: Record<string, string> = {}): Promise<TestApp> {
   const settings: Record<string, string> = {
-    DATABASE_URL: await workerDatabaseUrl(),
+    ...(await workerDatabaseSettings()),
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
     LOG_LEVEL: 'silent',
@@ -47,7 +49,10 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
       app,
       http: app.getHttpServer(),
       get: <T>(token: Type<T> | string | symbol) => app.get<T>(token as Type<T>, { strict: false }),
-      close: () => app.close(),
+      close: async () => {
+        await app.close();
+        if (settings.DATABASE_POOLER === 'transaction') await expectNoSessionState(settings.DATABASE_URL);
+      },
     };
   } finally {
     for (const [k, v] of Object.entries(saved)) {

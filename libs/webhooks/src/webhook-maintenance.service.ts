@@ -1,12 +1,11 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { ThrottledWarning } from '@app/observability';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DAY_SECONDS, Pruner } from '@app/database';
 import { CIPHERTEXT_PREFIX, SecretCipher } from '@app/secrets';
 import { reencryptHeaders } from './webhook-headers';
 import { WebhookServiceConfig } from './webhook.config';
 import { WebhooksRepository } from './webhooks.repository';
 
 const BATCH = 500;
-const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Upkeep that runs in every process with the engine:
@@ -14,37 +13,35 @@ const PRUNE_EVERY_MS = 3_600_000;
  *   key (plaintext rows from before encryption at rest, or rows of an older key after a rotation) are encrypted
  *   with it, so an old key can be dropped from ENCRYPTION_KEYS once every process ran. This is the data migration
  *   of encryption at rest: a schema migration cannot do it, it has no key;
- * - every hour, attempts older than WEBHOOK_ATTEMPT_RETENTION_DAYS are deleted.
- * Both are idempotent; replicas doing them at once only repeat each other's no-ops.
+ * - the database lib's Pruner deletes attempts older than WEBHOOK_ATTEMPT_RETENTION_DAYS, and finished
+ *   deliveries (succeeded, failed, cancelled) whose last attempt is older than WEBHOOK_DELIVERY_RETENTION_DAYS.
+ * Re-encryption is idempotent; replicas doing it at once only repeat each other's no-ops.
  */
 @Injectable()
-export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookMaintenance implements OnModuleInit {
   private readonly logger = new Logger('WebhookMaintenance');
-  private readonly failure = new ThrottledWarning('WebhookMaintenance');
-  private timer?: NodeJS.Timeout;
-  private pruning: Promise<number> = Promise.resolve(0);
 
   constructor(
     private readonly repository: WebhooksRepository,
     private readonly cipher: SecretCipher,
-    private readonly config: WebhookServiceConfig,
-  ) {}
+    config: WebhookServiceConfig,
+    pruner: Pruner,
+  ) {
+    // Attempts first: a delivery's rule would otherwise cascade to all of its attempts in one statement.
+    pruner.register(
+      { table: `${repository.schema}.webhook_attempts`, expired: 'attempted_at < cutoff', keepSeconds: () => config.WEBHOOK_ATTEMPT_RETENTION_DAYS * DAY_SECONDS },
+      {
+        table: repository.deliveriesTable,
+        expired: `status IN ('succeeded', 'failed', 'cancelled') AND COALESCE(last_attempt_at, created_at) < cutoff`,
+        keepSeconds: () => config.WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_SECONDS,
+      },
+    );
+  }
 
   /** Before anything delivers: a secret no listed key decrypts stops the start here, with the key's name. */
   async onModuleInit(): Promise<void> {
     const count = await this.reencryptSecrets();
     if (count > 0) this.logger.log(`encrypted the secrets and header values of ${count} webhooks with key "${this.cipher.currentKeyId}"`);
-  }
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
-    void this.prune();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    // Pruning stuck on a database that went away must not hold the shutdown: wait a bounded time.
-    await Promise.race([this.pruning, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   }
 
   /** Encrypts, with the current key, every secret and header value that is not yet; returns how many webhooks changed. */
@@ -68,23 +65,5 @@ export class WebhookMaintenance implements OnModuleInit, OnApplicationBootstrap,
       total += changed;
       if (rows.length < BATCH) return total;
     }
-  }
-
-  /** Deletes attempts past their retention, in batches; returns how many. */
-  prune(): Promise<number> {
-    this.pruning = (async () => {
-      let total = 0;
-      try {
-        for (;;) {
-          const n = await this.repository.pruneAttempts(this.config.WEBHOOK_ATTEMPT_RETENTION_DAYS, 10_000);
-          total += n;
-          if (n < 10_000) return total;
-        }
-      } catch (error) {
-        this.failure.warn(`pruning the attempt log: ${(error as Error).message}`);
-        return total;
-      }
-    })();
-    return this.pruning;
   }
 }

@@ -75,6 +75,10 @@ export class WebhookServiceConfig {
   @IsInt() @Min(1) @Max(3650)
   WEBHOOK_ATTEMPT_RETENTION_DAYS: number = 30;
 
+  /** How long a finished delivery (succeeded, failed, cancelled) is kept after its last attempt, in days; its attempts go with it. */
+  @IsInt() @Min(1) @Max(3650)
+  WEBHOOK_DELIVERY_RETENTION_DAYS: number = 30;
+
   /** How long a process trusts what it read about a client's webhooks, in seconds. */
   @IsInt() @Min(0) @Max(300)
   WEBHOOK_CACHE_SECONDS: number = 5;

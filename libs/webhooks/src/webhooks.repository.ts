@@ -281,17 +281,6 @@ export class WebhooksRepository {
     );
   }
 
-  /** Deletes attempts older than `days`, at most `limit` at a time; returns how many. */
-  async pruneAttempts(days: number, limit: number): Promise<number> {
-    const rows = await this.db.rows(
-      `DELETE FROM ${this.schema}.webhook_attempts WHERE id IN (
-         SELECT id FROM ${this.schema}.webhook_attempts WHERE attempted_at < now() - make_interval(days => $1) LIMIT $2
-       ) RETURNING 1`,
-      [days, limit],
-    );
-    return rows.length;
-  }
-
   // --- engine -------------------------------------------------------------------------
 
   /** The keys (active webhooks) the outbox relay works with, each with its delivery window as its cap. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Sql } from '@app/database';
+import { Pruner, Sql } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
  
@@ -160,7 +160,7 @@ describe('webhook engine, unsigned https service', () => {
     await t.get(WebhookEvents).emit(who, 'messages', [{ n: 1 }, { n: 2 }]);
     const [a, b] = await settled(t, who, webhook.id, 2);
     await t.get(Sql).rows(`UPDATE engine_unsigned.webhook_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id = $1`, [a.id]);
-    expect(await t.get(WebhookMaintenance).prune()).toBe(1);
+    expect(await t.get(Pruner).pruneAll()).toBe(1);
     const page = { perPage: 15, offset: 0 };
     expect((await t.get(WebhooksService).attempts(who, webhook.id, a.id, page)).total).toBe(0);
     expect((await t.get(WebhooksService).attempts(who, webhook.id, b.id, page)).total).toBe(1);

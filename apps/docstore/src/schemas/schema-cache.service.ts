@@ -1,7 +1,7 @@
 import { setTimeout as setTimeoutCallback } from 'node:timers';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DatabaseConfig } from '@app/database';
+import { DatabaseConfig, directDatabaseUrl } from '@app/database';
 import { Client } from 'pg';
 import type { DocumentScope } from '../address/document-scope';
 import { JsonSchemaValidator, type SchemaCheck } from './json-schema.validator';
@@ -14,7 +14,8 @@ const DELIVERY_WAIT_MS = 2000;
 /**
  * The compiled schema of each collection (or the fact that it has none), so a write does
  * not read its schema from PostgreSQL. A schema change commits with a NOTIFY on
- * SCHEMA_CHANGED_CHANNEL; every replica LISTENs on a connection of its own and drops the
+ * SCHEMA_CHANGED_CHANNEL; every replica LISTENs on a connection of its own (to
+ * DATABASE_DIRECT_URL: a transaction pooler would drop the subscription) and drops the
  * collection's entry when it arrives, milliseconds after the commit. While that connection
  * is down nothing is cached (every write reads its schema), and the cache is emptied when
  * it comes back, so a missed notification never leaves a stale schema in use.
@@ -108,7 +109,7 @@ export class SchemaCache implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Opens the LISTEN connection; false when it cannot. */
   private async connect(): Promise<boolean> {
-    const client = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'docstore-schema-listener' });
+    const client = new Client({ connectionString: directDatabaseUrl(this.config), application_name: 'docstore-schema-listener' });
     client.on('error', () => undefined);
     try {
       await client.connect();

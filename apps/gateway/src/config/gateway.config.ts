@@ -61,6 +61,14 @@ export class GatewayConfig {
   @IsInt() @Min(60) @Max(7 * 24 * 3600)
   IDEMPOTENCY_TTL_SECONDS: number = 24 * 3600;
 
+  /** How long a message's status events (sent, delivered, read, failed) are kept, in days. */
+  @IsInt() @Min(1) @Max(3650)
+  MESSAGE_STATUS_RETENTION_DAYS: number = 30;
+
+  /** How long the keys of inbound notifications are kept to drop a second delivery of one, in days (the network retries for up to 7). */
+  @IsInt() @Min(1) @Max(365)
+  INBOUND_EVENT_RETENTION_DAYS: number = 14;
+
   /** How long a verified API key stays cached in this process, in seconds. */
   @IsInt() @Min(0) @Max(300)
   APIKEY_CACHE_TTL_SECONDS: number = 30;

@@ -1,29 +1,18 @@
-import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { Sql } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { Pruner, Sql } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
 
 export type Claim = { kind: 'claimed' } | { kind: 'done'; response: unknown } | { kind: 'pending' } | { kind: 'mismatch' };
 
-/** Idempotency keys of message sends, per phone, remembered for IDEMPOTENCY_TTL_SECONDS; expired ones are deleted every ten minutes. */
+/** Idempotency keys of message sends, per phone, remembered for IDEMPOTENCY_TTL_SECONDS; the Pruner deletes expired ones. */
 @Injectable()
-export class IdempotencyRepository implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(IdempotencyRepository.name);
-  private timer?: NodeJS.Timeout;
-
+export class IdempotencyRepository {
   constructor(
     private readonly sql: Sql,
-    private readonly config: GatewayConfig,
-  ) {}
-
-  onModuleInit(): void {
-    this.timer = setInterval(() => {
-      this.purgeExpired(this.config.IDEMPOTENCY_TTL_SECONDS).catch((error) => this.logger.warn({ err: error }, 'could not delete expired idempotency keys'));
-    }, 600_000);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+    config: GatewayConfig,
+    pruner: Pruner,
+  ) {
+    pruner.register({ table: 'gateway.idempotency_keys', expired: 'created_at < cutoff', keepSeconds: () => config.IDEMPOTENCY_TTL_SECONDS });
   }
 
   /** Takes the key for this request, or says what the first request with it did. Expired keys are taken over. */
@@ -49,9 +38,5 @@ export class IdempotencyRepository implements OnModuleInit, OnApplicationShutdow
   /** A send that failed leaves no trace: the client may retry with the same key. */
   async release(phoneRef: string, key: string): Promise<void> {
     await this.sql.rows(`DELETE FROM gateway.idempotency_keys WHERE phone_ref = $1 AND key = $2 AND response IS NULL`, [phoneRef, key]);
-  }
-
-  async purgeExpired(ttlSeconds: number): Promise<void> {
-    await this.sql.rows(`DELETE FROM gateway.idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`, [ttlSeconds]);
   }
 }

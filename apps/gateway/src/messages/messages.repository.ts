@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, prepared, Sql, type SqlRunner } from '@app/database';
+import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql, type SqlRunner } from '@app/database';
+import { GatewayConfig } from '../config/gateway.config';
 import type { StatusChange } from '../network/network-events';
 import type { MessageFilter } from './message-query.validator';
 
@@ -37,7 +38,13 @@ const INSERT_MESSAGE = prepared(
 
 @Injectable()
 export class MessagesRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    config: GatewayConfig,
+    pruner: Pruner,
+  ) {
+    pruner.register({ table: 'gateway.message_statuses', expired: 'occurred_at < cutoff', keepSeconds: () => config.MESSAGE_STATUS_RETENTION_DAYS * DAY_SECONDS });
+  }
 
   /** Records a sent message and its first status, in one statement; false when the id is already recorded (nothing changes). */
   async insert(message: { id: string; phoneRef: string; to: string; waId: string; type: string; payload: unknown }): Promise<boolean> {

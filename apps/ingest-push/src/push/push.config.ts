@@ -26,6 +26,10 @@ export class PushConfig {
   @IsInt() @Min(1) @Max(100_000)
   PUSH_MAX_ITEMS: number = 10_000;
 
+  /** How long a batch and its items are kept after the batch ends (no item scheduled or sending), in days. */
+  @IsInt() @Min(1) @Max(3650)
+  PUSH_RETENTION_DAYS: number = 30;
+
   @IsIn(['fcm', 'sandbox'])
   PUSH_PROVIDER_ANDROID: 'fcm' | 'sandbox' = 'sandbox';
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql } from '@app/database';
+import { DAY_SECONDS, isoTimestamp, Pruner, Sql } from '@app/database';
+import { PushConfig } from './push.config';
 import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 import type { RejectedItem } from './push-batch.entity';
 import type { PushStatus } from './push-item.entity';
@@ -79,9 +80,26 @@ const BATCH_VIEW = `id, request_hash, accepted, rejected, rejections, ${isoTimes
 const ITEM_VIEW = `position AS index, id, status, platform, device AS nm_push, ${isoTimestamp('due_at')}, attempts,
   ${isoTimestamp('sent_at')}, provider_id, error`;
 
+/**
+ * A batch ends when none of its items is scheduled or sending any more; PUSH_RETENTION_DAYS after the last
+ * change of its last item, its items are deleted, then (empty) the batch: whole batches go, never a part of one.
+ */
+const ENDED_BATCH = `SELECT b.id FROM ${S}.push_batches b WHERE b.created_at < cutoff AND NOT EXISTS (
+  SELECT 1 FROM ${S}.push_items x WHERE x.batch_id = b.id AND (x.status IN ('scheduled', 'sending') OR x.updated_at >= cutoff))`;
+
 @Injectable()
 export class PushRepository {
-  constructor(private readonly db: Sql) {}
+  constructor(
+    private readonly db: Sql,
+    config: PushConfig,
+    pruner: Pruner,
+  ) {
+    const keepSeconds = () => config.PUSH_RETENTION_DAYS * DAY_SECONDS;
+    pruner.register(
+      { table: `${S}.push_items`, expired: `batch_id IN (${ENDED_BATCH})`, keepSeconds },
+      { table: `${S}.push_batches`, expired: `created_at < cutoff AND NOT EXISTS (SELECT 1 FROM ${S}.push_items x WHERE x.batch_id = push_batches.id)`, keepSeconds },
+    );
+  }
 
   /**
    * Records the batch and all its accepted items in one statement (one transaction):

@@ -47,4 +47,8 @@ export class SalesConfig {
   /** A `running` ingestion whose heartbeat is older than this ran in a process that stopped: it becomes `failed`. */
   @IsInt() @Min(1)
   INGEST_STALE_AFTER_SECONDS: number = 60;
+
+  /** How long a finished ingestion run (completed or failed) and its row errors are kept, in days. */
+  @IsInt() @Min(1) @Max(3650)
+  INGEST_RETENTION_DAYS: number = 30;
 }

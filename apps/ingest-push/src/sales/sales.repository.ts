@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql, type CopySource, type SqlClient } from '@app/database';
+import { DAY_SECONDS, isoTimestamp, Pruner, Sql, type CopySource, type SqlClient } from '@app/database';
+import { SalesConfig } from './sales.config';
 import { SALE_COLUMNS } from './sale-fields';
 import type { RowError } from './sale-copy.encoder';
 import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
@@ -58,7 +59,23 @@ const INGESTION_COLUMNS = `id, status, stage, format, bytes, received, inserted,
 /** SQL of the sales context: ingestions, their staging COPY and merge, their errors. */
 @Injectable()
 export class SalesRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    config: SalesConfig,
+    pruner: Pruner,
+  ) {
+    // Finished runs INGEST_RETENTION_DAYS after they finished: their errors first, then the (error-free) run.
+    const keepSeconds = () => config.INGEST_RETENTION_DAYS * DAY_SECONDS;
+    const finished = `status <> 'running' AND finished_at < cutoff`;
+    pruner.register(
+      { table: `${SCHEMA}.sales_ingestion_errors`, expired: `ingestion_id IN (SELECT id FROM ${SCHEMA}.sales_ingestions WHERE ${finished})`, keepSeconds },
+      {
+        table: `${SCHEMA}.sales_ingestions`,
+        expired: `${finished} AND NOT EXISTS (SELECT 1 FROM ${SCHEMA}.sales_ingestion_errors e WHERE e.ingestion_id = sales_ingestions.id)`,
+        keepSeconds,
+      },
+    );
+  }
 
   /**
    * A new running ingestion, under `id` when the client chose one (X-Ingestion-Id); null

@@ -1,0 +1,74 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '../src/database.config';
+import { Pruner, type RetentionRule } from '../src/pruner.service';
+import { Sql } from '../src/sql.service';
+
+async function ownDatabase(): Promise<string> {
+  const admin = process.env.TEST_DATABASE_URL!;
+  const name = `t_${process.env.TEST_RUN_ID}_pruner_${process.env.JEST_WORKER_ID ?? '1'}`;
+  const client = new Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+describe('Pruner (real PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let sql: Sql;
+  const config = Object.assign(new DatabaseConfig(), { DATABASE_URL: 'postgres://unused', PRUNE_BATCH_ROWS: 1000 });
+  const rule: RetentionRule = { table: 'events', expired: 'at < cutoff', keepSeconds: () => 3600 };
+  const left = async () => sql.rows<{ live: boolean; n: number }>('SELECT live, count(*)::int AS n FROM events GROUP BY live ORDER BY live');
+
+  beforeAll(async () => {
+    dataSource = await new DataSource({ type: 'postgres', url: await ownDatabase(), poolSize: 6 }).initialize();
+    sql = new Sql(dataSource);
+    await sql.rows('CREATE TABLE events (id bigserial PRIMARY KEY, at timestamptz NOT NULL, live boolean NOT NULL)');
+  });
+  afterAll(() => dataSource.destroy());
+
+  beforeEach(async () => {
+    await sql.rows('TRUNCATE events');
+    // Expired rows (older than an hour) interleaved with live ones, some just inside the retention.
+    await sql.rows(`INSERT INTO events (at, live)
+      SELECT CASE WHEN i % 5 = 0 THEN now() - interval '59 minutes' ELSE now() - interval '61 minutes' - make_interval(secs => i) END, i % 5 = 0
+      FROM generate_series(1, 12500) i`);
+  });
+
+  it('deletes only the expired rows, in batches, and nothing on the next round', async () => {
+    const pruner = new Pruner(sql, config);
+    pruner.register(rule);
+    expect(await pruner.pruneAll()).toBe(10_000);
+    expect(await left()).toEqual([{ live: true, n: 2500 }]);
+    expect(await pruner.pruneAll()).toBe(0);
+  });
+
+  it('lets one replica at a time prune a table: two at once delete each row once, together all of them', async () => {
+    const replicas = [new Pruner(sql, config), new Pruner(new Sql(dataSource), config)];
+    for (const p of replicas) p.register(rule);
+    const [a, b] = await Promise.all(replicas.map((p) => p.prune(rule)));
+    expect(a + b).toBeLessThanOrEqual(10_000);
+    // The one that found the lock taken stopped; a later round of either finishes the table.
+    expect(a + b + (await replicas[0].pruneAll())).toBe(10_000);
+    expect(await left()).toEqual([{ live: true, n: 2500 }]);
+  });
+
+  it('leaves a table alone while another session holds its prune lock', async () => {
+    const holder = await dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended('prune:events', 0))`);
+      const pruner = new Pruner(sql, config);
+      expect(await pruner.prune(rule)).toBe(0);
+      await holder.query('COMMIT');
+      expect(await pruner.prune(rule)).toBe(10_000);
+    } finally {
+      await holder.release();
+    }
+  });
+});
