@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 // Jest globalTeardown: drop the databases this run's tests created
-// (t_<TEST_RUN_ID>_*), then stop what jest-global-setup started. Runs once
+// (t_<TEST_RUN_ID>_*), then stop what jest-global-setup started (the Redis Cluster too). Runs once
 // however many projects call it.
 
 const { Client } = require('pg');
@@ -27,10 +27,10 @@ module.exports = async () => {
   globalThis.__localServices = undefined;
   const services = await pending.catch(() => null); // setup failed and Jest already reported it
   if (!services) return;
-  const { postgres, redis } = services;
+  const { postgres, redis, redisCluster } = services;
   try {
     if (process.env.TEST_RUN_ID) await dropRunDatabases(postgres.url, process.env.TEST_RUN_ID);
   } finally {
-    await Promise.all([postgres.stop(), redis.stop()]);
+    await Promise.all([postgres.stop(), redis.stop(), redisCluster?.stop()]);
   }
 };

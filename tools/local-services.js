@@ -369,4 +369,4 @@ function ensureRunDatabase() {
   return ensurePostgres(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : EMBEDDED_POSTGRES.run);
 }
 
-module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, terminate, redact };
+module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, terminate, redact, track, logTail, ServiceError, onPath };

@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { generateEncryptionKeys } from '@app/secrets';
 import { configureApp, ExpressServerAdapter } from '@app/server';
+import { testRedis } from './test-redis';
 import { workerDatabaseUrl } from './worker-database';
 
 /** One key per test process, unless the run supplies ENCRYPTION_KEYS. */
@@ -21,12 +22,15 @@ export interface TestApp {
 
 /**
  * Boots an app exactly as main.ts does (same module, same HTTP adapter, same configureApp) against the
- * worker's own database and a Redis key prefix of its own. `env` overrides settings.
+ * worker's own database, the run's Redis (or Redis Cluster: testRedis) and a key prefix of its own. `env` overrides
+ * settings; a test that names a REDIS_URL of its own gets that server, never the run's cluster.
  */
 export async function createTestApp(appModule: Type, env: Record<string, string> = {}): Promise<TestApp> {
+  const redis = testRedis();
   const settings: Record<string, string> = {
     DATABASE_URL: await workerDatabaseUrl(),
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL: redis.url,
+    REDIS_CLUSTER_NODES: env.REDIS_URL === undefined ? redis.clusterNodes ?? '' : '',
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
     LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '4',
