@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { connectRedis, type RedisClient } from '@app/redis';
-import { testRedis } from '@app/testkit';
+import { connectRedis, type RedisClient, type RedisTarget } from '@app/redis';
 import { RateLimitConfig } from './rate-limit.config';
 import { RateLimiter } from './rate-limiter.service';
 
-/** Against the run's real Redis (or Redis Cluster), each test under its own key prefix. */
+// The run's Redis, or its Redis Cluster with TEST_REDIS_CLUSTER=1 (the test kit's testRedis(), which this lib's tests cannot import).
+const testRedis = (): RedisTarget => ({ url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', clusterNodes: process.env.TEST_REDIS_CLUSTER_NODES ?? '' });
+
+/** Against the real Redis (or Redis Cluster), each test under its own key prefix. */
 describe('RateLimiter', () => {
   const clients: RedisClient[] = [];
   const limiters: RateLimiter[] = [];

@@ -32,8 +32,9 @@ export interface OwnRedisCluster {
  * `nodeTimeoutMs`: how long a master is unreachable before its replica takes over.
  */
 export function startOwnRedisCluster(options: { masters?: number; replicas?: number; nodeTimeoutMs?: number } = {}): Promise<OwnRedisCluster> {
-  // The same starter the test run and local tools use (plain JavaScript: it runs before any build).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // The starter Jest's global setup uses (TEST_REDIS_CLUSTER=1): plain JavaScript in tools/, which runs before any build
+  // and so has no import alias.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, @nx/enforce-module-boundaries
   const { startRedisCluster } = require('../../../tools/redis-cluster') as { startRedisCluster(o: typeof options): Promise<OwnRedisCluster> };
   return startRedisCluster(options);
 }
