@@ -2,7 +2,7 @@
 'use strict';
 // Jest globalTeardown: drop the databases this run's tests created
 // (t_<TEST_RUN_ID>_*), then stop what jest-global-setup started (PgBouncer first, so it
-// holds no connection to them). Runs once
+// holds no connection to them; the Redis Cluster too). Runs once
 // however many projects call it.
 
 const { Client } = require('pg');
@@ -28,11 +28,11 @@ module.exports = async () => {
   globalThis.__localServices = undefined;
   const services = await pending.catch(() => null); // setup failed and Jest already reported it
   if (!services) return;
-  const { postgres, pooler, redis } = services;
+  const { postgres, pooler, redis, redisCluster } = services;
   try {
     await pooler?.stop();
     if (process.env.TEST_RUN_ID) await dropRunDatabases(postgres.url, process.env.TEST_RUN_ID);
   } finally {
-    await Promise.all([postgres.stop(), redis.stop()]);
+    await Promise.all([postgres.stop(), redis.stop(), redisCluster?.stop()]);
   }
 };

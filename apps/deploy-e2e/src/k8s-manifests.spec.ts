@@ -236,6 +236,22 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
   });
 });
 
+describe('k8s/overlays/production-redis-cluster', () => {
+  it('points every container at the Redis Cluster, reached over TLS', () => {
+    const manifests = kustomize(join(ROOT, 'k8s/overlays/production-redis-cluster'));
+    const containers = [...of(manifests, 'Deployment'), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers);
+    expect(containers.length).toBeGreaterThan(0);
+    for (const c of containers) {
+      const given = containerSettings(manifests, c);
+      expect({ container: c.name, nodes: given.get('REDIS_CLUSTER_NODES'), url: given.get('REDIS_URL') }).toEqual({
+        container: c.name,
+        nodes: expect.stringMatching(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/),
+        url: expect.stringMatching(/^rediss:\/\//),
+      });
+    }
+  });
+});
+
 describe('the settings check', () => {
   it('reads what each app validates at start: its own and the shared settings, defaults and required ones', () => {
     const docstore = appSettings('docstore');

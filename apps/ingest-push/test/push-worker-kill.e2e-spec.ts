@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, workerDatabaseSettings, type TestApp } from '@app/testkit';
+import { createTestApp, testRedis, workerDatabaseSettings, type TestApp } from '@app/testkit';
 import { PushWorkerModule } from '../src/push-worker.module';
 import { itemRows, pushItem } from './support/push-test';
 import { usePush } from './support/use-push';
@@ -26,7 +26,8 @@ describe('a push worker killed mid-batch', () => {
   const push = usePush({
     fcm: true,
     env: {
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_URL: testRedis().url,
+      REDIS_CLUSTER_NODES: testRedis().clusterNodes ?? '',
       REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
       PUSH_CONCURRENCY: '2',
       PUSH_ITEMS_PER_JOB: '10',

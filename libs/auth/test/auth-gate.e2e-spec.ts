@@ -132,7 +132,7 @@ beforeAll(async () => {
   apiKey = await insert('api_keys', 'ik');
   revokedKey = await insert('api_keys', 'ik', true);
   pushToken = await insert('push_tokens', 'pt');
-  const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `test:authlib:${randomUUID().slice(0, 8)}:`, BODY_LIMIT_BYTES: '65536', BODY_MAX_JSON_VALUES: '1000' };
+  const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '', REDIS_PREFIX: `test:authlib:${randomUUID().slice(0, 8)}:`, BODY_LIMIT_BYTES: '65536', BODY_MAX_JSON_VALUES: '1000' };
   Object.assign(process.env, env);
   const nest = await NestFactory.create<NestExpressApplication>(GateTestModule, { bodyParser: false, logger: false });
   await nest.init();

@@ -1,6 +1,6 @@
 import { Inject, type BeforeApplicationShutdown, type InjectionToken, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
 import { Sql } from '@app/database';
-import { RedisConfig } from '@app/redis';
+import { RedisConfig, redisTarget } from '@app/redis';
 import { isLaneJob, type LaneItem, type LaneJob } from './lane-job';
 import { OutboxRelay, type OutboxSpec } from './outbox-relay';
 import type { QueueConnection } from './queue-connection';
@@ -57,9 +57,9 @@ export function InjectLane(queue: string): ParameterDecorator {
   return Inject(laneToken(queue));
 }
 
-/** The queue connection of the service: its Redis and its key prefix. */
+/** The queue connection of the service: its Redis (server or cluster) and its key prefix. */
 export function queueConnection(redis: RedisConfig): QueueConnection {
-  return { redisUrl: redis.REDIS_URL, redisPrefix: redis.REDIS_PREFIX };
+  return { ...redisTarget(redis), redisPrefix: redis.REDIS_PREFIX };
 }
 
 /**

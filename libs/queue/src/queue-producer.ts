@@ -1,5 +1,5 @@
 import { Queue, type JobType } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisClient } from '@app/redis';
 import { ThrottledWarning } from '@app/observability';
 import { onReady, producerRedis, queueAddress, type QueueConnection } from './queue-connection';
 
@@ -23,7 +23,7 @@ const PAGE = 1000;
  */
 export class QueueProducer<T> {
   protected readonly queue: Queue<T>;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly failure: ThrottledWarning;
 
   constructor(

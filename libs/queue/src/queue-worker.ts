@@ -1,5 +1,5 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisClient } from '@app/redis';
 import { Logger } from '@nestjs/common';
 import { ThrottledWarning } from '@app/observability';
 import { onReconnect, queueAddress, workerRedis, type QueueConnection } from './queue-connection';
@@ -26,7 +26,7 @@ export abstract class QueueWorker<T> {
   protected readonly logger: Logger;
   protected readonly failure: ThrottledWarning;
   private worker?: Worker<T>;
-  private redis?: Redis;
+  private redis?: RedisClient;
   private readonly finished: Array<(outcome: JobOutcome) => void> = [];
 
   constructor(readonly queueName: string) {

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
-import { eventually, freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, workerDatabaseUrl } from '@app/testkit';
+import { eventually, freePort, startOwnRedis as startRedis, stopOwnRedis as stopRedis, testRedis, workerDatabaseUrl } from '@app/testkit';
 import { DataSource } from 'typeorm';
 import type { LaneItem, LaneJob } from '../src/lane-job';
 import { OutboxRelay, type OutboxSpec } from '../src/outbox-relay';
@@ -66,8 +66,9 @@ async function newTable(): Promise<string> {
   return table;
 }
 
-function connection(redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'): QueueConnection {
-  return { redisUrl, redisPrefix: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:` };
+/** The run's Redis (or Redis Cluster), or a server of the test's own at `redisUrl`. */
+function connection(redisUrl?: string): QueueConnection {
+  return { ...(redisUrl ? { url: redisUrl } : testRedis()), redisPrefix: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:` };
 }
 
 function spec(table: string, overrides: Partial<OutboxSpec<Item, LaneItem>> = {}): OutboxSpec<Item, LaneItem> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { testRedis } from '@app/testkit';
 import type { QueueConnection } from '../src/queue-connection';
 import { QueueProducer } from '../src/queue-producer';
 import { QueueWorker, requestIdOf, type Job, type JobOutcome } from '../src/queue-worker';
@@ -20,7 +21,7 @@ class RecordingWorker extends QueueWorker<Work> {
 }
 
 describe('request ids and outcomes', () => {
-  const conn: QueueConnection = { redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:` };
+  const conn: QueueConnection = { ...testRedis(), redisPrefix: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:` };
 
   it('carries the request id in the job data, counts jobs by state, and tells listeners how each job ended', async () => {
     const producer = new QueueProducer<Work>('observed', conn, { attempts: 1 });

@@ -1,27 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
+import { connectRedis, type RedisClient, type RedisTarget } from '@app/redis';
 import { RateLimitConfig } from './rate-limit.config';
 import { RateLimiter } from './rate-limiter.service';
 
-/** Against the real Redis, each test under its own key prefix. */
+// The run's Redis, or its Redis Cluster with TEST_REDIS_CLUSTER=1 (the test kit's testRedis(), which this lib's tests cannot import).
+const testRedis = (): RedisTarget => ({ url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', clusterNodes: process.env.TEST_REDIS_CLUSTER_NODES ?? '' });
+
+/** Against the real Redis (or Redis Cluster), each test under its own key prefix. */
 describe('RateLimiter', () => {
-  const clients: Redis[] = [];
+  const clients: RedisClient[] = [];
   const limiters: RateLimiter[] = [];
   afterAll(async () => {
     for (const limiter of limiters) await limiter.onApplicationShutdown();
     for (const redis of clients) await redis.quit();
   });
 
-  function limiterPair(settings: Partial<RateLimitConfig> = {}): [RateLimiter, RateLimiter, Redis] {
+  function limiterPair(settings: Partial<RateLimitConfig> = {}): [RateLimiter, RateLimiter, RedisClient] {
     const prefix = `test:rl:${randomUUID().slice(0, 8)}:`;
     const make = () => {
-      const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: prefix, enableAutoPipelining: true });
+      const redis = connectRedis(testRedis(), { keyPrefix: prefix, enableAutoPipelining: true, maxRetriesPerRequest: 1 });
       clients.push(redis);
       const limiter = new RateLimiter(redis, Object.assign(new RateLimitConfig(), settings));
       limiters.push(limiter);
       return limiter;
     };
-    const reader = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: prefix });
+    const reader = connectRedis(testRedis(), { keyPrefix: prefix, maxRetriesPerRequest: 1 });
     clients.push(reader);
     return [make(), make(), reader];
   }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { REDIS } from '@app/redis';
-import type Redis from 'ioredis';
+import { REDIS, type RedisClient } from '@app/redis';
 import { RateLimitConfig } from './rate-limit.config';
 
 export interface RateLimitResult {
@@ -16,13 +15,13 @@ export interface RateLimitResult {
 /** The default window: rate limits per minute. */
 const MINUTE_MS = 60_000;
 
-// INCRBY and set the expiry when the key is new: one round trip, atomic.
+// INCRBY and set the expiry when the key is new: one round trip, atomic. One key per call, so a Redis Cluster runs it in one slot.
 const ADD_SCRIPT = `
 local n = redis.call('INCRBY', KEYS[1], ARGV[2])
 if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
-type RedisWithAdd = Redis & { rateLimitAdd(key: string, ttlMs: number, amount: number): Promise<number> };
+type RedisWithAdd = RedisClient & { rateLimitAdd(key: string, ttlMs: number, amount: number): Promise<number> };
 
 /** One key's count as this process knows it. */
 interface Counter {
@@ -58,7 +57,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private syncing: Promise<void> = Promise.resolve();
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     private readonly config: RateLimitConfig,
   ) {
     if (!('rateLimitAdd' in redis)) redis.defineCommand('rateLimitAdd', { numberOfKeys: 1, lua: ADD_SCRIPT });

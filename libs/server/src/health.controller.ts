@@ -3,8 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import { Public } from '@app/auth';
 import { Metrics, ReadinessInfo, type ReadinessReport } from '@app/observability';
-import { REDIS } from '@app/redis';
-import type Redis from 'ioredis';
+import { REDIS, type RedisClient } from '@app/redis';
 
 /**
  * `/health` (readiness): 200 while PostgreSQL answers, 503 otherwise. Redis, each queue's
@@ -20,7 +19,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly metrics: Metrics,
     private readonly readiness: ReadinessInfo,
   ) {}

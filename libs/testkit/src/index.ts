@@ -5,6 +5,7 @@ export * from './service-basics';
 export * from './webhook-receiver';
 export * from './docs-browser';
 export * from './own-redis';
+export * from './test-redis';
 export * from './test-certificates';
 export * from './migration-checks';
 export * from './eventually';

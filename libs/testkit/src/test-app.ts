@@ -6,6 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { generateEncryptionKeys } from '@app/secrets';
 import { configureApp, ExpressServerAdapter } from '@app/server';
 import { expectNoSessionState, workerDatabaseSettings } from './pooled-database';
+import { testRedis } from './test-redis';
 
 /** One key per test process, unless the run supplies ENCRYPTION_KEYS. */
 const TEST_ENCRYPTION_KEYS = process.env.ENCRYPTION_KEYS || generateEncryptionKeys('test');
@@ -21,14 +22,17 @@ export interface TestApp {
 
 /**
  * Boots an app exactly as main.ts does (same module, same HTTP adapter, same configureApp) against the
- * worker's own database and a Redis key prefix of its own. `env` overrides settings.
+ * worker's own database, the run's Redis (or Redis Cluster: testRedis) and a key prefix of its own. `env` overrides
+ * settings; a test that names a REDIS_URL of its own gets that server, never the run's cluster.
  * In a run through PgBouncer (TEST_DATABASE_POOLER=pgbouncer) the app runs with DATABASE_POOLER=transaction,
  * and `close()` fails if the app left session state on any of the pooler's server connections.
  */
 export async function createTestApp(appModule: Type, env: Record<string, string> = {}): Promise<TestApp> {
+  const redis = testRedis();
   const settings: Record<string, string> = {
     ...(await workerDatabaseSettings()),
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL: redis.url,
+    REDIS_CLUSTER_NODES: env.REDIS_URL === undefined ? redis.clusterNodes ?? '' : '',
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
     LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '4',
