@@ -64,7 +64,7 @@ function postFile(port: number, key: string, file: string, type: string): Promis
   });
 }
 
-/** The upload tool as users run it (parts of at most 1 GiB); resolves with its total line. */
+/** The upload tool as users run it (its default part size); resolves with its total line. */
 async function uploadTool(port: number, key: string, file: string): Promise<Summary> {
   const state = path.join(path.dirname(file), 'bench-upload-state.json');
   fs.rmSync(state, { force: true });

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { eventually, metricSample } from '@app/testkit';
+import { Client } from 'pg';
+import { eventually, metricSample, workerDatabaseUrl } from '@app/testkit';
 import request from 'supertest';
 import { FIELDS } from './support/sale-fixtures';
-import { generateFile, prepareSalesTool, runUploadTool, startIngest, upload, type IngestApp } from './support/sales-test';
+import { generateFile, prepareSalesTool, runUploadTool, startIngest, startUploadTool, upload, type IngestApp } from './support/sales-test';
 
 /** The upload tool (`npm run -s ingest:upload`, apps/sales-upload) against the running service, with small parts so files split. */
 describe('ingest:upload tool', () => {
@@ -49,24 +51,64 @@ describe('ingest:upload tool', () => {
     expect(stderr).toMatch(/rows\/s.*ETA/);
   });
 
-  it('resumes: a rerun skips the parts the service confirmed and sends only the rest', async () => {
+  it('resumes: a rerun says so, asks the service about parts of unknown outcome, and sends only what it lacks', async () => {
     const { key, accountId } = await t.apiKey();
     const file = await make('resume.csv', 'csv', 2000);
     const first = await run(file, key, 150_000);
     expect(first.code).toBe(0);
-    // Forget the last part's confirmation, as if the first run had died during it.
     const stateFile = `${file}.upload-state.json`;
-    expect(statSync(stateFile).size).toBeGreaterThan(0);
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { parts: Array<{ ingestion_id?: string }> };
-    delete state.parts[state.parts.length - 1].ingestion_id;
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { parts: Array<{ ingestion_id?: string; outcome?: string }> };
+    const n = state.parts.length;
+    expect(state.parts.every((p) => typeof p.ingestion_id === 'string' && p.outcome === 'completed')).toBe(true);
+    // As if the first run had died: after sending the last part, before its answer (the service stored it),
+    // and after recording the id of the one before, before sending it (the service never saw it).
+    delete state.parts[n - 1].outcome;
+    const unsent = randomUUID();
+    state.parts[n - 2] = { ...state.parts[n - 2], ingestion_id: unsent, outcome: undefined };
     writeFileSync(stateFile, JSON.stringify(state));
+    const ingestions = async () => (await t.sql.rows<{ id: string }>('SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId])).map((r) => r.id);
+    const before = await ingestions();
     const again = await run(file, key, 150_000);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(new RegExp(`^resuming: ${n - 2} of ${n} parts done\n`));
+    expect(again.stderr).not.toMatch(/\b0 rows\/s/);
     const parts = again.lines.filter((l) => 'part' in l);
-    expect(parts.slice(0, -1).every((p) => p.skipped === 'already confirmed')).toBe(true);
-    expect(parts[parts.length - 1]).not.toHaveProperty('skipped');
-    expect(parts[parts.length - 1].updated).toEqual(expect.any(Number));
+    expect(parts.map((p) => p.skipped ?? 'sent')).toEqual([...Array(n - 2).fill('already confirmed'), 'sent', 'already confirmed']);
+    // Only the unsent part went, under the id recorded for it.
+    expect((await ingestions()).sort()).toEqual([...before, unsent].sort());
     expect(await stored(accountId)).toBe(1960);
   });
+
+  it('Ctrl-C while the service merges a part: shows the stage, cancels the part on the service, keeps nothing, exits 130', async () => {
+    const { key, accountId } = await t.apiKey();
+    const file = await make('cancel.csv', 'csv', 200);
+    // Another merge of the same account holds its turn, so the part waits in `merging`.
+    const holder = new Client({ connectionString: await workerDatabaseUrl() });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
+      const tool = startUploadTool(['--file', file, '--url', `http://127.0.0.1:${t.port}`, '--api-key', key]);
+      await eventually(async () => (/server: merging \(200 records\)/.test(tool.stderr()) ? true : undefined));
+      expect(tool.stderr()).not.toMatch(/server: merging.*ETA/);
+      tool.child.kill('SIGINT');
+      const result = await tool.done;
+      expect(result.code).toBe(130);
+      const [{ id }] = await t.sql.rows<{ id: string }>('SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]);
+      expect(result.stderr).toContain(`part 1 of 1 was cancelled on the service (ingestion ${id}), nothing of it was kept`);
+      const state = JSON.parse(readFileSync(`${file}.upload-state.json`, 'utf8')) as { parts: unknown[] };
+      expect(state.parts).toEqual([expect.objectContaining({ ingestion_id: id, outcome: 'cancelled' })]);
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      await eventually(async () => ((await t.sql.one<{ status: string }>('SELECT status FROM ingest_push.sales_ingestions WHERE id = $1', [id]))?.status === 'cancelled' ? true : undefined));
+      expect(await stored(accountId)).toBe(0);
+      // A rerun sends the part again under a new id.
+      const again = await run(file, key, 1024 ** 3);
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toMatch(/resuming/);
+      expect(await stored(accountId)).toBe(196);
+    } finally {
+      await holder.end();
+    }
+  }, 30_000);
 
   it('retries a part the service turned away (503 while busy) and finishes', async () => {
     const { key, accountId } = await t.apiKey();

@@ -2,6 +2,7 @@ import { generateCommand } from './generate/generate.command';
 import { GENERATE_USAGE } from './generate/generate-args';
 import { uploadCommand } from './upload/upload.command';
 import { UPLOAD_USAGE } from './upload/upload-args';
+import { UploadInterruptedError } from './upload/upload-file';
 
 const COMMANDS = new Map<string, (argv: string[]) => Promise<void>>([
   ['upload', uploadCommand],
@@ -11,7 +12,7 @@ const COMMANDS = new Map<string, (argv: string[]) => Promise<void>>([
 /**
  * The sales upload tool: `main.js upload [options]` (npm run ingest:upload) and `main.js generate
  * [options]` (npm run ingest:generate). Resolves with the exit code: 0, 1 after a failure (one
- * sentence on stderr), 2 for a missing or unknown command.
+ * sentence on stderr), 2 for a missing or unknown command, 130 after Ctrl-C (as a shell reports SIGINT).
  */
 export async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -26,7 +27,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     // The upload's progress line may be unfinished: start the message on a line of its own.
     process.stderr.write(`${name === 'upload' ? '\n' : ''}${(error as Error).message}\n`);
-    return 1;
+    return error instanceof UploadInterruptedError ? 130 : 1;
   }
 }
 

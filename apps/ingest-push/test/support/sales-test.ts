@@ -1,6 +1,6 @@
 // As in main.ts: config classes need reflect-metadata loaded before them.
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -98,14 +98,32 @@ export async function generateFile(path: string, args: string[]): Promise<void> 
   if (code !== 0) throw new Error(`ingest:generate exited with ${code}`);
 }
 
-/** Runs the upload tool as users do: `npm run -s ingest:upload -- <args>`; stdout holds JSON lines. */
-export async function runUploadTool(args: string[]): Promise<{ code: number; lines: Array<Record<string, unknown>>; stderr: string }> {
+export interface UploadToolResult {
+  code: number;
+  lines: Array<Record<string, unknown>>;
+  stderr: string;
+}
+
+/**
+ * Starts the upload tool as users do (`npm run -s ingest:upload -- <args>`): its process, its
+ * stderr so far, and its result (stdout's JSON lines) once it exits.
+ */
+export function startUploadTool(args: string[]): { child: ChildProcess; stderr(): string; done: Promise<UploadToolResult> } {
   const child = spawn(process.execPath, [...SALES_TOOL, 'upload', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [code] = (await once(child, 'exit')) as [number];
-  const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, lines, stderr };
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = (async () => {
+    // 'close': the process ended and its output was read whole.
+    const [code] = (await once(child, 'close')) as [number];
+    const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    return { code, lines, stderr };
+  })();
+  return { child, stderr: () => stderr, done };
+}
+
+/** Runs the upload tool to its end: see `startUploadTool`. */
+export function runUploadTool(args: string[]): Promise<UploadToolResult> {
+  return startUploadTool(args).done;
 }

@@ -1,11 +1,15 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { SalesFormat } from './upload-args';
 
-/** A part: a byte range of the file, and the ingestion that confirmed it once it has been. */
+/**
+ * A part: a byte range of the file, the ingestion id it is sent under (recorded before it is
+ * sent), and the outcome once known (none yet: ask the service before sending it again).
+ */
 export interface Part {
   start: number;
   end: number;
   ingestion_id?: string;
+  outcome?: 'completed' | 'failed' | 'cancelled';
 }
 
 export interface Plan {

@@ -1,15 +1,22 @@
 import type { SalesFormat } from './upload-args';
 
+/** What the service says it is doing with the part under way (GET …/ingestions/{id}). */
+export type ServerStage = 'receiving' | 'storing' | 'merging';
+
 /**
- * The progress line on stderr: bytes sent, rows/s, MB/s and ETA. Rows are an estimate, counted
- * from line ends in CSV and from "OrderId" keys in JSON. Redrawn in place on a terminal, a line
- * every 5 s otherwise.
+ * The progress line on stderr: bytes done, rows/s, MB/s and ETA while sending, then the service's
+ * own stage until it answers. Rows are an estimate, counted from line ends in CSV and from
+ * "OrderId" keys in JSON. Rates count only bytes sent by this run (a skipped part is not a
+ * transfer). Redrawn in place on a terminal, a line every 5 s (and at each stage change) otherwise.
  */
 export class ProgressBar {
+  /** Bytes done: sent by this run, or in parts already stored. */
   bytes = 0;
+  private sent = 0;
   private rows = 0;
-  private readonly started = Date.now();
+  private firstSent = 0;
   private shown = 0;
+  private stage: { name: ServerStage; received: number } | null = null;
   private readonly needle: Buffer;
 
   constructor(
@@ -21,25 +28,51 @@ export class ProgressBar {
   }
 
   add(chunk: Buffer): void {
+    if (this.sent === 0) this.firstSent = Date.now();
     this.bytes += chunk.length;
+    this.sent += chunk.length;
     for (let at = chunk.indexOf(this.needle); at !== -1; at = chunk.indexOf(this.needle, at + 1)) this.rows++;
     const now = Date.now();
     if (now - this.shown >= (this.out.isTTY ? 200 : 5000)) this.show(now);
   }
 
+  /** Takes back bytes sent in an attempt that failed (they go again). */
+  undo(bytes: number): void {
+    this.bytes -= bytes;
+    this.sent -= bytes;
+  }
+
+  /** A part already stored: done, but not sent by this run. */
+  skip(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  /** The service's stage for the part under way, shown at once when it changes; null when the part ended. */
+  serverStage(name: ServerStage | null, received = 0): void {
+    const changed = name !== this.stage?.name;
+    this.stage = name === null ? null : { name, received };
+    if (changed && name !== null) this.show();
+  }
+
   show(now = Date.now()): void {
     this.shown = now;
-    const seconds = Math.max(0.001, (now - this.started) / 1000);
     const share = this.total > 0 ? Math.min(1, this.bytes / this.total) : 1;
     const width = 30;
     const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '.');
-    const rate = this.bytes / seconds;
-    const eta = rate > 0 ? Math.round((this.total - this.bytes) / rate) : 0;
-    const line = `[${bar}] ${(share * 100).toFixed(1)}% ${mb(this.bytes)}/${mb(this.total)} MB, ${Math.round(this.rows / seconds)} rows/s, ${mb(rate)} MB/s, ETA ${eta}s`;
-    this.out.write(this.out.isTTY ? `\r${line}` : `${line}\n`);
+    let line = `[${bar}] ${(share * 100).toFixed(1)}% ${mb(this.bytes)}/${mb(this.total)} MB`;
+    if (this.sent > 0) {
+      const seconds = Math.max(0.001, (now - this.firstSent) / 1000);
+      const rate = this.sent / seconds;
+      line += `, ${Math.round(this.rows / seconds)} rows/s, ${mb(rate)} MB/s`;
+      // Once the service is storing or merging, the wait is its own: an ETA from the send rate would say 0s.
+      if (!this.stage || this.stage.name === 'receiving') line += `, ETA ${Math.round((this.total - this.bytes) / rate)}s`;
+    }
+    if (this.stage) line += `, server: ${this.stage.name} (${this.stage.received} records)`;
+    this.out.write(this.out.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
   }
 
   done(): void {
+    this.stage = null;
     this.show();
     if (this.out.isTTY) this.out.write('\n');
   }

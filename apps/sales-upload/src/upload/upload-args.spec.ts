@@ -3,13 +3,13 @@ import { parseUploadArgs, UPLOAD_USAGE } from './upload-args';
 const REQUIRED = ['--file', 'sales.csv', '--url', 'http://localhost:3003', '--api-key', 'k'];
 
 describe('parseUploadArgs', () => {
-  it('applies the defaults: CSV, parts of 1 GiB, 3 retries, the state beside the file', () => {
+  it('applies the defaults: CSV, parts of 64 MiB, 3 retries, the state beside the file', () => {
     expect(parseUploadArgs(REQUIRED)).toEqual({
       file: 'sales.csv',
       url: new URL('http://localhost:3003/DataInserterSales/api/sales'),
       apiKey: 'k',
       format: 'csv',
-      maxPartBytes: 1024 ** 3,
+      maxPartBytes: 64 * 1024 ** 2,
       retries: 3,
       state: 'sales.csv.upload-state.json',
     });

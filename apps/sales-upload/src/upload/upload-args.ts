@@ -2,7 +2,8 @@ import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const SALES_PATH = '/DataInserterSales/api/sales';
-const GB = 1024 ** 3;
+/** Parts small enough that a rerun after Ctrl-C or a dropped connection resends little. */
+const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
 
 export const UPLOAD_USAGE =
   'Usage: npm run -s ingest:upload -- --file sales.csv --url http://localhost:3003 --api-key <key> [--part-bytes N] [--retries 3] [--state FILE] [--format csv|json]';
@@ -53,7 +54,7 @@ export function parseUploadArgs(argv: string[]): UploadOptions {
     url: new URL(base.replace(/\/+$/, '').replace(new RegExp(`${SALES_PATH}$`), '') + SALES_PATH),
     apiKey,
     format,
-    maxPartBytes: count('--part-bytes', values['part-bytes'] || String(GB), 1),
+    maxPartBytes: count('--part-bytes', values['part-bytes'] || String(DEFAULT_PART_BYTES), 1),
     retries: count('--retries', values.retries ?? '3', 0),
     state: values.state || `${file}.upload-state.json`,
   };

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { partBytes, partSize, planParts } from './part-plan';
-import { ProgressBar } from './progress-bar';
+import { partBytes, partSize, planParts, type Part } from './part-plan';
+import { ProgressBar, type ServerStage } from './progress-bar';
 import type { UploadOptions } from './upload-args';
 import { uploadIdentity, UploadState } from './upload-state';
 
@@ -26,67 +27,171 @@ export interface UploadTotals {
   rejected: number;
 }
 
-type IngestionSummary = Omit<PartResult, 'part' | 'of' | 'skipped'> & { status: string };
+/** How a run is steered from outside: Ctrl-C, the pace of asking the service, where progress goes. */
+export interface UploadControls {
+  /** Aborted on Ctrl-C: the part under way is cancelled on the service too. */
+  signal?: AbortSignal;
+  /** How often the service is asked for its stage while a part is under way (ms). */
+  pollMs?: number;
+  err?: NodeJS.WriteStream;
+}
+
+/** The run stopped on Ctrl-C; the message says what became of the part under way. */
+export class UploadInterruptedError extends Error {}
+
+type IngestionStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+type IngestionSummary = Omit<PartResult, 'part' | 'of' | 'skipped'> & { status: IngestionStatus; stage: ServerStage | null };
 
 interface Answer {
   status: number;
   body: string;
 }
 
+interface Request {
+  answer: Promise<Answer>;
+  /** Drops the connection (after the service was told to cancel). */
+  abort(): void;
+}
+
 /**
- * Sends the file part after part (see `planParts`). A part that fails on the network, with 408,
- * 429 or 5xx is sent again, up to `retries` times, waiting 1, 2, 4… s; any other answer stops the
- * upload. Each confirmed part is recorded in the state file, so a rerun asks the service about the
- * parts it confirmed (GET .../ingestions/{id}) and sends only the rest.
+ * Sends the file part after part (see `planParts`). Each part goes under an ingestion id chosen
+ * here (X-Ingestion-Id) and written to the state file before it is sent; its outcome is written
+ * when the service answers. A part whose outcome is unknown (a crash, a network error) is asked
+ * about (GET …/ingestions/{id}) before it is sent again, so a stored part never goes twice. A part
+ * that fails on the network, with 408, 429 or 5xx is sent again, up to `retries` times, waiting
+ * 1, 2, 4… s; any other answer stops the upload. On `signal` the part under way is cancelled on
+ * the service (DELETE …/ingestions/{id}) and the run ends with `UploadInterruptedError`.
  */
-export async function uploadFile(options: UploadOptions): Promise<{ parts: PartResult[]; totals: UploadTotals }> {
+export async function uploadFile(options: UploadOptions, controls: UploadControls = {}): Promise<{ parts: PartResult[]; totals: UploadTotals }> {
   const { file, url, apiKey, format, maxPartBytes, retries } = options;
+  const { signal, pollMs = 1000, err = process.stderr } = controls;
   const state = new UploadState(options.state, uploadIdentity(options));
   const plan = await planParts(file, format, maxPartBytes);
-  plan.parts = state.savedParts() ?? plan.parts;
+  const saved = state.savedParts();
+  plan.parts = saved ?? plan.parts;
   state.save(plan.parts);
-  const total = plan.parts.reduce((sum, _part, i) => sum + partSize(plan, i), 0);
-  const progress = new ProgressBar(total, format);
-  const results: PartResult[] = [];
   const of = plan.parts.length;
+  const done = plan.parts.filter((part) => part.outcome === 'completed').length;
+  if (saved && done > 0) err.write(`resuming: ${done} of ${of} parts done\n`);
+  const total = plan.parts.reduce((sum, _part, i) => sum + partSize(plan, i), 0);
+  const progress = new ProgressBar(total, format, err);
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    if (signal?.aborted) resolve('interrupted');
+    signal?.addEventListener('abort', () => resolve('interrupted'), { once: true });
+  });
+  const results: PartResult[] = [];
+
+  const ask = async (id: string): Promise<IngestionSummary | null> => {
+    const got = await send(new URL(`${url}/ingestions/${id}`), 'GET', { apiKey }, null).answer;
+    if (got.status === 404) return null;
+    if (got.status !== 200) throw new Error(`Asking the service about ingestion ${id} was answered with ${got.status}: ${got.body.slice(0, 500)}`);
+    return JSON.parse(got.body) as IngestionSummary;
+  };
+  const record = (part: Part, changes: Partial<Part>) => {
+    Object.assign(part, changes);
+    state.save(plan.parts);
+  };
+
+  /** The part's summary when the service already stored it; otherwise readies an id to send it under (recorded first). */
+  const prepare = async (part: Part): Promise<IngestionSummary | null> => {
+    if (part.ingestion_id) {
+      let known = await ask(part.ingestion_id);
+      // An earlier run's request may still be under way on the service: its outcome decides.
+      while (known?.status === 'running' && !signal?.aborted) {
+        progress.serverStage(known.stage, known.received);
+        await Promise.race([pause(pollMs), interrupted]);
+        known = await ask(part.ingestion_id);
+      }
+      if (known?.status === 'completed') {
+        record(part, { outcome: 'completed' });
+        return known;
+      }
+      // Never reached the service: the same id is still free.
+      if (known === null && part.outcome === undefined) return null;
+    }
+    record(part, { ingestion_id: randomUUID(), outcome: undefined });
+    return null;
+  };
+
+  /** Cancels the part under way on the service, records what became of it, and says so. */
+  const interrupt = async (i: number, part: Part, request?: Request): Promise<never> => {
+    const id = part.ingestion_id;
+    const name = `part ${i + 1} of ${of}`;
+    const stored = plan.parts.filter((p) => p.outcome === 'completed').length;
+    if (!id || part.outcome !== undefined) {
+      request?.abort();
+      throw new UploadInterruptedError(`Interrupted before ${name} was sent; ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+    }
+    const answer = await send(new URL(`${url}/ingestions/${id}`), 'DELETE', { apiKey }, null).answer.catch((error: Error) => ({ status: 0, body: error.message }));
+    request?.abort();
+    if (answer.status === 202) {
+      record(part, { outcome: 'cancelled' });
+      throw new UploadInterruptedError(`Interrupted: ${name} was cancelled on the service (ingestion ${id}), nothing of it was kept; ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+    }
+    const ended = answer.status === 409 ? (JSON.parse(answer.body) as { status?: Exclude<IngestionStatus, 'running'> }).status : undefined;
+    if (ended === 'completed') {
+      record(part, { outcome: 'completed' });
+      const rest = stored + 1 === of ? 'the upload is complete' : 'run the same command again to send the rest';
+      throw new UploadInterruptedError(`Interrupted, but ${name} had already completed on the service (ingestion ${id}) and is recorded as done; ${stored + 1} of ${of} parts are stored, ${rest}.`);
+    }
+    if (ended) {
+      record(part, { outcome: ended });
+      throw new UploadInterruptedError(`Interrupted: ${name} had already ended ${ended} on the service (ingestion ${id}); ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+    }
+    if (answer.status === 404) {
+      throw new UploadInterruptedError(`Interrupted before ${name} reached the service; ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+    }
+    throw new UploadInterruptedError(`Interrupted: cancelling ${name} (ingestion ${id}) was answered with ${answer.status || 'a network error'}: ${answer.body.slice(0, 300)}. Run the same command again: it asks the service what became of it.`);
+  };
+
   for (let i = 0; i < of; i++) {
     const part = plan.parts[i];
     const size = partSize(plan, i);
-    if (part.ingestion_id) {
-      const got = await send(new URL(`${url}/ingestions/${part.ingestion_id}`), 'GET', { apiKey }, null);
-      const summary = got.status === 200 ? (JSON.parse(got.body) as IngestionSummary) : null;
-      if (summary?.status === 'completed') {
-        progress.bytes += size;
-        results.push({ part: i + 1, of, skipped: 'already confirmed', ...pick(summary) });
-        continue;
-      }
-    }
     const headers = { apiKey, 'Content-Type': format === 'csv' ? 'application/csv' : 'application/json', 'Content-Length': String(size) };
-    let summary: IngestionSummary | undefined;
-    for (let attempt = 0; summary === undefined; attempt++) {
+    let summary: IngestionSummary | null = null;
+    for (let attempt = 0; summary === null; attempt++) {
+      summary = await prepare(part);
+      if (signal?.aborted) return interrupt(i, part);
+      if (summary) {
+        if (attempt === 0) {
+          progress.skip(size);
+          results.push({ part: i + 1, of, skipped: 'already confirmed', ...pick(summary) });
+        }
+        break;
+      }
+      const id = part.ingestion_id!;
       const before = progress.bytes;
-      let res: Answer | undefined;
+      const request = send(url, 'POST', { ...headers, 'X-Ingestion-Id': id }, partBytes(file, plan, i), (chunk) => progress.add(chunk));
+      const poll = watchStage(id, pollMs, ask, progress);
+      let res: Answer | 'interrupted' | undefined;
       try {
-        res = await send(url, 'POST', headers, partBytes(file, plan, i), (chunk) => progress.add(chunk));
+        res = await Promise.race([request.answer, interrupted]);
       } catch (error) {
         if (attempt >= retries) throw error;
-        process.stderr.write(`\npart ${i + 1}: ${(error as Error).message}, retrying\n`);
+        err.write(`\npart ${i + 1}: ${(error as Error).message}, retrying\n`);
+      } finally {
+        poll.stop();
+        progress.serverStage(null);
       }
+      if (res === 'interrupted') return interrupt(i, part, request);
       if (res?.status === 201) {
         summary = JSON.parse(res.body) as IngestionSummary;
+        record(part, { outcome: 'completed' });
+        results.push({ part: i + 1, of, ...pick(summary) });
         break;
       }
       if (res) {
-        const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
-        if (!retryable || attempt >= retries) throw new Error(`Part ${i + 1} of ${of} was refused with ${res.status}: ${res.body.slice(0, 500)}`);
-        process.stderr.write(`\npart ${i + 1}: ${res.status}, retrying\n`);
+        // The id is taken (an earlier attempt reached the service after all): the next attempt asks what became of it.
+        const retryable = res.status === 408 || res.status === 429 || res.status >= 500 || /SALES_INGESTION_ID_IN_USE/.test(res.body);
+        if (!retryable || attempt >= retries) {
+          record(part, { outcome: 'failed' });
+          throw new Error(`Part ${i + 1} of ${of} was refused with ${res.status}: ${res.body.slice(0, 500)}`);
+        }
+        err.write(`\npart ${i + 1}: ${res.status}, retrying\n`);
       }
-      progress.bytes = before;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
+      progress.undo(progress.bytes - before);
+      if ((await Promise.race([pause(1000 * 2 ** attempt), interrupted])) === 'interrupted') return interrupt(i, part);
     }
-    part.ingestion_id = summary.ingestion_id;
-    state.save(plan.parts);
-    results.push({ part: i + 1, of, ...pick(summary) });
   }
   progress.done();
   const totals: UploadTotals = { received: 0, inserted: 0, updated: 0, rejected: 0 };
@@ -94,31 +199,65 @@ export async function uploadFile(options: UploadOptions): Promise<{ parts: PartR
   return { parts: results, totals };
 }
 
+/** Asks the service for its stage every `pollMs` while a part is under way, one question at a time. */
+function watchStage(id: string, pollMs: number, ask: (id: string) => Promise<IngestionSummary | null>, progress: ProgressBar): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async () => {
+    const known = await ask(id).catch(() => null);
+    if (stopped) return;
+    if (known?.status === 'running' && known.stage) progress.serverStage(known.stage, known.received);
+    timer = setTimeout(() => void tick(), pollMs);
+  };
+  timer = setTimeout(() => void tick(), pollMs);
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 function pick(summary: IngestionSummary): Omit<PartResult, 'part' | 'of' | 'skipped'> {
   const { ingestion_id, received, inserted, updated, rejected, error_count, duration_ms } = summary;
   return { ingestion_id, received, inserted, updated, rejected, error_count, duration_ms };
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: AsyncIterable<Buffer> | null, onChunk?: (chunk: Buffer) => void): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const req = client.request(url, { method, headers }, (res) => {
+function send(url: URL, method: string, headers: Record<string, string>, body: AsyncIterable<Buffer> | null, onChunk?: (chunk: Buffer) => void): Request {
+  const client = url.protocol === 'https:' ? https : http;
+  let req: http.ClientRequest | undefined;
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req = client.request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode || 0, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    const sending = req;
+    sending.on('error', reject);
     if (!body) {
-      req.end();
+      sending.end();
       return;
     }
     (async () => {
       for await (const chunk of body) {
+        if (sending.destroyed) return;
         onChunk?.(chunk);
-        if (!req.write(chunk)) await new Promise((resolve) => req.once('drain', resolve));
+        if (!sending.write(chunk)) {
+          await new Promise((resolve) => {
+            sending.once('drain', resolve);
+            sending.once('close', resolve);
+          });
+        }
       }
-      req.end();
-    })().catch((error: Error) => req.destroy(error));
+      sending.end();
+    })().catch((error: Error) => sending.destroy(error));
   });
+  // An aborted request's answer is never awaited: keep its rejection from being unhandled.
+  answer.catch(() => undefined);
+  return { answer, abort: () => req?.destroy() };
 }
