@@ -1,5 +1,6 @@
 // Checks of what ships: Dockerfile lint, the pruned production install booting from dist/,
-// and the Kubernetes manifests against the Kubernetes schemas and the apps' settings.
+// the Kubernetes manifests against the Kubernetes schemas and the apps' settings, and the
+// READMEs (their marked examples run against `npm start`'s stack; their links stay in the repository).
 module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'deploy-e2e',
