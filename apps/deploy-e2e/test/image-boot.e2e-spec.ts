@@ -1,12 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateEncryptionKeys } from '@app/secrets';
-import { Client } from 'pg';
 import { deployableApps, ROOT } from '../src/workspace';
+import { freePort, freshDatabase, waitForHealth } from './support/processes';
 
 const run = promisify(execFile);
 
@@ -108,44 +108,3 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     expect(await exited).toEqual({ code: 0, signal: null });
   }, 60_000);
 });
-
-/** Creates (or recreates) a database; global teardown drops every t_<run>_* one. */
-async function freshDatabase(name: string): Promise<string> {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const client = new Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function waitForHealth(port: number, child: ChildProcess): Promise<number | string> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null || child.signalCode !== null) return `exited with ${child.exitCode ?? child.signalCode}`;
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      if (res.status === 200) return 200;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return 'no 200 within 40 s';
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
