@@ -10,3 +10,4 @@ export * from './eventually';
 export * from './metrics-sample';
 export * from './folder-cycles';
 export * from './route-walk';
+export * from './webhook-receive-tool';
