@@ -5,8 +5,11 @@ import { docBody, request, type Client, type Docstore, useDocstore } from './sup
 
 jest.setTimeout(30_000);
 
+const ROOT = join(__dirname, '../../..');
+
+// By path, its pieces apart: Nx's graph would otherwise count tools (and its dev packages) in the app's image.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const tool = require(join(__dirname, '../../../tools/webhook-receive.js')) as {
+const tool = require(join(ROOT, 'tools', 'webhook-receive.js')) as {
   checkSignature(secret: string, headers: Record<string, string>, body: string, now: number): string;
 };
 

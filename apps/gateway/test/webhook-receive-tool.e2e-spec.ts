@@ -12,8 +12,9 @@ import { request, text, withPhones, type Gateway } from './support/gateway-test'
 jest.setTimeout(60_000);
 
 const ROOT = join(__dirname, '../../..');
+// By path, its pieces apart: Nx's graph would otherwise count tools (and its dev packages) in the app's image.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const start = require(join(ROOT, 'tools/start.js')) as { appEnvironment(app: string, base: NodeJS.ProcessEnv, caFile?: string): NodeJS.ProcessEnv };
+const start = require(join(ROOT, 'tools', 'start.js')) as { appEnvironment(app: string, base: NodeJS.ProcessEnv, caFile?: string): NodeJS.ProcessEnv };
 
 /**
  * `npm run webhook:receive -- --https` (tools/webhook-receive.js): an https receiver whose
