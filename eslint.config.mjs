@@ -39,7 +39,8 @@ const boundaries = (forTests) => [
 const TESTS = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
 
 export default [
-  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'tools/**', '**/*.js', '**/jest.config.js', 'jest.preset.js'] },
+  // JavaScript is not linted, except the tools (plain CommonJS, type-checked by tools/tsconfig.json).
+  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', '**/*.js', '!tools/*.js', '**/jest.config.js', 'jest.preset.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -54,6 +55,7 @@ export default [
     },
   },
   { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },
+  { files: ['tools/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     // Config loading, bootstrap, tests and the benchmarks are where the environment is read on purpose.
     files: ['libs/config/**/*.ts', 'libs/testkit/**/*.ts', ...TESTS, '**/main.ts', '**/*.cli.ts', 'bench/**/*.ts'],

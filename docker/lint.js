@@ -96,16 +96,48 @@ function lintCompose(text) {
   return problems;
 }
 
+/**
+ * Problems of the compose file's named volumes on images built from `dockerfile`: a named volume
+ * starts as a copy of the image's folder, so each mount path must be a folder the final stage makes
+ * (`mkdir -p`) and gives to its USER (`chown -R <user> <it or a parent>`); else the app cannot write.
+ */
+function lintComposeVolumes(composeText, dockerfileText) {
+  const problems = [];
+  const compose = require('yaml').parse(composeText);
+  const stages = instructions(dockerfileText);
+  const final = stages.slice(stages.map((i) => i.keyword).lastIndexOf('FROM') + 1);
+  const user = [...final].reverse().find((i) => i.keyword === 'USER')?.args;
+  const runs = final.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+  const made = (dir) => runs.some((r) => new RegExp(`mkdir -p (\\S+ )*${escape(dir)}( |;|&|$)`).test(r));
+  const owned = (dir) =>
+    runs.some((r) => [...r.matchAll(/chown -R (\S+) ([^\s;&|]+)/g)].some(([, who, at]) => who === user && (dir === at || dir.startsWith(`${at}/`))));
+  for (const [name, service] of Object.entries(compose.services ?? {})) {
+    if (!service.build) continue;
+    for (const volume of service.volumes ?? []) {
+      const [source, target] = String(volume).split(':');
+      if (source.startsWith('.') || source.startsWith('/')) continue; // a bind mount keeps the host's owner
+      if (!made(target) || !owned(target)) problems.push(`compose service ${name}: volume ${source} is mounted at ${target}, which the image does not make and give to USER ${user}`);
+    }
+  }
+  return problems;
+}
+
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function lintAll() {
   const problems = [];
   for (const file of fs.readdirSync(__dirname).filter((f) => /^Dockerfile(\.[\w-]+)?$/.test(f) && !f.endsWith('.dockerignore'))) {
     problems.push(...lintDockerfile(fs.readFileSync(path.join(__dirname, file), 'utf8')).map((p) => `docker/${file}: ${p}`));
   }
-  problems.push(...lintCompose(fs.readFileSync(path.join(__dirname, 'compose.yml'), 'utf8')).map((p) => `docker/compose.yml: ${p}`));
+  const compose = fs.readFileSync(path.join(__dirname, 'compose.yml'), 'utf8');
+  problems.push(...lintCompose(compose).map((p) => `docker/compose.yml: ${p}`));
+  problems.push(...lintComposeVolumes(compose, fs.readFileSync(path.join(__dirname, 'Dockerfile'), 'utf8')).map((p) => `docker/compose.yml: ${p}`));
   return problems;
 }
 
-module.exports = { lintDockerfile, lintCompose, lintAll, pinned };
+module.exports = { lintDockerfile, lintCompose, lintComposeVolumes, lintAll, pinned };
 
 if (require.main === module) {
   const problems = lintAll();

@@ -8,6 +8,7 @@ const { spawn } = require('node:child_process');
 const { ROOT, APP_PORTS } = require('./defaults');
 const { localEncryptionKeys } = require('./encryption-keys');
 const { ensureRunDatabase, ensureRedis, terminate, redact } = require('./local-services');
+const { LOCAL_CA_CERT } = require('./local-ca');
 
 const say = (msg) => process.stderr.write(`[start] ${msg}\n`);
 
@@ -15,10 +16,6 @@ const children = new Set(); // build and apps
 const services = [];
 let stopping = false;
 let crashed = false;
-
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
 
 async function shutdown() {
   if (stopping) return;
@@ -28,15 +25,21 @@ async function shutdown() {
   process.exit(crashed ? 1 : 0);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (!stopping) {
-      say(`${signal} received, stopping`);
-      shutdown();
-    } else {
-      for (const child of children) child.kill('SIGKILL'); // second Ctrl-C: don't wait
-    }
+/** Stops what this process started, however it ends (only when run as `npm start`, not when loaded). */
+function handleExit() {
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
   });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (!stopping) {
+        say(`${signal} received, stopping`);
+        shutdown();
+      } else {
+        for (const child of children) child.kill('SIGKILL'); // second Ctrl-C: don't wait
+      }
+    });
+  }
 }
 
 function run(command, args, env) {
@@ -92,7 +95,8 @@ async function main() {
 
   for (const app of apps) {
     const port = String(APP_PORTS[/** @type {keyof APP_PORTS} */ (app)]);
-    const env = { ...process.env, DATABASE_URL: postgres.url, REDIS_URL: redis.url, ENCRYPTION_KEYS: encryptionKeys, PORT: port };
+    const env = appEnvironment(app, { ...process.env, DATABASE_URL: postgres.url, REDIS_URL: redis.url, ENCRYPTION_KEYS: encryptionKeys, PORT: port });
+    if (env.NODE_EXTRA_CA_CERTS && env.NODE_EXTRA_CA_CERTS !== process.env.NODE_EXTRA_CA_CERTS) say(`${app} trusts the local webhook CA ${path.relative(process.cwd(), env.NODE_EXTRA_CA_CERTS)}`);
     const child = run(process.execPath, [entry(app)], env);
     say(`${app} started (pid ${child.pid}, port ${port})`);
     child.once('exit', (code, signal) => {
@@ -105,8 +109,26 @@ async function main() {
   }
 }
 
-main().catch(async (err) => {
-  say(err.message);
-  crashed = true;
-  await shutdown();
-});
+/**
+ * An app's environment: `base`, and for the gateway (whose webhooks are https only) the local
+ * CA of `npm run webhook:receive -- --https` when that exists and nothing else is set.
+ * @param {string} app
+ * @param {NodeJS.ProcessEnv} base
+ * @param {string} [caFile]
+ * @returns {NodeJS.ProcessEnv}
+ */
+function appEnvironment(app, base, caFile = LOCAL_CA_CERT) {
+  if (app !== 'gateway' || base.NODE_EXTRA_CA_CERTS || !fs.existsSync(caFile)) return base;
+  return { ...base, NODE_EXTRA_CA_CERTS: caFile };
+}
+
+module.exports = { appEnvironment };
+
+if (require.main === module) {
+  handleExit();
+  main().catch(async (err) => {
+    say(err.message);
+    crashed = true;
+    await shutdown();
+  });
+}

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { kustomize, podContainers } from './kustomize';
 import { deployableApps, ROOT } from './workspace';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -46,6 +47,35 @@ describe('.github/workflows/ci.yml', () => {
     expect(job.env.TEST_DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
     expect(job.env.TEST_REDIS_URL).toBe('redis://redis:6379');
     for (const image of [job.container.image, ...Object.values(job.services).map((s) => s.image)]) expect({ image, pinned: pinned(image) }).toEqual({ image, pinned: true });
+  });
+});
+
+describe('.github/workflows/images.yml', () => {
+  const images = parse(readFileSync(join(ROOT, '.github/workflows/images.yml'), 'utf8')) as {
+    on: { push: { branches: string[] } };
+    permissions: Record<string, string>;
+    env: { REGISTRY: string };
+    jobs: Record<string, { strategy: { matrix: { app: string[] } }; steps: Array<Step & { with?: Record<string, string | boolean> }> }>;
+  };
+  const [job] = Object.values(images.jobs);
+  const build = job.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'))!;
+
+  it('builds and pushes an image of every deployable app from docker/Dockerfile on each push to main', () => {
+    expect(images.on.push.branches).toEqual(['main']);
+    expect([...job.strategy.matrix.app].sort()).toEqual(deployableApps());
+    expect(build.with).toMatchObject({ context: '.', file: 'docker/Dockerfile', 'build-args': 'APP=${{ matrix.app }}', push: true });
+    expect(job.steps.some((s) => s.uses?.startsWith('docker/login-action@'))).toBe(true);
+    expect(images.permissions).toEqual({ contents: 'read' });
+  });
+
+  it('tags each image by its commit, under the registry and names the overlays deploy', () => {
+    expect(build.with!.tags).toBe('${{ env.REGISTRY }}/services/${{ matrix.app }}:${{ github.sha }}');
+    const registry = /'([^']+)' *}}$/.exec(images.env.REGISTRY)![1];
+    for (const overlay of readdirSync(join(ROOT, 'k8s/overlays'))) {
+      for (const image of kustomize(join(ROOT, 'k8s/overlays', overlay)).flatMap(podContainers).map((c) => c.image)) {
+        expect({ overlay, image }).toEqual({ overlay, image: expect.stringMatching(new RegExp(`^${registry.replace(/\./g, '\\.')}/services/(${deployableApps().join('|')}):`)) });
+      }
+    }
   });
 });
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateEncryptionKeys } from '@app/secrets';
-import { freePort, freshDatabase, waitForHealth } from './support/boot';
 import { deployableApps, ROOT } from '../src/workspace';
+import { freePort, freshDatabase, waitForHealth } from './support/boot';
 
 const run = promisify(execFile);
 

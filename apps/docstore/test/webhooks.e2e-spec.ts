@@ -116,6 +116,11 @@ describe('webhook targets (no allow list)', () => {
     await w.put(ok.id, { url }).expect(422);
   });
 
+  it.each(['http://127.0.0.1:8080/hook', 'https://localhost:8443/hook', 'https://127.0.0.1/hook'])('names the setting that allows a loopback receiver in the 422 for %s', async (url) => {
+    const res = await webhooksOf(ds, c).create({ url, events: ['document.created'] }).expect(422);
+    expect(res.body.errors.url).toEqual([expect.stringContaining('WEBHOOK_ALLOWED_TARGETS')]);
+  });
+
   it('refuses at delivery time a target that turned private after registration (DNS change)', async () => {
     const receiver = await startWebhookReceiver();
     try {

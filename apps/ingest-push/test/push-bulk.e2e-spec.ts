@@ -92,6 +92,53 @@ describe('POST /api/pushm/bulk', () => {
     ]);
   });
 
+  describe('?dry_run=true', () => {
+    const dryRun = (pushs: unknown[], query = '?dry_run=true', headers: Record<string, string> = {}) =>
+      request(push.app.http).post(`/api/pushm/bulk${query}`).set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/json', ...headers }).send({ pushs });
+
+    it('answers 200 with what each valid item would send, and the errors of the others, storing and sending nothing', async () => {
+      const due = dueIn(3_600_000);
+      const batches = await count('push_batches');
+      const items = await count('push_items');
+      const res = await dryRun([
+        pushItem({ nm_push: 'phone-1', valor_json: '{"nome":"Ana","cupom":"X10"}', ...due }),
+        pushItem({ nm_mensagem: 'Falta {{codigo}}' }),
+        pushItem({ nm_push: 'phone-2', nm_plataforma: 'iOS', nm_titulo: '', url_scheme: null, campos: 'cupom', valor: 'Z9', nm_mensagem: '{{ cupom }} é seu' }),
+      ]);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        dry_run: true,
+        accepted: 2,
+        rejected: 1,
+        items: [
+          { index: 0, platform: 'android', nm_push: 'phone-1', title: 'Oi Ana', body: 'Seu cupom: X10', url_scheme: 'app://promo', due_at: new Date(due.at).toISOString().replace('.000Z', '.000000Z') },
+          { index: 1, errors: { nm_mensagem: ['No value for {{codigo}}.'] } },
+          { index: 2, platform: 'ios', nm_push: 'phone-2', title: '', body: 'Z9 é seu', url_scheme: null, due_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) },
+        ],
+      });
+      expect({ batches: await count('push_batches'), items: await count('push_items') }).toEqual({ batches, items });
+    });
+
+    it('shows the same text the real request then stores, and leaves its Idempotency-Key free', async () => {
+      const item = pushItem({ ...dueIn(3_600_000), valor_json: '{"nome":"Bia","cupom":7}' });
+      const key = `dry-${Math.random().toString(36).slice(2)}`;
+      const preview = await dryRun([item], '?dry_run=true', { 'idempotency-key': key }).expect(200);
+      const real = await push.app.post(push.token, [item], { 'idempotency-key': key }).expect(202);
+      const stored = await request(push.app.http).get(`/api/pushm/bulk/${real.body.batch_id}`).set('authorization', `Bearer ${push.token}`).expect(200);
+      const [shown] = stored.body.items.data;
+      expect({ title: shown.title, body: shown.body, due_at: shown.due_at }).toEqual({ title: preview.body.items[0].title, body: preview.body.items[0].body, due_at: preview.body.items[0].due_at });
+      expect(shown).toMatchObject({ title: 'Oi Bia', body: 'Seu cupom: 7' });
+    });
+
+    it('answers 422 when no item is valid, and to a dry_run that is neither true nor false', async () => {
+      const none = await dryRun([pushItem({ nm_plataforma: 'windows' })]).expect(422);
+      expect(none.body).toMatchObject({ accepted: 0, rejected: 1, items: [{ index: 0, errors: { nm_plataforma: expect.any(Array) } }] });
+      const bad = await dryRun([pushItem()], '?dry_run=yes').expect(422);
+      expect(bad.body.errors).toEqual({ dry_run: ['dry_run must be true or false.'] });
+      await dryRun([pushItem({ ...dueIn(3_600_000) })], '?dry_run=false').expect(202);
+    });
+  });
+
   it('refuses an item whose placeholder has no value, naming it', async () => {
     const res = await push.app.post(push.token, [pushItem(), pushItem({ nm_mensagem: 'Falta {{codigo}}' })]);
     expect(res.status).toBe(202);
@@ -231,6 +278,9 @@ describe('GET and DELETE /api/pushm/bulk/{batch_id}', () => {
       status: 'scheduled',
       platform: 'android',
       nm_push: 'page-15',
+      title: 'Oi Ana',
+      body: 'Seu cupom: X10',
+      url_scheme: 'app://promo',
       due_at: posted.body.items[15].due_at,
       attempts: 0,
       sent_at: null,

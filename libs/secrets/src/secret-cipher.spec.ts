@@ -77,6 +77,17 @@ describe('parseEncryptionKeys', () => {
     expect(() => parseEncryptionKeys(value)).toThrow(message);
   });
 
+  it.each([
+    ['the Secret template\'s value', 'CHANGE_ME:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='],
+    ['an all-zero key under any id', `k1:${Buffer.alloc(32).toString('base64')}`],
+    ['one byte repeated', `k1:${Buffer.alloc(32, 0x41).toString('base64')}`],
+    ['a short pattern repeated', `k1:${Buffer.from('abcd'.repeat(8)).toString('base64')}`],
+    ['a placeholder id with a random key', key('change-me')],
+    ['a placeholder behind a real key', `${key('k1')},${key('REPLACE_ME')}`],
+  ])('refuses %s as a placeholder', (_name, value) => {
+    expect(() => parseEncryptionKeys(value)).toThrow(/is a placeholder, not a secret key; make one with `openssl rand -base64 32`/);
+  });
+
   it('refuses a key id listed twice', () => {
     expect(() => parseEncryptionKeys(`${key('a')},${key('a')}`)).toThrow('twice');
   });

@@ -15,6 +15,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 export const CIPHERTEXT_PREFIX = 'enc1:';
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/**
+ * An unedited template (`CHANGE_ME:AAAA…=`, an all-zero key) parses as a valid key, and a service
+ * would encrypt with it silently. Random 32 bytes hold about 30 distinct values; fewer than 8 is
+ * a made-up key (one byte repeated, a short pattern), never one that `openssl rand` gave.
+ */
+const PLACEHOLDER_ID = /^(change[_-]?me|replace[_-]?me|placeholder|example|todo)$/i;
+const MIN_DISTINCT_BYTES = 8;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -39,6 +46,9 @@ export function parseEncryptionKeys(value: string): EncryptionKey[] {
     if (!KEY_ID.test(id)) throw new Error('each key must be <keyId>:<base64 of 32 bytes>, the id 1-32 of A-Z a-z 0-9 _ -');
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(material) || Buffer.from(material, 'base64').length !== 32) {
       throw new Error(`key "${id}" must be the base64 of exactly 32 bytes`);
+    }
+    if (PLACEHOLDER_ID.test(id) || new Set(Buffer.from(material, 'base64')).size < MIN_DISTINCT_BYTES) {
+      throw new Error(`key "${id}" is a placeholder, not a secret key; make one with \`openssl rand -base64 32\``);
     }
     if (keys.some((k) => k.id === id)) throw new Error(`key id "${id}" is listed twice`);
     keys.push({ id, key: Buffer.from(material, 'base64') });

@@ -13,3 +13,4 @@ export * from './metrics-sample';
 export * from './folder-cycles';
 export * from './route-walk';
 export * from './openapi-check';
+export * from './webhook-receive-tool';

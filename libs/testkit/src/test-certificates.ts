@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../../..');
 
 export interface TestCertificates {
   /** A CA, and a certificate for 127.0.0.1 that it signed. */
@@ -11,19 +10,18 @@ export interface TestCertificates {
   selfSigned: { key: string; cert: string };
 }
 
-/** Certificates for an https receiver on loopback, made with the openssl command line in a directory removed afterwards. */
+interface LocalCa {
+  makeCa(name: string, days: number): { key: string; cert: string };
+  issueCertificate(ca: { key: string; cert: string }, hosts?: string[], days?: number): { key: string; cert: string };
+  selfSignedCertificate(hosts?: string[]): { key: string; cert: string };
+}
+
+/** Certificates for an https receiver on loopback, made as `npm run webhook:receive -- --https` makes its own (tools/local-ca.js). */
 export function makeCertificates(): TestCertificates {
-  const dir = mkdtempSync(join(tmpdir(), 'testkit-tls-'));
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  try {
-    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=testkit CA');
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=127.0.0.1');
-    ssl('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.crt', '-days', '2', '-extfile', 'san.ext');
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.crt', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
-    const read = (name: string) => readFileSync(join(dir, name), 'utf8');
-    return { ca: read('ca.crt'), signed: { key: read('srv.key'), cert: read('srv.crt') }, selfSigned: { key: read('self.key'), cert: read('self.crt') } };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // tools/ is plain JavaScript outside the TypeScript projects: loaded by path, its pieces apart, so that Nx's
+  // graph does not count tools (and its dev packages) among the dependencies of the apps' images.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tools = require(join(ROOT, 'tools', 'local-ca.js')) as LocalCa;
+  const ca = tools.makeCa('testkit CA', 2);
+  return { ca: ca.cert, signed: tools.issueCertificate(ca, ['127.0.0.1'], 2), selfSigned: tools.selfSignedCertificate(['127.0.0.1']) };
 }

@@ -38,6 +38,15 @@ describe('TargetPolicy', () => {
     expect(await closed.refusal(`https://[${address}]/hook`)).toBeNull();
   });
 
+  it('names the setting that would allow a non-public target, and http where the service allows it', async () => {
+    expect(await closed.refusal('https://127.0.0.1/hook')).toBe(
+      'The url resolves to 127.0.0.1, which is not a public address; list the host or its address in the setting WEBHOOK_ALLOWED_TARGETS to allow it (e.g. 127.0.0.1 for a local receiver).',
+    );
+    expect(await closed.refusal('https://localhost/hook')).toMatch(/^The url names localhost, this machine, not a public address; .*WEBHOOK_ALLOWED_TARGETS/);
+    expect(await new TargetPolicy('', true).refusal('http://127.0.0.1:8080/hook')).toBe('The url must use https (http only for a host listed in WEBHOOK_ALLOWED_TARGETS).');
+    expect(await closed.refusal('http://127.0.0.1:8080/hook')).toBe('The url must use https.');
+  });
+
   it('keeps allow-listed targets on https unless the service allows http for them', async () => {
     const https = new TargetPolicy('127.0.0.0/8, receiver.internal');
     expect(await https.refusal('https://127.0.0.1:8443/hook')).toBeNull();

@@ -12,6 +12,10 @@ import ipaddr from 'ipaddr.js';
  * IPv4 address is public. `WEBHOOK_ALLOWED_TARGETS` names hosts or CIDRs that are
  * reachable anyway. Targets must use https; a service may let allow-listed ones use http.
  */
+/** The setting that opens non-public targets, named in every refusal it could lift (a local receiver is the common case). */
+const ALLOW_SETTING = 'WEBHOOK_ALLOWED_TARGETS';
+const ALLOW_HINT = `list the host or its address in the setting ${ALLOW_SETTING} to allow it (e.g. 127.0.0.1 for a local receiver).`;
+
 export class TargetPolicy {
   private readonly hosts = new Set<string>();
   private readonly ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
@@ -51,12 +55,14 @@ export class TargetPolicy {
     if (url.username || url.password) return 'The url must not contain credentials.';
     const host = hostOf(url);
     const allowedHost = this.hosts.has(host);
-    if (!this.allowsScheme(url)) return 'The url must use https.';
+    if (!this.allowsScheme(url)) {
+      return this.allowHttpForAllowedTargets ? `The url must use https (http only for a host listed in ${ALLOW_SETTING}).` : 'The url must use https.';
+    }
     if (allowedHost) return null;
     // `localhost` and its subdomains always mean this machine (RFC 6761), however DNS answers, and
     // so does the same name with the root's trailing dot (`localhost.`), which a resolver may not know.
     const name = host.replace(/\.$/, '');
-    if (name === 'localhost' || name.endsWith('.localhost')) return `The url names ${host}, this machine, not a public address.`;
+    if (name === 'localhost' || name.endsWith('.localhost')) return `The url names ${host}, this machine, not a public address; ${ALLOW_HINT}`;
     let addresses: string[];
     try {
       addresses = isIP(name) ? [name] : (await resolveAll(name)).map((a) => a.address);
@@ -65,7 +71,7 @@ export class TargetPolicy {
       return null;
     }
     const blocked = addresses.find((a) => !this.isReachable(host, a));
-    return blocked ? `The url resolves to ${blocked}, which is not a public address.` : null;
+    return blocked ? `The url resolves to ${blocked}, which is not a public address; ${ALLOW_HINT}` : null;
   }
 
   /** https always; http only to allow-listed hosts, and only where the service allows it. */

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { AcceptCredentials } from '@app/auth';
-import { ApiErrors } from '@app/errors';
+import { ApiErrors, ValidationFailedException } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { paginate, PageRequest, type Paging } from '@app/pagination';
-import { BulkPushDto, type BulkPushResult } from './push.dto';
+import { BulkPushDto, type BulkPushPreview, type BulkPushResult } from './push.dto';
 import { PushService } from './push.service';
 import { PushAccount } from './push-account.decorator';
 import { PUSH_CREDENTIALS } from './push-token-verifier.service';
@@ -17,12 +18,25 @@ import { PUSH_CREDENTIALS } from './push-token-verifier.service';
 export class PushController {
   constructor(private readonly pushes: PushService) {}
 
-  /** 202: the valid pushes are scheduled; `items` says, per request item, its id or its errors. */
+  /**
+   * 202: the valid pushes are scheduled; `items` says, per request item, its id or its errors.
+   * With `?dry_run=true`, 200: per item what would be sent (or its errors), nothing stored or sent.
+   */
   @Post()
   @HttpCode(202)
   @ApiErrors(400, 413, 415, 422)
-  submit(@PushAccount() account: string, @Body() body: BulkPushDto, @IdempotencyKey() key?: string): Promise<BulkPushResult> {
-    return this.pushes.submit(account, body.pushs, key);
+  @ApiQuery({ name: 'dry_run', required: false, enum: ['true', 'false'], description: 'true: check and show the filled-in title and body of each item; store and send nothing (200).' })
+  submit(
+    @PushAccount() account: string,
+    @Body() body: BulkPushDto,
+    @Res({ passthrough: true }) res: Response,
+    @IdempotencyKey() key?: string,
+    @Query('dry_run') dryRun?: unknown,
+  ): Promise<BulkPushResult> | BulkPushPreview {
+    if (dryRun === undefined || dryRun === 'false') return this.pushes.submit(account, body.pushs, key);
+    if (dryRun !== 'true') throw ValidationFailedException.of('dry_run', 'dry_run must be true or false.');
+    res.status(200);
+    return this.pushes.preview(body.pushs, key);
   }
 
   /** Counts by status, and the batch's items page by page (`page`, `per_page`). */

@@ -43,3 +43,22 @@ export interface BulkPushResult {
   rejected: number;
   items: Array<{ index: number; id: string; status: string; due_at: string } | { index: number; errors: Record<string, string[]> }>;
 }
+
+/** What one valid item would send: the text after its variables are filled in, to which device, when. */
+export interface PushPreview {
+  index: number;
+  platform: string;
+  nm_push: string;
+  title: string;
+  body: string;
+  url_scheme: string | null;
+  due_at: string;
+}
+
+/** Answer to POST with `?dry_run=true`: the same checks, nothing stored or sent. */
+export interface BulkPushPreview {
+  dry_run: true;
+  accepted: number;
+  rejected: number;
+  items: Array<PushPreview | { index: number; errors: Record<string, string[]> }>;
+}

@@ -42,6 +42,10 @@ export interface ItemView {
   status: PushStatus;
   platform: Platform;
   nm_push: string;
+  /** The title and body as sent: the item's variables filled in. */
+  title: string;
+  body: string;
+  url_scheme: string | null;
   due_at: string;
   attempts: number;
   sent_at: string | null;
@@ -77,7 +81,7 @@ export interface AttemptResult {
 }
 
 const BATCH_VIEW = `id, request_hash, accepted, rejected, rejections, ${isoTimestamp('created_at')}, ${isoTimestamp('cancelled_at')}`;
-const ITEM_VIEW = `position AS index, id, status, platform, device AS nm_push, ${isoTimestamp('due_at')}, attempts,
+const ITEM_VIEW = `position AS index, id, status, platform, device AS nm_push, title, body, url_scheme, ${isoTimestamp('due_at')}, attempts,
   ${isoTimestamp('sent_at')}, provider_id, error`;
 
 /**

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
 import { InjectLane } from '@app/queue';
-import type { BulkPushResult } from './push.dto';
+import type { BulkPushPreview, BulkPushResult, PushPreview } from './push.dto';
 import { IdempotencyKeyReusedException, NoValidPushException, PushBatchNotFoundException, TooManyPushesException } from './push.exception';
 import { PushConfig } from './push.config';
 import type { RejectedItem } from './push-batch.entity';
@@ -39,11 +39,7 @@ export class PushService {
    * answers item by item. With an Idempotency-Key, a repeated request gets the first answer.
    */
   async submit(accountId: string, pushs: unknown[], idempotencyKey: string | undefined): Promise<BulkPushResult> {
-    if (pushs.length === 0) throw ValidationFailedException.of('pushs', 'pushs must hold at least one push.');
-    if (pushs.length > this.config.PUSH_MAX_ITEMS) throw new TooManyPushesException(this.config.PUSH_MAX_ITEMS, pushs.length);
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw ValidationFailedException.of('Idempotency-Key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
-    }
+    this.checkRequest(pushs, idempotencyKey);
     const key = idempotencyKey ?? null;
     const requestHash = key === null ? null : createHash('sha256').update(JSON.stringify(pushs)).digest();
     if (key !== null) {
@@ -51,15 +47,7 @@ export class PushService {
       if (earlier) return this.replay(earlier, requestHash!);
     }
 
-    const pushes: Array<{ index: number; push: ValidPush }> = [];
-    const rejections: RejectedItem[] = [];
-    pushs.forEach((raw, index) => {
-      const check = checkPushItem(raw, this.config.PUSH_TIMEZONE);
-      if (check.ok) pushes.push({ index, push: check.push });
-      else rejections.push({ index, errors: check.errors });
-    });
-    if (pushes.length === 0) throw new NoValidPushException(rejections);
-
+    const { pushes, rejections } = this.checkItems(pushs);
     const batch = await this.repository.insertBatch({ accountId, idempotencyKey: key, requestHash, pushes, rejections });
     if (!batch) {
       // A concurrent request with the same key committed first.
@@ -68,6 +56,49 @@ export class PushService {
     const now = Date.now();
     if (pushes.some((p) => p.push.dueAt.getTime() <= now)) for (const lane of [this.android, this.ios]) lane.kick();
     return { batch_id: batch.id, accepted: pushes.length, rejected: rejections.length, items: merge(batch.items, rejections) };
+  }
+
+  /**
+   * The same checks as `submit`, answering what each valid item would send (its text with the
+   * variables filled in, its device and due time); nothing is stored, queued or sent, and an
+   * Idempotency-Key is checked for form only (a later real request may use it).
+   */
+  preview(pushs: unknown[], idempotencyKey: string | undefined): BulkPushPreview {
+    this.checkRequest(pushs, idempotencyKey);
+    const { pushes, rejections } = this.checkItems(pushs);
+    const previews: PushPreview[] = pushes.map(({ index, push }) => ({
+      index,
+      platform: push.platform,
+      nm_push: push.device,
+      title: push.title,
+      body: push.body,
+      url_scheme: push.urlScheme,
+      // The stored form (microseconds), so a preview and the real answer compare equal.
+      due_at: push.dueAt.toISOString().replace(/Z$/, '000Z'),
+    }));
+    const items: BulkPushPreview['items'] = [...previews, ...rejections].sort((a, b) => a.index - b.index);
+    return { dry_run: true, accepted: pushes.length, rejected: rejections.length, items };
+  }
+
+  private checkRequest(pushs: unknown[], idempotencyKey: string | undefined): void {
+    if (pushs.length === 0) throw ValidationFailedException.of('pushs', 'pushs must hold at least one push.');
+    if (pushs.length > this.config.PUSH_MAX_ITEMS) throw new TooManyPushesException(this.config.PUSH_MAX_ITEMS, pushs.length);
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw ValidationFailedException.of('Idempotency-Key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+    }
+  }
+
+  /** Each item checked and filled in; refuses the request when none is valid. */
+  private checkItems(pushs: unknown[]): { pushes: Array<{ index: number; push: ValidPush }>; rejections: RejectedItem[] } {
+    const pushes: Array<{ index: number; push: ValidPush }> = [];
+    const rejections: RejectedItem[] = [];
+    pushs.forEach((raw, index) => {
+      const check = checkPushItem(raw, this.config.PUSH_TIMEZONE);
+      if (check.ok) pushes.push({ index, push: check.push });
+      else rejections.push({ index, errors: check.errors });
+    });
+    if (pushes.length === 0) throw new NoValidPushException(rejections);
+    return { pushes, rejections };
   }
 
   async summary(accountId: string, batchId: string): Promise<BatchSummary> {
