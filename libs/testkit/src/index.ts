@@ -12,3 +12,4 @@ export * from './metrics-sample';
 export * from './folder-cycles';
 export * from './route-walk';
 export * from './openapi-check';
+export * from './trickle-body';

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { AcceptCredentials } from '@app/auth';
+import { AcceptCredentials, TooLargeHint } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { paginate, PageRequest, type Paging } from '@app/pagination';
+import { PushConfig } from './push.config';
 import { BulkPushDto, type BulkPushResult } from './push.dto';
 import { PushService } from './push.service';
 import { PushAccount } from './push-account.decorator';
@@ -21,6 +22,7 @@ export class PushController {
   @Post()
   @HttpCode(202)
   @ApiErrors(400, 413, 415, 422)
+  @TooLargeHint(PushConfig, (config) => `A request carries at most ${config.PUSH_MAX_ITEMS} pushes (PUSH_MAX_ITEMS): split larger batches.`)
   submit(@PushAccount() account: string, @Body() body: BulkPushDto, @IdempotencyKey() key?: string): Promise<BulkPushResult> {
     return this.pushes.submit(account, body.pushs, key);
   }
