@@ -13,3 +13,4 @@ export * from './folder-cycles';
 export * from './route-walk';
 export * from './openapi-check';
 export * from './trickle-body';
+export * from './ts-child-preload';
