@@ -74,7 +74,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
 
     const { credential, store, present } = this.findCredential(req, route.sources);
     return after(credential ? store.verify(credential) : null, (principal) => {
-      if (!principal) return this.refuse(req, res, present, oversized ? route.body : null);
+      if (!principal) return this.refuse(req, res, present, oversized ? route.body : null, route.sources[0]?.source.messages);
       const limit = route.bucket === 'auth' ? this.limits.RATE_LIMIT_AUTH_PER_MINUTE : this.limits.RATE_LIMIT_PER_MINUTE;
       return after(this.limiter.hit(route.bucket, principal.credentialId, limit), (counted) => {
         this.enforce(res, counted);
@@ -139,7 +139,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
    * from an address over the failure limit (secrets are too long to guess, so locking
    * them out buys nothing).
    */
-  private async refuse(req: Request, res: Response, present: boolean, oversized: BodyMode | null): Promise<never> {
+  private async refuse(req: Request, res: Response, present: boolean, oversized: BodyMode | null, sourceMessages?: AuthOptions['messages']): Promise<never> {
     const address = clientAddress(req);
     const lockedUntil = this.lockedOut.get(address);
     if (lockedUntil !== undefined) {
@@ -154,7 +154,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     if (result.exceeded) this.lockOut(address, result.reset * 1000);
     this.enforce(res, result);
     if (oversized) throw this.body.tooLarge(oversized);
-    const messages = this.options.messages ?? {};
+    const messages = { ...this.options.messages, ...sourceMessages };
     throw new UnauthenticatedException(
       present ? (messages.invalid ?? 'The credential is invalid, expired or revoked.') : (messages.missing ?? 'Authentication is required.'),
     );
