@@ -8,8 +8,11 @@ import { DocstoreWebhookWorkerModule } from './webhook-worker.module';
 /** Starts the docstore (or, with `migrate`, only migrates its schema). */
 export function serve(): Promise<void> {
   return bootstrap(() => rootModuleFor(loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS, { api: AppModule, workers: DocstoreWebhookWorkerModule }), {
-    title: 'Document store',
-    description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
-    version: DOCSTORE_VERSION,
+    name: 'docstore',
+    docs: {
+      title: 'Document store',
+      description: 'Versioned JSON documents with history, schemas, scoped tokens, webhooks and rate limits.',
+      version: DOCSTORE_VERSION,
+    },
   });
 }

@@ -8,8 +8,11 @@ import { GatewayWebhookWorkerModule } from './webhook-worker.module';
 /** Starts the gateway (or, with `migrate`, only migrates its schema). */
 export function serve(): Promise<void> {
   return bootstrap(() => rootModuleFor(loadConfig(WebhookServiceConfig).WEBHOOK_WORKERS, { api: AppModule, workers: GatewayWebhookWorkerModule }), {
-    title: 'Messaging gateway',
-    description: 'Sends every message kind through the chat network.',
-    version: GATEWAY_VERSION,
+    name: 'gateway',
+    docs: {
+      title: 'Messaging gateway',
+      description: 'Sends every message kind through the chat network.',
+      version: GATEWAY_VERSION,
+    },
   });
 }

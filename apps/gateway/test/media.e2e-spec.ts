@@ -72,6 +72,19 @@ describe('POST api/Medias (sandbox, local storage)', () => {
     expect(await files()).toEqual([]);
   });
 
+  it('says why a text file declared image/png is refused, though plain text is supported', async () => {
+    const res = await upload(fileOf('text'), 'image/png').expect(400);
+    expect(res.body.error.error_data.details).toBe("File: its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says image/png)");
+    expect(await rows()).toEqual([]);
+  });
+
+  it('names the field File when the file comes in a field named file', async () => {
+    const res = await request(gw.http).post('/api/Medias').set(phone.headers).field('messaging_product', NETWORK).attach('file', fileOf('png'), { filename: 'a.png', contentType: 'image/png' }).expect(400);
+    expect(res.body.error.error_data.details).toBe('File: send the file in the multipart form field File (names are case-sensitive); this request sent a file in "file"');
+    expect(await rows()).toEqual([]);
+    expect(await files()).toEqual([]);
+  });
+
   it('refuses a JSON body and a request without apikey', async () => {
     await request(gw.http).post('/api/Medias').set(phone.headers).send({ messaging_product: NETWORK }).expect(400);
     await request(gw.http).post('/api/Medias').set({ version: '6.0' }).attach('File', fileOf('png'), 'a.png').expect(401);

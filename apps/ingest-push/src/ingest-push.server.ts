@@ -8,8 +8,11 @@ import { PushWorkerModule } from './push-worker.module';
 /** Starts ingest-push (or, with `migrate`, only migrates its schema). */
 export function serve(): Promise<void> {
   return bootstrap(() => rootModuleFor(loadConfig(PushConfig).PUSH_WORKERS, { api: AppModule, workers: PushWorkerModule }), {
-    title: 'Sales ingestion and push',
-    description: 'Streams sales files into PostgreSQL and fans out mobile push notifications.',
-    version: INGEST_PUSH_VERSION,
+    name: 'ingest-push',
+    docs: {
+      title: 'Sales ingestion and push',
+      description: 'Streams sales files into PostgreSQL and fans out mobile push notifications.',
+      version: INGEST_PUSH_VERSION,
+    },
   });
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, testRedis, workerDatabaseSettings, type TestApp } from '@app/testkit';
+import { createTestApp, testRedis, TS_CHILD_PRELOAD, workerDatabaseSettings, type TestApp } from '@app/testkit';
 import { PushWorkerModule } from '../src/push-worker.module';
 import { itemRows, pushItem } from './support/push-test';
 import { usePush } from './support/use-push';
@@ -41,7 +41,7 @@ describe('a push worker killed mid-batch', () => {
 
   it('loses no push and sends none twice beyond those in flight', async () => {
     child = fork(require.resolve('./support/push-worker.child.ts'), [], {
-      execArgv: ['-r', require.resolve('./support/ts-child.js')],
+      execArgv: ['-r', TS_CHILD_PRELOAD],
       env: { ...process.env, ...push.env, ...(await workerDatabaseSettings()), LOG_LEVEL: 'silent', PUSH_WORKERS: 'only' },
       stdio: 'ignore',
     });

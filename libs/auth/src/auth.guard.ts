@@ -7,9 +7,9 @@ import { CREDENTIAL_SOURCES, IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } fro
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import type { AuthPolicy } from './auth.policy';
 import type { Credential, CredentialSource, CredentialStore } from './credential-source';
-import { STREAM_BODY, type StreamBodyOptions } from './request-body.decorators';
+import { STREAM_BODY, TOO_LARGE_HINT, type StreamBodyOptions, type TooLargeHint } from './request-body.decorators';
 import { after, type MaybePromise } from './maybe-async';
-import { payloadTooLarge, RequestBodyReader, type BodyMode } from './request-body.reader';
+import { RequestBodyReader, type BodyMode } from './request-body.reader';
 
 interface ResolvedSource {
   source: CredentialSource<unknown>;
@@ -68,18 +68,18 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     const res = http.getResponse<Response>();
     const oversized = this.body.declaredTooLarge(req, route.body);
     if (route.isPublic) {
-      if (oversized) throw payloadTooLarge();
+      if (oversized) throw this.body.tooLarge(route.body);
       return this.readBody(req, res, route.body);
     }
 
     const { credential, store, present } = this.findCredential(req, route.sources);
     return after(credential ? store.verify(credential) : null, (principal) => {
-      if (!principal) return this.refuse(req, res, present, oversized);
+      if (!principal) return this.refuse(req, res, present, oversized ? route.body : null, route.sources[0]?.source.messages);
       const limit = route.bucket === 'auth' ? this.limits.RATE_LIMIT_AUTH_PER_MINUTE : this.limits.RATE_LIMIT_PER_MINUTE;
       return after(this.limiter.hit(route.bucket, principal.credentialId, limit), (counted) => {
         this.enforce(res, counted);
         return after(this.policy?.authorize(principal, { req, scopes: route.scopes }), () => {
-          if (oversized) throw payloadTooLarge();
+          if (oversized) throw this.body.tooLarge(route.body);
           req.principal = principal;
           return this.readBody(req, res, route.body);
         });
@@ -115,6 +115,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
       const targets = [handler, context.getClass()];
       const names = this.reflector.getAllAndOverride<string[]>(CREDENTIAL_SOURCES, targets) ?? this.options.defaultSources ?? [...this.stores.keys()];
       const stream = this.reflector.getAllAndOverride<StreamBodyOptions>(STREAM_BODY, targets);
+      const hint = this.reflector.get<TooLargeHint | undefined>(TOO_LARGE_HINT, handler);
       rules = {
         isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false,
         bucket: this.reflector.getAllAndOverride<string>(RATE_LIMIT_BUCKET, targets) ?? 'api',
@@ -124,7 +125,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
           if (!resolved) throw new Error(`No credential source named "${name}" is registered.`);
           return resolved;
         }),
-        body: stream ? { kind: 'stream', ...stream } : { kind: 'json' },
+        body: stream ? { kind: 'stream', ...stream } : { kind: 'json', tooLargeHint: hint?.hint(this.moduleRef.get(hint.from, { strict: false })) },
       };
       this.rules.set(handler, rules);
     }
@@ -138,7 +139,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
    * from an address over the failure limit (secrets are too long to guess, so locking
    * them out buys nothing).
    */
-  private async refuse(req: Request, res: Response, present: boolean, oversized: boolean): Promise<never> {
+  private async refuse(req: Request, res: Response, present: boolean, oversized: BodyMode | null, sourceMessages?: AuthOptions['messages']): Promise<never> {
     const address = clientAddress(req);
     const lockedUntil = this.lockedOut.get(address);
     if (lockedUntil !== undefined) {
@@ -152,8 +153,8 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     const result = await this.limiter.hit('auth-fail', address, this.limits.RATE_LIMIT_AUTH_PER_MINUTE);
     if (result.exceeded) this.lockOut(address, result.reset * 1000);
     this.enforce(res, result);
-    if (oversized) throw payloadTooLarge();
-    const messages = this.options.messages ?? {};
+    if (oversized) throw this.body.tooLarge(oversized);
+    const messages = { ...this.options.messages, ...sourceMessages };
     throw new UnauthenticatedException(
       present ? (messages.invalid ?? 'The credential is invalid, expired or revoked.') : (messages.missing ?? 'Authentication is required.'),
     );

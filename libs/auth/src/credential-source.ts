@@ -31,6 +31,8 @@ export interface CredentialSource<R = string> {
   store: Type<CredentialStore> | symbol | string;
   /** OpenAPI security scheme advertised for this source, under `name`. */
   docs?: { name: string; scheme: Parameters<DocumentBuilder['addSecurity']>[1] };
+  /** The 401's sentences on routes whose first source this is (naming the header it wants); the app's `messages` otherwise. */
+  messages?: { missing?: string; invalid?: string };
 }
 
 /** Lets TypeScript check that a source's header form and parser agree. */

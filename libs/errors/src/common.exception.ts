@@ -6,6 +6,7 @@ export enum CommonErrorCode {
   BadRequest = 'BAD_REQUEST',
   MalformedBody = 'MALFORMED_BODY',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  RequestTimeout = 'REQUEST_TIMEOUT',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   ValidationFailed = 'VALIDATION_FAILED',
   InvalidPathParameter = 'INVALID_PATH_PARAMETER',

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ModuleRef } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AUTH_OPTIONS, type AuthOptions } from '@app/auth';
 import { ERROR_BODY_SCHEMA, ERROR_BODY_SCHEMA_NAME, ERROR_RENDERER, type ErrorRenderer } from '@app/errors';
@@ -61,7 +62,8 @@ function errorRenderer(app: INestApplication): ErrorRenderer | undefined {
 
 function optional<T>(app: INestApplication, token: symbol): T | undefined {
   try {
-    return app.get<T>(token, { strict: false });
+    // Through ModuleRef: the app object Nest returns logs every failed lookup as an error before throwing it.
+    return app.get(ModuleRef).get<T>(token, { strict: false });
   } catch {
     return undefined;
   }

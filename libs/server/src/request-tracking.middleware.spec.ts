@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get as httpGet, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Metrics } from '@app/observability';
 import express from 'express';
@@ -25,11 +26,16 @@ describe('trackRequests', () => {
     const router = express.Router();
     router.get('/items/:id', (_req, res) => void res.status(200).json({ ok: true }));
     router.post('/items', (_req, res) => void res.status(422).json({ message: 'no' }));
+    // Never answers: the client gives up first.
+    router.get('/slow', () => undefined);
     app.use('/api', router);
     app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
     server = createServer(app);
   });
-  afterAll(() => metrics.onModuleDestroy());
+  afterAll(async () => {
+    metrics.onModuleDestroy();
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
+  });
   beforeEach(() => (lines.length = 0));
 
   it('counts requests and their latency by method, route pattern and status, never by raw URL', async () => {
@@ -44,6 +50,18 @@ describe('trackRequests', () => {
     expect(await series('http_request_duration_seconds_bucket', { route: '/api/items/:id', le: '+Inf' })).toBe(2);
     expect(text).not.toContain('/api/items/1');
     expect(text).not.toContain('/no/such');
+  });
+
+  it('logs and counts a request whose client left before the answer as 499, "request aborted"', async () => {
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = httpGet({ host: '127.0.0.1', port, path: '/api/slow' });
+    client.on('error', () => undefined);
+    await new Promise((resolve) => server.once('request', resolve));
+    client.destroy();
+    while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(lines[0]).toMatchObject({ msg: 'request aborted', url: '/api/slow', statusCode: 499 });
+    expect(await series('http_request_duration_seconds_count', { method: 'GET', route: '/api/slow', status: '499' })).toBe(1);
   });
 
   it('gives each response an id and logs one line with it; a sane incoming X-Request-Id is kept', async () => {

@@ -14,3 +14,5 @@ export * from './folder-cycles';
 export * from './route-walk';
 export * from './openapi-check';
 export * from './webhook-receive-tool';
+export * from './trickle-body';
+export * from './ts-child-preload';

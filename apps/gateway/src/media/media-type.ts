@@ -74,7 +74,10 @@ function detect(b: Buffer, declared: string): string | { problem: string } {
     for (const [folder, type] of Object.entries(OOXML)) if (text.includes(folder)) return type;
     return Object.values(OOXML).includes(declared) ? declared : { problem: 'a ZIP archive is not a supported document type' };
   }
-  if (declared === 'text/plain' && isText(b)) return 'text/plain';
+  if (isText(b)) {
+    // Plain text is supported, but only declared as such: say so rather than call it unsupported.
+    return declared === 'text/plain' ? 'text/plain' : { problem: `its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says ${declared || 'nothing'})` };
+  }
   return { problem: 'its bytes are not a type the network supports (image/jpeg, image/png, image/webp, audio aac/amr/mpeg/mp4/ogg-opus, video mp4/3gpp, PDF, Office or plain text)' };
 }
 

@@ -1,11 +1,11 @@
 import { Body, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { StreamBody } from '@app/auth';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
+import { MediaFileInterceptor } from './media-file.interceptor';
 import { LARGEST_MEDIA } from './media-type';
 import { MediaService, type ReceivedMedia } from './media.service';
 
@@ -17,7 +17,7 @@ export class MediaController {
   @HttpCode(200)
   // multer reads the multipart stream (after authentication); a declared length beyond the largest kind plus the form's own bytes is refused at once.
   @StreamBody({ limit: LARGEST_MEDIA + 64 * 1024 })
-  @UseInterceptors(FileInterceptor('File'))
+  @UseInterceptors(MediaFileInterceptor)
   @ApiOperation({ summary: 'Upload a file (streamed; its type read from its bytes)' })
   @ApiConsumes('multipart/form-data')
   @ApiErrors(409, 413)

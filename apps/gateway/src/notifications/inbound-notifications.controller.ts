@@ -1,8 +1,6 @@
-import { Controller, Get, Header, Headers, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public, StreamBody } from '@app/auth';
-import type { Request } from 'express';
-import { readRawBody } from '../common/raw-body';
 import { SingleQueryValuesGuard } from '../common/single-query-values.guard';
 import { InboundNotificationsService } from './inbound-notifications.service';
 
@@ -28,9 +26,9 @@ export class InboundNotificationsController {
 
   @Post()
   @HttpCode(200)
-  @StreamBody({ limit: LIMIT })
-  async receive(@Req() req: Request, @Headers('x-hub-signature-256') signature?: string): Promise<{ success: true }> {
-    await this.inbound.receive(await readRawBody(req, LIMIT), signature);
+  @StreamBody({ limit: LIMIT, raw: true })
+  async receive(@Body() body: Buffer, @Headers('x-hub-signature-256') signature?: string): Promise<{ success: true }> {
+    await this.inbound.receive(body, signature);
     return { success: true };
   }
 }

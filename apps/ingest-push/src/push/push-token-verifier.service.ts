@@ -37,6 +37,10 @@ export const pushCredentialSource = credentialSource({
   parse: opaqueKey(TOKEN_PREFIX),
   store: PushTokenVerifier,
   docs: { name: 'bearer', scheme: { type: 'http', scheme: 'bearer', description: 'push_<id>_<secret> (npm run -s push:token)' } },
+  messages: {
+    missing: 'Authentication is required: send the header Authorization: Bearer push_<id>_<secret> (a push token: npm run -s push:token).',
+    invalid: 'The push token in the Authorization header (Bearer push_<id>_<secret>) is invalid or revoked.',
+  },
 });
 
 /** Creates a token for the account named `accountName` (created if new); returns the token, shown only now. */

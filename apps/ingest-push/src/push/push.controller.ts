@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AcceptCredentials } from '@app/auth';
+import { AcceptCredentials, TooLargeHint } from '@app/auth';
 import { ApiErrors, ValidationFailedException } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { paginate, PageRequest, type Paging } from '@app/pagination';
+import { PushConfig } from './push.config';
 import { BulkPushDto, type BulkPushPreview, type BulkPushResult } from './push.dto';
 import { PushService } from './push.service';
 import { PushAccount } from './push-account.decorator';
@@ -25,6 +26,7 @@ export class PushController {
   @Post()
   @HttpCode(202)
   @ApiErrors(400, 413, 415, 422)
+  @TooLargeHint(PushConfig, (config) => `A request carries at most ${config.PUSH_MAX_ITEMS} pushes (PUSH_MAX_ITEMS): split larger batches.`)
   @ApiQuery({ name: 'dry_run', required: false, enum: ['true', 'false'], description: 'true: check and show the filled-in title and body of each item; store and send nothing (200).' })
   submit(
     @PushAccount() account: string,

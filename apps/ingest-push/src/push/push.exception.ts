@@ -27,6 +27,6 @@ export class IdempotencyKeyReusedException extends AppException {
 
 export class TooManyPushesException extends AppException {
   constructor(max: number, given: number) {
-    super(CommonErrorCode.PayloadTooLarge, 413, `At most ${max} pushes per request; this one has ${given}.`, { max_items: max });
+    super(CommonErrorCode.PayloadTooLarge, 413, `At most ${max} pushes per request (PUSH_MAX_ITEMS); this one has ${given}.`, { max_items: max });
   }
 }

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { TS_CHILD_PRELOAD } from '@app/testkit';
 
 export interface IngestChild {
   port: number;
@@ -14,7 +15,7 @@ export interface IngestChild {
  */
 export async function startIngestChild(env: Record<string, string> = {}): Promise<IngestChild> {
   const child: ChildProcess = fork(require.resolve('./ingest-app.child.ts'), [], {
-    execArgv: ['-r', require.resolve('./ts-child.js')],
+    execArgv: ['-r', TS_CHILD_PRELOAD],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

@@ -3,11 +3,11 @@
 'use strict';
 // Loads TypeScript in a child process of a test as jest does: SWC compiles .ts files as they
 // load (bench/register.js), and the @app/* aliases resolve through tsconfig.base.json.
-//   spawn(process.execPath, ['-r', require.resolve('./ts-child.js'), 'file.ts'])
+//   spawn(process.execPath, ['-r', TS_CHILD_PRELOAD, 'file.ts']) (TS_CHILD_PRELOAD from @app/testkit)
 const path = require('node:path');
 const Module = require('node:module');
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '../../..');
 require(path.join(ROOT, 'bench/register.js'));
 /** @type {{ compilerOptions: { paths: Record<string, string[]> } }} */
 const tsconfig = require(path.join(ROOT, 'tsconfig.base.json'));
