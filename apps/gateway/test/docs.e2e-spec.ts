@@ -14,7 +14,7 @@ describe('gateway: OpenAPI document', () => {
   afterAll(() => gw.close());
 
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies and error answers', async () => {
-    await expect(openApiProblems(doc, { lists: [] })).resolves.toEqual([]);
+    await expect(openApiProblems(doc, { lists: [], bodiless: ['POST /api/Webhooks/{id}/deliveries/{deliveryId}/redeliver'] })).resolves.toEqual([]);
     // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key).
     const headers = doc.paths['/api/Messages'].post.parameters!.filter((p) => p.in === 'header').map((p) => p.name);
     expect(headers).toEqual(['version', 'Idempotency-Key']);
