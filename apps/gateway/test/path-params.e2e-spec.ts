@@ -20,7 +20,7 @@ describe('gateway: path parameters', () => {
     app: gw.app,
     http: gw.http,
     headers: phone.headers,
-    valid: {},
+    valid: { id: '1', deliveryId: '00000000-0000-4000-8000-000000000000' },
     assertErrorBody: (res, url) => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       if (!SPEC_PATH.test(url)) return expect(res.body).toEqual({ message: expect.stringMatching(/./) });

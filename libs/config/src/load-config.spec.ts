@@ -102,8 +102,6 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['REDIS_PREFIX', 'has space'],
     ['CACHE_SECONDS', '-1'],
-    ['DATABASE_POOLER', 'statement'],
-    ['DATABASE_DIRECT_URL', 'mysql://db/app'],
   ])('refuses %s=%s, naming the setting and the value', (name, value) => {
     const error = failure({ DATABASE_URL: DB, [name]: value });
     expect(error).toBeInstanceOf(InvalidConfigError);

@@ -17,7 +17,8 @@ describe('DatabaseConfig', () => {
     expect(directDatabaseUrl(config)).toBe(direct);
   });
 
-  it('refuses a pooler mode it does not know', () => {
+  it('refuses a pooler mode it does not know, and a direct URL that is not PostgreSQL', () => {
     expect(() => loadConfig(DatabaseConfig, { DATABASE_URL: DB, DATABASE_POOLER: 'statement' })).toThrow(/DATABASE_POOLER/);
+    expect(() => loadConfig(DatabaseConfig, { DATABASE_URL: DB, DATABASE_DIRECT_URL: 'mysql://db/app' })).toThrow(/DATABASE_DIRECT_URL/);
   });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { RedisTarget } from '@app/redis';
 
 /**
@@ -33,8 +34,9 @@ export interface OwnRedisCluster {
  */
 export function startOwnRedisCluster(options: { masters?: number; replicas?: number; nodeTimeoutMs?: number } = {}): Promise<OwnRedisCluster> {
   // The starter Jest's global setup uses (TEST_REDIS_CLUSTER=1): plain JavaScript in tools/, which runs before any build
-  // and so has no import alias.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports, @nx/enforce-module-boundaries
-  const { startRedisCluster } = require('../../../tools/redis-cluster') as { startRedisCluster(o: typeof options): Promise<OwnRedisCluster> };
+  // and so has no import alias. The path is built, not written: a literal path would make Nx count tools/ (and its
+  // Nx packages) as a dependency of every app whose tests use the test kit, and put them into the images.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startRedisCluster } = require(join(__dirname, '..', '..', '..', 'tools', 'redis-cluster')) as { startRedisCluster(o: typeof options): Promise<OwnRedisCluster> };
   return startRedisCluster(options);
 }
