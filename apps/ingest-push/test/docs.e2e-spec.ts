@@ -19,8 +19,8 @@ describe('ingest-push: OpenAPI document', () => {
 
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
     await expect(openApiProblems(doc, { lists: ['GET /api/pushm/bulk/{batchId}'] })).resolves.toEqual([]);
-    // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key).
-    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key']);
+    // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key); dry_run beside it.
+    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key', 'query:dry_run']);
   });
 
   it('the push example and both sales file examples work as sent', async () => {
