@@ -1,21 +1,9 @@
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { scratchDatabase } from './support/scratch-database';
 import { DatabaseConfig } from '../src/database.config';
 import { Pruner, type RetentionRule } from '../src/pruner.service';
 import { Sql } from '../src/sql.service';
 
-async function ownDatabase(): Promise<string> {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `t_${process.env.TEST_RUN_ID}_pruner_${process.env.JEST_WORKER_ID ?? '1'}`;
-  const client = new Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 describe('Pruner (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -25,7 +13,7 @@ describe('Pruner (real PostgreSQL)', () => {
   const left = async () => sql.rows<{ live: boolean; n: number }>('SELECT live, count(*)::int AS n FROM events GROUP BY live ORDER BY live');
 
   beforeAll(async () => {
-    dataSource = await new DataSource({ type: 'postgres', url: await ownDatabase(), poolSize: 6 }).initialize();
+    dataSource = await new DataSource({ type: 'postgres', url: await scratchDatabase('pruner'), poolSize: 6 }).initialize();
     sql = new Sql(dataSource);
     await sql.rows('CREATE TABLE events (id bigserial PRIMARY KEY, at timestamptz NOT NULL, live boolean NOT NULL)');
   });

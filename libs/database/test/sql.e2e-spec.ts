@@ -1,23 +1,10 @@
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { scratchDatabase } from './support/scratch-database';
 import { DatabaseConfig } from '../src/database.config';
 import { prepared, Sql } from '../src/sql.service';
 
-// Its own database (t_<run>_…, dropped by the global teardown): the test kit boots apps on
-// top of this lib, so this lib's tests do not use it.
-async function ownDatabase(): Promise<string> {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `t_${process.env.TEST_RUN_ID}_sql_${process.env.JEST_WORKER_ID ?? '1'}`;
-  const client = new Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 function* lines(count: number, fail?: { after: number; error: Error }): Generator<string> {
   for (let i = 1; i <= count; i++) {
@@ -33,7 +20,7 @@ describe('Sql.copyFrom, withClient and transaction (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     // One connection in the pool: a connection that is not released hangs the next test.
-    dataSource = await new DataSource({ type: 'postgres', url: await ownDatabase(), poolSize: 1 }).initialize();
+    dataSource = await new DataSource({ type: 'postgres', url: await scratchDatabase('sql'), poolSize: 1 }).initialize();
     sql = new Sql(dataSource);
     await sql.rows('CREATE TABLE items (id int PRIMARY KEY, key text NOT NULL)');
   });
