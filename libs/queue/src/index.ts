@@ -1,3 +1,4 @@
+export * from './claim-lease';
 export * from './lane-job';
 export * from './outbox-relay';
 export * from './queue-connection';

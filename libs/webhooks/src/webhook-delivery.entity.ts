@@ -17,6 +17,8 @@ export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed' | '
 @Index('webhook_deliveries_due_idx', ['webhookId', 'nextAttemptAt'], { where: 'queued_at IS NULL AND next_attempt_at IS NOT NULL' })
 // Jobs in the queue, per webhook (the relay caps them) and by age (lost jobs are queued again).
 @Index('webhook_deliveries_queued_idx', ['webhookId', 'queuedAt'], { where: 'queued_at IS NOT NULL' })
+// The retention rule: finished deliveries by their last attempt (an expression index, created by its migration only).
+@Index('webhook_deliveries_finished_idx', { synchronize: false })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
   id!: string;
@@ -60,6 +62,14 @@ export class WebhookDeliveryEntity {
 
   @Column({ name: 'queued_at', type: 'timestamptz', nullable: true })
   queuedAt!: Date | null;
+
+  /** The worker claim on the next attempt (WebhooksRepository.claim); null when no worker holds one. */
+  @Column({ name: 'claim_token', type: 'uuid', nullable: true })
+  claimToken!: string | null;
+
+  /** When that claim's lease ends: past it, another worker may take the attempt (its worker died mid-send). */
+  @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true })
+  claimedUntil!: Date | null;
 
   @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true })
   lastAttemptAt!: Date | null;

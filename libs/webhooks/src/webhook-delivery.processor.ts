@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { DelayedError, nextRetryDelay, type Job, type LaneProcessor } from '@app/queue';
+import { claimLeaseMs, DelayedError, nextRetryDelay, type Job, type LaneProcessor } from '@app/queue';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
@@ -16,6 +17,10 @@ import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
  * that many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS.
  * Should more run here anyway (a lost job queued again while the original still runs), the
  * extra job goes back to the queue for a moment, not counted as an attempt.
+ *
+ * Before sending, the job's attempts are claimed in PostgreSQL (WebhooksRepository.claim, lease
+ * WEBHOOK_TIMEOUT_SECONDS + 5 s): a job that runs a second time, on this worker or another, sends
+ * only what no live claim holds and nothing already recorded, and only the claim's holder records.
  */
 @Injectable()
 export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>, OnApplicationShutdown {
@@ -23,6 +28,7 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   private readonly sender: WebhookSender;
   private readonly inFlight = new Map<string, number>();
   private readonly schedule: number[];
+  private readonly leaseMs: number;
 
   constructor(
     private readonly config: WebhookServiceConfig,
@@ -34,6 +40,7 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   ) {
     this.sender = new WebhookSender(policy, config.WEBHOOK_TIMEOUT_SECONDS * 1000, options.trustedCertificates);
     this.schedule = config.retrySchedule;
+    this.leaseMs = claimLeaseMs(config.WEBHOOK_TIMEOUT_SECONDS * 1000);
   }
 
   /** After the lane's worker finished the jobs in flight (before shutdown), so no attempt loses its connection. */
@@ -42,17 +49,23 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   }
 
   async process(job: Job<DeliverJobData>, token?: string): Promise<void> {
-    const { key: webhookId, items: deliveries } = job.data;
+    const { key: webhookId, items } = job.data;
     const target = await this.subscriptions.target(webhookId);
-    if (!target || target.status !== 'active') {
-      // Deleted: its deliveries went with it. Inactive: it gets nothing.
-      if (target) await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d))));
-      return;
-    }
+    // Deleted: its deliveries went with it.
+    if (!target) return;
     const running = this.inFlight.get(webhookId) ?? 0;
-    if (running > 0 && running + deliveries.length > this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
+    if (target.status === 'active' && running > 0 && running + items.length > this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
       await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 800), token);
       throw new DelayedError();
+    }
+    const claim = randomUUID();
+    const claimed = await this.repository.claim(items, claim, this.leaseMs);
+    const deliveries = items.filter((d) => claimed.has(d.id)).map((d) => ({ ...d, claim }));
+    if (deliveries.length === 0) return;
+    if (target.status !== 'active') {
+      // Inactive: it gets nothing.
+      await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d))));
+      return;
     }
     this.inFlight.set(webhookId, running + deliveries.length);
     // Each delivery leaves the count when its attempt is done, as its row leaves the relay's count
@@ -69,7 +82,7 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   }
 
   /** One request, its outcome recorded as soon as it is known. */
-  private async attempt(target: DeliveryTarget, delivery: DeliveryAttempt): Promise<void> {
+  private async attempt(target: DeliveryTarget, delivery: ClaimedAttempt): Promise<void> {
     const signed = this.options.signer?.sign(target.secrets, delivery.eventId, Math.floor(Date.now() / 1000), delivery.body) ?? {};
     const outcome = await this.sender.send(target.url, { ...target.headers, ...signed }, delivery.body);
     const decision = this.decide(delivery, outcome);
@@ -84,10 +97,10 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
     if (recorded) await this.afterAttempt(target, outcome);
   }
 
-  private decide(delivery: DeliveryAttempt, outcome: AttemptOutcome): AttemptRecord {
-    const { id, attempt, scheduleAttempt } = delivery;
+  private decide(delivery: ClaimedAttempt, outcome: AttemptOutcome): AttemptRecord {
+    const { id, attempt, claim, scheduleAttempt } = delivery;
     const base = {
-      id, attempt, trigger: trigger(delivery), response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error, response_body: outcome.body,
+      id, attempt, claim, trigger: trigger(delivery), response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error, response_body: outcome.body,
     };
     if (outcome.ok) return { ...base, status: 'succeeded', retry_in_ms: null };
     const delay = outcome.retryable ? nextRetryDelay(this.schedule, scheduleAttempt, outcome.retryAfterSeconds) : null;
@@ -117,14 +130,17 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   }
 }
 
+/** An attempt this worker claimed, with its claim's token. */
+type ClaimedAttempt = DeliveryAttempt & { claim: string };
+
 /** The first attempt of a redelivery was asked for through the API; every other one follows the schedule. */
 function trigger(delivery: DeliveryAttempt): 'schedule' | 'redeliver' {
   return delivery.attempt > 1 && delivery.scheduleAttempt === 1 ? 'redeliver' : 'schedule';
 }
 
-function cancelled(delivery: DeliveryAttempt): AttemptRecord {
+function cancelled(delivery: ClaimedAttempt): AttemptRecord {
   return {
-    id: delivery.id, attempt: delivery.attempt, trigger: trigger(delivery), status: 'cancelled',
+    id: delivery.id, attempt: delivery.attempt, claim: delivery.claim, trigger: trigger(delivery), status: 'cancelled',
     response_status: null, duration_ms: null, error: 'The webhook is inactive.', response_body: null, retry_in_ms: null,
   };
 }

@@ -75,6 +75,8 @@ export interface AttemptRecord {
   id: string;
   /** 1-based number of this attempt. */
   attempt: number;
+  /** The token of the worker's claim on this attempt (`claim`): only the claim's holder records it. */
+  claim: string;
   trigger: AttemptTrigger;
   status: 'succeeded' | 'retrying' | 'failed' | 'cancelled';
   response_status: number | null;
@@ -272,11 +274,11 @@ export class WebhooksRepository {
     );
   }
 
-  /** Makes a delivery due now, unless a job for it is in the queue. */
+  /** Makes a delivery due now, unless a job for it is in the queue or a worker's claim on it is live. */
   redeliver(webhookId: string, id: string): Promise<DeliveryView | null> {
     return this.db.one<DeliveryView>(
       `UPDATE ${this.deliveriesTable} SET status = 'pending', next_attempt_at = now(), retry_from = attempts
-       WHERE webhook_id = $1 AND id = $2 AND queued_at IS NULL RETURNING ${DELIVERY_VIEW}`,
+       WHERE webhook_id = $1 AND id = $2 AND queued_at IS NULL AND (claimed_until IS NULL OR claimed_until <= now()) RETURNING ${DELIVERY_VIEW}`,
       [webhookId, id],
     );
   }
@@ -300,9 +302,30 @@ export class WebhooksRepository {
   }
 
   /**
+   * Claims the attempts a job carries for the worker that runs it, before anything is sent: a delivery is claimed
+   * only while it still waits for exactly this attempt (not finished, attempt number unchanged) and no other claim
+   * on it is live. A job that runs again (queued again after a lost job, or taken over by BullMQ after a lost lock)
+   * therefore claims nothing while the first run's claim is live or once it recorded its outcome. A claim lasts
+   * `leaseMs`; past it (its worker died mid-send) another run may claim the same attempt. Returns the ids claimed.
+   *
+   * Two runs racing take the row lock in turn: the second re-checks the conditions on the row the first committed.
+   */
+  async claim(attempts: Array<{ id: string; attempt: number }>, token: string, leaseMs: number): Promise<Set<string>> {
+    const rows = await this.db.rows<{ id: string }>(
+      `UPDATE ${this.deliveriesTable} d SET claim_token = $3, claimed_until = now() + make_interval(secs => $4::float8 / 1000)
+       FROM unnest($1::uuid[], $2::int[]) AS x(id, attempt)
+       WHERE d.id = x.id AND d.attempts = x.attempt - 1 AND d.status IN ('pending', 'retrying')
+         AND (d.claimed_until IS NULL OR d.claimed_until <= now())
+       RETURNING d.id`,
+      [attempts.map((a) => a.id), attempts.map((a) => a.attempt), token, leaseMs],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
    * Records many attempts in one statement: the delivery's state, and a row in the attempt
-   * log for each request made. An attempt whose number no longer matches (a duplicate job)
-   * changes nothing. Returns the ids that were recorded.
+   * log for each request made, and releases the claim. An attempt whose number no longer matches,
+   * or whose claim is no longer the row's (another run took it over), changes nothing. Returns the ids recorded.
    *
    * A worker can finish before the relay's transaction that queued the job commits. The
    * condition must therefore hold on the row as it was before that transaction
@@ -313,17 +336,17 @@ export class WebhooksRepository {
   async recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
     const rows = await this.db.rows<{ id: string }>(
       `WITH r AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, attempt int, trigger text, status text, response_status int,
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, attempt int, claim uuid, trigger text, status text, response_status int,
            duration_ms int, error text, response_body text, retry_in_ms bigint)
        ), u AS (
          UPDATE ${this.deliveriesTable} d SET
-           status = r.status, error = r.error, queued_at = NULL,
+           status = r.status, error = r.error, queued_at = NULL, claim_token = NULL, claimed_until = NULL,
            attempts = CASE WHEN r.status = 'cancelled' THEN d.attempts ELSE r.attempt END,
            response_status = CASE WHEN r.status = 'cancelled' THEN d.response_status ELSE r.response_status END,
            duration_ms = CASE WHEN r.status = 'cancelled' THEN d.duration_ms ELSE r.duration_ms END,
            last_attempt_at = CASE WHEN r.status = 'cancelled' THEN d.last_attempt_at ELSE now() END,
            next_attempt_at = CASE WHEN r.status = 'retrying' THEN now() + make_interval(secs => r.retry_in_ms / 1000.0) END
-         FROM r WHERE d.id = r.id AND d.attempts = r.attempt - 1
+         FROM r WHERE d.id = r.id AND d.attempts = r.attempt - 1 AND d.claim_token = r.claim
          RETURNING d.id, d.webhook_id
        ), w AS (
          ${DELIVERY_WINDOW(this.schema)}

@@ -4,10 +4,14 @@ import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
  
 import { makeCertificates, startWebhookReceiver, type TestApp, type TestCertificates, type WebhookReceiver } from '@app/testkit';
+import type { Job } from '@app/queue';
+import { WebhookDeliveryProcessor } from '../src/webhook-delivery.processor';
+import type { DeliverJobData } from '../src/webhook-queue';
 import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
 import type { WebhookEngineOptions } from '../src/webhook-engine.options';
 import { splitRecorded, WebhookEvents } from '../src/webhook-events.service';
 import { WebhookMaintenance } from '../src/webhook-maintenance.service';
+import { DeliveryQueuedException } from '../src/webhooks.exception';
 import { WebhooksService } from '../src/webhooks.service';
 import { eventually, startEngineApp } from './support/engine-test-app';
 
@@ -250,6 +254,75 @@ describe('webhook engine, delivery window per webhook', () => {
     // The relay runs at least every WEBHOOK_RELAY_INTERVAL_MS; give it several turns to queue more.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.calls.filter((c) => c.json?.data?.who === who)).toHaveLength(3);
+  });
+});
+
+describe('webhook engine, a job run by two workers at once', () => {
+  // Two processes on one database, neither taking jobs from the queue: the test hands both the same job, as a job
+  // queued again after a Redis failover, or taken over by BullMQ from a worker that lost its lock, reaches a second one.
+  let a: TestApp;
+  let b: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    a = await startEngineApp(signed, 'engine_claim', { WEBHOOK_WORKERS: 'off' });
+    b = await startEngineApp(signed, 'engine_claim', { WEBHOOK_WORKERS: 'off' });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await receiver?.close();
+  });
+
+  /** The job the relay would make of the owner's deliveries, each at its next attempt. */
+  async function jobFor(who: string, webhookId: string): Promise<Job<DeliverJobData>> {
+    const rows = await a
+      .get(Sql)
+      .rows<{ id: string; attempts: number; event_id: string }>(`SELECT id, attempts, event_id FROM engine_claim.webhook_deliveries WHERE owner = $1 ORDER BY created_at, id`, [who]);
+    const items = rows.map((r) => ({ id: r.id, attempt: r.attempts + 1, scheduleAttempt: r.attempts + 1, eventId: r.event_id, body: JSON.stringify({ who, id: r.id }) }));
+    return { data: { key: webhookId, items } } as Job<DeliverJobData>;
+  }
+  const callsOf = (who: string) => receiver.calls.filter((c) => c.json?.who === who);
+  const run = (t: TestApp, job: Job<DeliverJobData>) => t.get(WebhookDeliveryProcessor).process(job);
+
+  it('sends each delivery once when two workers run its job together, and never again once it is recorded', async () => {
+    receiver.answer(() => ({ status: 200, delayMs: 300 }));
+    const who = owner();
+    const { webhook } = await a.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    await a.get(WebhookEvents).emit(who, 'e', Array.from({ length: 5 }, (_, n) => ({ n })));
+    const job = await jobFor(who, webhook.id);
+    await Promise.all([run(a, job), run(b, job), run(a, job), run(b, job)]);
+    const ids = callsOf(who).map((c) => c.json.id as string);
+    expect(ids.sort()).toEqual(job.data.items.map((d) => d.id).sort());
+    const rows = await deliveriesOf(a, who, webhook.id);
+    expect(rows.map((d) => [d.status, d.attempts])).toEqual(Array.from({ length: 5 }, () => ['succeeded', 1]));
+    expect((await a.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM engine_claim.webhook_attempts a JOIN engine_claim.webhook_deliveries d ON d.id = a.delivery_id WHERE d.owner = $1`, [who]))!.n).toBe(5);
+
+    // The job runs once more after everything was recorded (BullMQ's stalled-job check, a lost job queued again): nothing is sent.
+    await run(b, job);
+    expect(callsOf(who)).toHaveLength(5);
+  });
+
+  it("leaves a delivery to a live claim of another worker, and takes it over once that claim's lease ran out", async () => {
+    receiver.answer(() => ({ status: 200 }));
+    const who = owner();
+    const { webhook } = await a.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    await a.get(WebhookEvents).emit(who, 'e', [{ n: 1 }]);
+    const job = await jobFor(who, webhook.id);
+    const [delivery] = job.data.items;
+    // A worker claimed it and is sending: its lease runs.
+    await a.get(Sql).rows(`UPDATE engine_claim.webhook_deliveries SET claim_token = gen_random_uuid(), claimed_until = now() + interval '1 minute' WHERE id = $1`, [delivery.id]);
+    await run(b, job);
+    expect(callsOf(who)).toHaveLength(0);
+    await expect(a.get(WebhooksService).redeliver(who, webhook.id, delivery.id)).rejects.toBeInstanceOf(DeliveryQueuedException);
+    // That worker was killed mid-send: once its lease ran out, the next run of the job sends the attempt and records it.
+    await a.get(Sql).rows(`UPDATE engine_claim.webhook_deliveries SET claimed_until = now() - interval '1 second' WHERE id = $1`, [delivery.id]);
+    await run(b, job);
+    expect(callsOf(who)).toHaveLength(1);
+    const [row] = await deliveriesOf(a, who, webhook.id);
+    expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(await a.get(Sql).one(`SELECT claim_token, claimed_until FROM engine_claim.webhook_deliveries WHERE id = $1`, [delivery.id])).toEqual({ claim_token: null, claimed_until: null });
   });
 });
 

@@ -1,13 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Metrics, type MetricCounter } from '@app/observability';
-import { nextRetryDelay, type Job, type LaneJob, type LaneProcessor } from '@app/queue';
+import { claimLeaseMs, nextRetryDelay, type Job, type LaneJob, type LaneProcessor } from '@app/queue';
 import { PushConfig } from './push.config';
 import { platformOf, type SendItem } from './push-queue';
 import { PushRepository, type AttemptResult, type ClaimedItem } from './push.repository';
 import { PUSH_PROVIDERS, type PushProviders, type SendOutcome } from './providers/push-provider';
-
-/** Beyond the send timeout: a claim older than that was left by a worker that died mid-send. */
-const STALE_CLAIM_MARGIN_MS = 5000;
 
 /**
  * The one processor of `send` jobs, for both platform lanes (push-lanes.provider.ts): claims the
@@ -32,7 +29,7 @@ export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplication
   async process(job: Job<LaneJob<SendItem>>): Promise<void> {
     const platform = platformOf(job.queueName);
     const provider = this.providers[platform];
-    const claimed = await this.repository.claim(platform, job.data.items, this.config.timeoutMs + STALE_CLAIM_MARGIN_MS);
+    const claimed = await this.repository.claim(platform, job.data.items, claimLeaseMs(this.config.timeoutMs));
     if (claimed.length === 0) return;
     const outcomes = await Promise.all(claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme })));
     const invalid = claimed.flatMap((item, i) => (outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : []));
