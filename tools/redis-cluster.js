@@ -127,6 +127,18 @@ async function startRedisCluster({ masters = 3, replicas = 1, nodeTimeoutMs = 20
       stop,
       /** Kills one node outright (as a crash would). */
       kill: (port) => terminate(/** @type {import('node:child_process').ChildProcess} */ (nodes.get(port)), 'SIGKILL'),
+      /**
+       * Cuts a master off from its replicas: they keep what they have but get nothing more (their reconnections
+       * fail to authenticate). What the master writes from then on dies with it, as it does when a master dies
+       * while its replicas lag behind; a replica cut off for less than 10 node timeouts still takes over.
+       */
+      cutReplicas: async (port) => {
+        const replication = String(await ask(port, 'INFO', 'replication'));
+        for (const [, replica] of replication.matchAll(/^slave\d+:.*port=(\d+)/gm)) {
+          await ask(Number(replica), 'CONFIG', 'SET', 'masteruser', 'cut-off', 'masterauth', 'cut-off');
+        }
+        await ask(port, 'CLIENT', 'KILL', 'TYPE', 'replica');
+      },
       /** The port of the master that serves `key` now (its hash slot's owner, as a live node sees it). */
       masterOf: async (key) => {
         for (const [port, child] of nodes) {

@@ -38,7 +38,9 @@ describe('webhooks on a Redis Cluster whose queue master dies', () => {
 
   it('accepts every write, delivers every event once and records one attempt of each; the replica takes over', async () => {
     await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
-    receiver.answer(() => ({ status: 200, delayMs: 10 }));
+    // The deliveries written between the cut and the kill are still being answered when the master dies.
+    const slow = new Set(Array.from({ length: 20 }, (_, i) => `k-${50 + i}`));
+    receiver.answer((call) => ({ status: 200, delayMs: slow.has(String(call.json?.data?.key)) ? 5000 : 10 }));
     const keys = Array.from({ length: 200 }, (_, i) => `k-${i}`);
     const master = await cluster.masterOf('{webhook-delivery}');
     let killedAt = 0;
@@ -46,6 +48,11 @@ describe('webhooks on a Redis Cluster whose queue master dies', () => {
     for (const [i, key] of keys.entries()) {
       if (i === 50) {
         await receiver.waitFor(10);
+        // Its replica stops following: the jobs of the next writes die with the master while their requests are under way.
+        await cluster.cutReplicas(master);
+      }
+      if (i === 70) {
+        await receiver.waitFor(1, (call) => call.json?.data?.key === 'k-69');
         await cluster.kill(master);
         killedAt = Date.now();
         deliveredBefore = receiver.calls.length;

@@ -22,6 +22,8 @@ export interface OwnRedisCluster {
   stop(): Promise<void>;
   /** Kills one node outright (as a crash would). */
   kill(port: number): Promise<void>;
+  /** Cuts a master off from its replicas: what it writes from then on exists only on it (and dies with it). */
+  cutReplicas(port: number): Promise<void>;
   /** The port of the master serving `key` now. */
   masterOf(key: string): Promise<number>;
   /** 'master' or 'slave'; undefined when the node does not answer. */
