@@ -3,6 +3,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 /** One step of a message's status history; a status is recorded once (inbound notifications are deduplicated here). */
 @Entity({ name: 'message_statuses' })
 @Index('message_statuses_uq', ['messageId', 'status'], { unique: true })
+// The retention rule: statuses by time.
+@Index('message_statuses_occurred_idx', ['occurredAt'])
 export class MessageStatusEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;

@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** Inbound messages already taken from the network's notifications (it may send one twice). */
 @Entity({ name: 'inbound_events' })
+// The retention rule: events by time.
+@Index('inbound_events_received_idx', ['receivedAt'])
 export class InboundEventEntity {
   @PrimaryColumn({ type: 'varchar', length: 300 })
   key!: string;

@@ -11,6 +11,8 @@ export interface RejectedItem {
 /** One accepted POST /api/pushm/bulk. Its Idempotency-Key, if any, is unique per account. */
 @Entity({ name: 'push_batches' })
 @Index('push_batches_account_created_idx', ['accountId', 'createdAt'])
+// The retention rules of batches and their items: batches by age.
+@Index('push_batches_created_idx', ['createdAt'])
 @Index('push_batches_idempotency_uq', ['accountId', 'idempotencyKey'], { unique: true, where: 'idempotency_key IS NOT NULL' })
 export class PushBatchEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'push_batches_pkey' })

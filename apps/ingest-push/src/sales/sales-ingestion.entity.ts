@@ -11,6 +11,8 @@ export type IngestionStage = 'receiving' | 'storing' | 'merging';
 @Index('sales_ingestions_account_started_idx', ['accountId', 'startedAt'])
 // The stale-run sweep looks only at running ingestions.
 @Index('sales_ingestions_running_heartbeat_idx', ['heartbeatAt'], { where: `"status" = 'running'` })
+// The retention rules of ingestions and their errors: finished ingestions by time.
+@Index('sales_ingestions_finished_idx', ['finishedAt'], { where: `"status" <> 'running'` })
 export class SalesIngestionEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

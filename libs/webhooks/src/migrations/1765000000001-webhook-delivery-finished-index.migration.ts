@@ -18,8 +18,9 @@ export class WebhookDeliveryFinishedIndex1765000000001 implements MigrationInter
     );
   }
 
+  /** Plain DROP INDEX: TypeORM runs every undo inside a transaction, whatever `transaction` says. */
   async down(q: QueryRunner): Promise<void> {
     const s = `"${q.connection.driver.schema}"`;
-    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${s}."webhook_deliveries_finished_idx"`);
+    await q.query(`DROP INDEX IF EXISTS ${s}."webhook_deliveries_finished_idx"`);
   }
 }
