@@ -30,9 +30,28 @@ describe('Pruner (real PostgreSQL)', () => {
   it('deletes only the expired rows, in batches, and nothing on the next round', async () => {
     const pruner = new Pruner(sql, config);
     pruner.register(rule);
+    // Each batch is a transaction of its own: ten full ones, then one that finds nothing left.
+    const transactions = jest.spyOn(sql, 'transaction');
+    const kept = await sql.rows<{ id: string }>('SELECT id FROM events WHERE live ORDER BY id');
     expect(await pruner.pruneAll()).toBe(10_000);
+    expect(transactions).toHaveBeenCalledTimes(11);
+    transactions.mockRestore();
     expect(await left()).toEqual([{ live: true, n: 2500 }]);
+    expect(await sql.rows('SELECT id FROM events ORDER BY id')).toEqual(kept);
     expect(await pruner.pruneAll()).toBe(0);
+  });
+
+  it('stops between batches: a prune stopped by shutdown leaves the rest for the next start', async () => {
+    const pruner = new Pruner(sql, config);
+    pruner.register(rule);
+    const transactions = jest.spyOn(sql, 'transaction').mockImplementation(async function (this: Sql, ...args) {
+      // Shutdown arrives while the third batch runs.
+      if (transactions.mock.calls.length === 3) void pruner.beforeApplicationShutdown();
+      return Sql.prototype.transaction.apply(this, args);
+    } as Sql['transaction']);
+    expect(await pruner.prune(rule)).toBe(3000);
+    transactions.mockRestore();
+    expect(await left()).toEqual([{ live: false, n: 7000 }, { live: true, n: 2500 }]);
   });
 
   it('lets one replica at a time prune a table: two at once delete each row once, together all of them', async () => {
