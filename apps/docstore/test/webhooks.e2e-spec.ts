@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -334,7 +335,7 @@ describe('webhook outbox relay and attempt recording', () => {
   let ds: Docstore;
   useDocstore({ app: (d) => (ds = d) }, { ...FAST, WEBHOOK_WORKERS: 'off', WEBHOOK_RELAY_INTERVAL_MS: '60000' });
 
-  it('records an attempt that finished before the relay transaction which queued it committed', async () => {
+  it('claims and records an attempt whose worker started before the relay transaction which queued it committed', async () => {
     const c = await ds.newClient();
     const hook = (await webhooksOf(ds, c).create({ url: 'https://93.184.216.34/h', events: ['document.created'] }).expect(201)).body;
     // An event recorded behind the relay's back (nothing wakes it; its interval is a minute).
@@ -345,12 +346,15 @@ describe('webhook outbox relay and attempt recording', () => {
     );
     const repository = ds.get(WebhooksRepository);
     let recording: Promise<Set<string>> | undefined;
-    // A worker as fast as can be: it records while the relay has not committed yet.
+    // A worker as fast as can be: it claims and records while the relay has not committed yet.
     await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {
       const job = jobs.find((j) => j.webhook_id === hook.id)!;
-      recording = repository.recordAttempts([
-        { id: job.id, attempt: 1, trigger: 'schedule', status: 'succeeded', response_status: 200, duration_ms: 1, error: null, response_body: null, retry_in_ms: null },
-      ]);
+      const claim = randomUUID();
+      recording = repository.claim([{ id: job.id, attempt: 1 }], claim, 15_000).then(() =>
+        repository.recordAttempts([
+          { id: job.id, attempt: 1, claim, trigger: 'schedule', status: 'succeeded', response_status: 200, duration_ms: 1, error: null, response_body: null, retry_in_ms: null },
+        ]),
+      );
       await new Promise((r) => setTimeout(r, 100));
     });
     expect((await recording!).size).toBe(1);
