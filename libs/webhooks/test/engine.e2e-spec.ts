@@ -4,9 +4,7 @@ import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
  
 import { makeCertificates, startWebhookReceiver, type TestApp, type TestCertificates, type WebhookReceiver } from '@app/testkit';
-import type { Job } from '@app/queue';
 import { WebhookDeliveryProcessor } from '../src/webhook-delivery.processor';
-import type { DeliverJobData } from '../src/webhook-queue';
 import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
 import type { WebhookEngineOptions } from '../src/webhook-engine.options';
 import { splitRecorded, WebhookEvents } from '../src/webhook-events.service';
@@ -257,6 +255,9 @@ describe('webhook engine, delivery window per webhook', () => {
   });
 });
 
+/** A job of the delivery lane, as the processor takes it. */
+type DeliveryJob = Parameters<WebhookDeliveryProcessor['process']>[0];
+
 describe('webhook engine, a job run by two workers at once', () => {
   // Two processes on one database, neither taking jobs from the queue: the test hands both the same job, as a job
   // queued again after a Redis failover, or taken over by BullMQ from a worker that lost its lock, reaches a second one.
@@ -276,15 +277,15 @@ describe('webhook engine, a job run by two workers at once', () => {
   });
 
   /** The job the relay would make of the owner's deliveries, each at its next attempt. */
-  async function jobFor(who: string, webhookId: string): Promise<Job<DeliverJobData>> {
+  async function jobFor(who: string, webhookId: string): Promise<DeliveryJob> {
     const rows = await a
       .get(Sql)
       .rows<{ id: string; attempts: number; event_id: string }>(`SELECT id, attempts, event_id FROM engine_claim.webhook_deliveries WHERE owner = $1 ORDER BY created_at, id`, [who]);
     const items = rows.map((r) => ({ id: r.id, attempt: r.attempts + 1, scheduleAttempt: r.attempts + 1, eventId: r.event_id, body: JSON.stringify({ who, id: r.id }) }));
-    return { data: { key: webhookId, items } } as Job<DeliverJobData>;
+    return { data: { key: webhookId, items } } as DeliveryJob;
   }
   const callsOf = (who: string) => receiver.calls.filter((c) => c.json?.who === who);
-  const run = (t: TestApp, job: Job<DeliverJobData>) => t.get(WebhookDeliveryProcessor).process(job);
+  const run = (t: TestApp, job: DeliveryJob) => t.get(WebhookDeliveryProcessor).process(job);
 
   it('sends each delivery once when two workers run its job together, and never again once it is recorded', async () => {
     receiver.answer(() => ({ status: 200, delayMs: 300 }));
