@@ -93,11 +93,22 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
       expect(res.body).toMatchObject({ window: '24h', since: hourOf(Date.now() - 23 * HOUR_MS) });
       expect(res.body.data).toHaveLength(24);
       // The failed run's rows are not counted: nothing of it was kept.
-      expect(res.body.data.at(-1)).toEqual({ hour: hourOf(Date.now()), total: 3, by_status: { inserted: 2, updated: 1, rejected: 0 } });
+      const completed = await t.sql.rows<{ started_at: Date; inserted: number; updated: number }>(
+        `SELECT started_at, inserted, updated FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'completed'`,
+        [tenant.accountId],
+      );
+      const expected = new Map<string, { inserted: number; updated: number; rejected: number }>();
+      for (const run of completed) {
+        const bucket = expected.get(hourOf(run.started_at.getTime())) ?? { inserted: 0, updated: 0, rejected: 0 };
+        expected.set(hourOf(run.started_at.getTime()), { ...bucket, inserted: bucket.inserted + run.inserted, updated: bucket.updated + run.updated });
+      }
+      const counted = res.body.data.filter((b: { total: number }) => b.total > 0);
+      expect(counted).toEqual([...expected].sort().map(([hour, by]) => ({ hour, total: by.inserted + by.updated, by_status: by })));
+      expect(counted.reduce((n: number, b: { total: number }) => n + b.total, 0)).toBe(3);
       expect(res.body.data[0]).toEqual({ hour: res.body.since, total: 0, by_status: { inserted: 0, updated: 0, rejected: 0 } });
       const week = await sales('/stats?window=7d', tenant.key);
       expect(week.body.data).toHaveLength(168);
-      expect(week.body.data.at(-1).total).toBe(3);
+      expect(week.body.data.slice(-24)).toEqual(res.body.data);
       expect((await sales('/stats', other.key)).body.data.every((b: { total: number }) => b.total === 0)).toBe(true);
     });
 
@@ -153,8 +164,12 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
       expect(res.body.data).toHaveLength(24);
       const now = Date.now();
       const zero = { sent: 0, failed: 0, invalid: 0 };
-      expect(res.body.data.at(-1)).toEqual({ hour: hourOf(now), total: 1, by_status: { ...zero, sent: 1 }, by_platform: { android: { ...zero, sent: 1 }, ios: zero } });
-      expect(res.body.data.at(-3)).toEqual({ hour: hourOf(now - 2 * HOUR_MS), total: 1, by_status: { ...zero, invalid: 1 }, by_platform: { android: zero, ios: { ...zero, invalid: 1 } } });
+      const ended = Object.fromEntries(
+        (await t.sql.rows<{ platform: string; updated_at: Date }>('SELECT platform, updated_at FROM ingest_push.push_items WHERE batch_id = $1', [batches[0]])).map((r) => [r.platform, hourOf(r.updated_at.getTime())]),
+      );
+      const at = (hour: string) => res.body.data.find((b: { hour: string }) => b.hour === hour);
+      expect(at(ended.android)).toEqual({ hour: ended.android, total: 1, by_status: { ...zero, sent: 1 }, by_platform: { android: { ...zero, sent: 1 }, ios: zero } });
+      expect(at(ended.ios)).toEqual({ hour: ended.ios, total: 1, by_status: { ...zero, invalid: 1 }, by_platform: { android: zero, ios: { ...zero, invalid: 1 } } });
       expect(res.body.data.reduce((n: number, b: { total: number }) => n + b.total, 0)).toBe(2);
       const week = await pushGet('/stats?window=7d', tenant.push);
       expect(week.body).toMatchObject({ window: '7d', since: hourOf(now - 167 * HOUR_MS) });
@@ -167,6 +182,12 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
       expect((await pushGet('/stats', other.push)).body.data.every((b: { total: number }) => b.total === 0)).toBe(true);
       expect((await pushGet('/stats', 'nope')).status).toBe(401);
       expect((await request(t.http).get('/api/pushm/stats').set('apiKey', tenant.key)).status).toBe(401);
+    });
+
+    it('grants no cross-origin access: the console is served from the same origin', async () => {
+      const res = await pushGet('/stats', tenant.push).set('Origin', 'https://elsewhere.example');
+      expect(res.status).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
 
     it('answers 422 naming the field to a bad window or page', async () => {
