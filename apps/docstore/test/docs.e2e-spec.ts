@@ -28,6 +28,9 @@ describe('docstore: OpenAPI document and request ids', () => {
     expect(methods(`${SCOPE}/schema`)).toEqual(['delete', 'get', 'post']);
     expect(methods('/api/v1/client/{client}/tokens')).toEqual(['get', 'post']);
     expect(methods('/api/v1/client/{client}/tokens/{tokenId}')).toEqual(['delete', 'put']);
+    expect(methods('/api/v1/client/{client}/collections')).toEqual(['get']);
+    expect(methods('/api/v1/client/{client}/stats')).toEqual(['get']);
+    expect(doc.paths['/api/v1/client/{client}/stats'].get.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual(['path:client', 'query:window']);
     expect(doc.paths['/health']).toBeUndefined();
 
     // Every operation is tagged and needs the bearer token.
@@ -52,6 +55,7 @@ describe('docstore: OpenAPI document and request ids', () => {
         `GET ${SCOPE}`,
         `GET ${SCOPE}/{key}/history`,
         'GET /api/v1/client/{client}/tokens',
+        'GET /api/v1/client/{client}/collections',
         'GET /api/v1/client/{client}/webhooks',
         'GET /api/v1/client/{client}/webhooks/{webhookId}/deliveries',
         'GET /api/v1/client/{client}/webhooks/{webhookId}/deliveries/{deliveryId}/attempts',

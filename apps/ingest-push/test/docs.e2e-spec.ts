@@ -18,7 +18,12 @@ describe('ingest-push: OpenAPI document', () => {
   afterAll(() => app.close());
 
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
-    await expect(openApiProblems(doc, { lists: ['GET /api/pushm/bulk/{batchId}'] })).resolves.toEqual([]);
+    const lists = ['GET /api/pushm/bulk', 'GET /api/pushm/bulk/{batchId}', 'GET /DataInserterSales/api/sales/ingestions'] as const;
+    await expect(openApiProblems(doc, { lists: [...lists] })).resolves.toEqual([]);
+    // The console's reads: the statistics take `window`, the run list `status`.
+    expect(doc.paths['/api/pushm/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
+    expect(doc.paths['/DataInserterSales/api/sales/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
+    expect(doc.paths['/DataInserterSales/api/sales/ingestions'].get.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:page', 'query:per_page', 'query:status']);
     // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key); dry_run beside it.
     expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key', 'query:dry_run']);
   });

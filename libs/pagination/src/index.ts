@@ -2,3 +2,4 @@ export * from './page-location';
 export * from './page-query';
 export * from './paginator';
 export * from './paging.decorator';
+export * from './hourly-window';

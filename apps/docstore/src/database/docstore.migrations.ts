@@ -1,5 +1,6 @@
 import { webhookMigrations } from '@app/webhooks';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema.migration';
+import { ClientOverviewIndexes1765137220000 } from './migrations/1765137220000-client-overview-indexes.migration';
 
 /** Every migration, in order. New ones are appended here. */
-export const docstoreMigrations = [InitialSchema1763769600000, ...webhookMigrations];
+export const docstoreMigrations = [InitialSchema1763769600000, ...webhookMigrations, ClientOverviewIndexes1765137220000];

@@ -4,6 +4,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity({ name: 'documents' })
 @Index('documents_scope_key_uq', ['clientId', 'environment', 'context', 'type', 'key'], { unique: true })
 @Index('documents_scope_created_idx', ['clientId', 'environment', 'context', 'type', 'createdAt', 'id'])
+// GET …/stats: the client's soft deletions by time.
+@Index('documents_client_deleted_idx', ['clientId', 'deletedAt'], { where: 'deleted_at IS NOT NULL' })
 // GIN index for containment filters (data @> ...); TypeORM cannot describe its operator class.
 @Index('documents_data_gin', { synchronize: false })
 export class DocumentEntity {

@@ -4,6 +4,8 @@ import { DocumentEntity } from '../documents/document.entity';
 /** One row per document version, written in the same statement as the version itself. */
 @Entity({ name: 'document_history' })
 @Index('document_history_version_uq', ['documentId', 'version'], { unique: true })
+// GET …/stats: the client's writes by time.
+@Index('document_history_client_created_idx', ['clientId', 'createdAt'])
 export class HistoryEntryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;

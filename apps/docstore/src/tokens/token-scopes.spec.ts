@@ -1,4 +1,4 @@
-import { hasScope, type TokenScopes } from './token-scopes';
+import { hasScope, scopeAreas, type TokenScopes } from './token-scopes';
 
 describe('hasScope', () => {
   describe('flat lists', () => {
@@ -62,5 +62,28 @@ describe('hasScope', () => {
     it('works without document_rules', () => {
       expect(hasScope({ permissions: [] }, 'document:read', { environment: 'a', context: 'b' })).toBe(false);
     });
+  });
+});
+
+describe('scopeAreas', () => {
+  it('answers all when permissions (or a flat list) grant the scope', () => {
+    expect(scopeAreas(['document:read'], 'document:read')).toBe('all');
+    expect(scopeAreas(['*'], 'document:read')).toBe('all');
+    expect(scopeAreas({ permissions: ['*'] }, 'document:read')).toBe('all');
+    expect(scopeAreas({ permissions: [], document_rules: [{ environment: '*', context: '*', permissions: ['document:read'] }] }, 'document:read')).toBe('all');
+  });
+
+  it('answers the areas of the rules that grant it, and none when nothing does', () => {
+    const scopes = {
+      permissions: ['token:manage'],
+      document_rules: [
+        { environment: 'production', context: 'shop', permissions: ['document:read'] },
+        { environment: 'dev', context: '*', permissions: ['*'] },
+        { environment: 'staging', context: 'blog', permissions: ['document:create'] },
+      ],
+    };
+    expect(scopeAreas(scopes, 'document:read')).toEqual([{ environment: 'production', context: 'shop' }, { environment: 'dev', context: '*' }]);
+    expect(scopeAreas(['token:manage'], 'document:read')).toEqual([]);
+    expect(scopeAreas({ permissions: [] }, 'document:read')).toEqual([]);
   });
 });

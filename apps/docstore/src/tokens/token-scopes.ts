@@ -38,3 +38,21 @@ export function hasScope(scopes: TokenScopes, scope: string, target: ScopeTarget
       grants(rule.permissions),
   );
 }
+
+/** An environment and context a document rule names (`*` for any). */
+export interface ScopeArea {
+  environment: string;
+  context: string;
+}
+
+/**
+ * Where across the whole client a scope is granted: `'all'` by permissions (or a rule for `*`/`*`),
+ * else the areas of the rules that grant it (none: nowhere). For reads that span collections.
+ */
+export function scopeAreas(scopes: TokenScopes, scope: string): 'all' | ScopeArea[] {
+  const grants = (list: readonly string[]): boolean => list.includes(scope) || list.includes(ANY_SCOPE);
+  if (Array.isArray(scopes)) return grants(scopes) ? 'all' : [];
+  if (grants(scopes.permissions)) return 'all';
+  const areas = (scopes.document_rules ?? []).filter((rule) => grants(rule.permissions)).map(({ environment, context }) => ({ environment, context }));
+  return areas.some((a) => a.environment === ANY_SCOPE && a.context === ANY_SCOPE) ? 'all' : areas;
+}

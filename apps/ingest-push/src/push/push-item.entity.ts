@@ -21,6 +21,8 @@ export const PUSH_STATUSES: readonly PushStatus[] = ['scheduled', 'sending', 'se
 @Index('push_items_due_idx', ['accountId', 'platform', 'nextAttemptAt'], { where: 'queued_at IS NULL AND next_attempt_at IS NOT NULL' })
 // Items whose job is in the queue, per account (the relay caps them) and platform.
 @Index('push_items_queued_idx', ['accountId', 'platform', 'queuedAt'], { where: 'queued_at IS NOT NULL' })
+// GET /api/pushm/stats: finished pushes per account by when they ended.
+@Index('push_items_outcome_idx', ['accountId', 'updatedAt'], { where: "status IN ('sent', 'failed', 'invalid_token')" })
 export class PushItemEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'push_items_pkey' })
   id!: string;

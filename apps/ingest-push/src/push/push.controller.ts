@@ -4,10 +4,10 @@ import type { Response } from 'express';
 import { AcceptCredentials, TooLargeHint } from '@app/auth';
 import { ApiErrors, ValidationFailedException } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
-import { paginate, PageRequest, type Paging } from '@app/pagination';
+import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { PushConfig } from './push.config';
 import { BulkPushDto, type BulkPushPreview, type BulkPushResult } from './push.dto';
-import { PushService } from './push.service';
+import { PushService, type BatchSummary } from './push.service';
 import { PushAccount } from './push-account.decorator';
 import { PUSH_CREDENTIALS } from './push-token-verifier.service';
 
@@ -39,6 +39,14 @@ export class PushController {
     if (dryRun !== 'true') throw ValidationFailedException.of('dry_run', 'dry_run must be true or false.');
     res.status(200);
     return this.pushes.preview(body.pushs, key);
+  }
+
+  /** The account's batches, newest first, each with its counts by status (GET …/bulk/{batchId} without `items`). */
+  @Get()
+  @ApiErrors(422)
+  async list(@PushAccount() account: string, @PageRequest() paging: Paging): Promise<Paginated<BatchSummary>> {
+    const { rows, total } = await this.pushes.batches(account, paging);
+    return paginate(rows, total, paging);
   }
 
   /** Counts by status, and the batch's items page by page (`page`, `per_page`). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, Pruner, Sql } from '@app/database';
+import { hourOf } from '@app/pagination';
 import { PushConfig } from './push.config';
 import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
 import type { RejectedItem } from './push-batch.entity';
@@ -170,6 +171,33 @@ export class PushRepository {
       [batchId],
     );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /**
+   * The account's batches, newest first (index push_batches_account_created_idx), each with its
+   * items counted by status (index push_items_batch_position_uq) in the same query.
+   */
+  batches(accountId: string, limit: number, offset: number): Promise<{ rows: Array<Omit<StoredBatch, 'request_hash' | 'rejections'> & { counts: Record<string, number> }>; total: number }> {
+    return this.db.page(
+      {
+        columns: `id, accepted, rejected, ${isoTimestamp('created_at')}, ${isoTimestamp('cancelled_at')},
+          (SELECT coalesce(jsonb_object_agg(c.status, c.n), '{}') FROM (SELECT status, count(*)::int AS n FROM ${S}.push_items i WHERE i.batch_id = b.id GROUP BY status) c) AS counts`,
+        source: `${S}.push_batches b WHERE b.account_id = $1`,
+        orderBy: 'b.created_at DESC, b.id DESC',
+        params: [accountId],
+      },
+      limit,
+      offset,
+    );
+  }
+
+  /** The account's finished pushes by UTC hour of their end, platform and outcome, from `since` on (index push_items_outcome_idx). */
+  outcomesByHour(accountId: string, since: string): Promise<Array<{ hour: string; platform: Platform; status: 'sent' | 'failed' | 'invalid_token'; n: number }>> {
+    return this.db.rows(
+      `SELECT ${hourOf('updated_at')} AS hour, platform, status, count(*)::int AS n FROM ${S}.push_items
+        WHERE account_id = $1 AND status IN ('sent', 'failed', 'invalid_token') AND updated_at >= $2 GROUP BY 1, 2, 3`,
+      [accountId, since],
+    );
   }
 
   items(batchId: string, limit: number, offset: number): Promise<{ rows: ItemView[]; total: number }> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '@app/errors';
-import type { PageQuery } from '@app/pagination';
+import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
 import { InjectLane } from '@app/queue';
 import type { BulkPushPreview, BulkPushResult, PushPreview } from './push.dto';
 import { IdempotencyKeyReusedException, NoValidPushException, PushBatchNotFoundException, TooManyPushesException } from './push.exception';
@@ -10,6 +10,7 @@ import type { RejectedItem } from './push-batch.entity';
 import { PUSH_STATUSES, type PushStatus } from './push-item.entity';
 import { checkPushItem, type ValidPush } from './push-item.validator';
 import type { PushLane } from './push-lanes.provider';
+import { PLATFORMS, type Platform } from './push-payload';
 import { PUSH_QUEUES } from './push-queue';
 import { PushRepository, type AcceptedItem, type ItemView, type StoredBatch } from './push.repository';
 
@@ -24,6 +25,18 @@ export interface BatchSummary {
   rejected: number;
   counts: Record<PushStatus, number>;
 }
+
+type Outcomes = { sent: number; failed: number; invalid: number };
+
+/** GET /api/pushm/stats: finished pushes per UTC hour of their end, in all and by platform, the current hour last. */
+export interface PushStats {
+  window: HourlyWindowName;
+  since: string;
+  data: Array<{ hour: string; total: number; by_status: Outcomes; by_platform: Record<Platform, Outcomes> }>;
+}
+
+const OUTCOME = { sent: 'sent', failed: 'failed', invalid_token: 'invalid' } as const;
+const noOutcomes = (): Outcomes => ({ sent: 0, failed: 0, invalid: 0 });
 
 @Injectable()
 export class PushService {
@@ -101,6 +114,25 @@ export class PushService {
     return { pushes, rejections };
   }
 
+  /** The account's batches, newest first, each with its items counted by status. */
+  async batches(accountId: string, page: PageQuery): Promise<{ rows: BatchSummary[]; total: number }> {
+    const { rows, total } = await this.repository.batches(accountId, page.perPage, page.offset);
+    return { rows: rows.map((b) => ({ batch_id: b.id, created_at: b.created_at, cancelled_at: b.cancelled_at, accepted: b.accepted, rejected: b.rejected, counts: allCounts(b.counts) })), total };
+  }
+
+  async stats(accountId: string, query: Record<string, unknown>): Promise<PushStats> {
+    const window = hourlyWindow(query.window);
+    const rows = await this.repository.outcomesByHour(accountId, window.since);
+    const empty = () => ({ total: 0, by_status: noOutcomes(), by_platform: Object.fromEntries(PLATFORMS.map((p) => [p, noOutcomes()])) as Record<Platform, Outcomes> });
+    const data = fillHours(window, rows, empty, (bucket, row) => {
+      const outcome = OUTCOME[row.status];
+      bucket.total += row.n;
+      bucket.by_status[outcome] += row.n;
+      bucket.by_platform[row.platform][outcome] += row.n;
+    });
+    return { window: window.window, since: window.since, data };
+  }
+
   async summary(accountId: string, batchId: string): Promise<BatchSummary> {
     return this.summarize(await this.batch(accountId, batchId));
   }
@@ -125,8 +157,7 @@ export class PushService {
   }
 
   private async summarize(batch: StoredBatch): Promise<BatchSummary> {
-    const found = await this.repository.countsByStatus(batch.id);
-    const counts = Object.fromEntries(PUSH_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PushStatus, number>;
+    const counts = allCounts(await this.repository.countsByStatus(batch.id));
     return { batch_id: batch.id, created_at: batch.created_at, cancelled_at: batch.cancelled_at, accepted: batch.accepted, rejected: batch.rejected, counts };
   }
 
@@ -141,4 +172,9 @@ export class PushService {
 function merge(accepted: AcceptedItem[], rejected: RejectedItem[]): BulkPushResult['items'] {
   const all: BulkPushResult['items'] = [...accepted, ...rejected];
   return all.sort((a, b) => a.index - b.index);
+}
+
+/** Every status, 0 when the batch has no item in it. */
+function allCounts(found: Record<string, number>): Record<PushStatus, number> {
+  return Object.fromEntries(PUSH_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PushStatus, number>;
 }

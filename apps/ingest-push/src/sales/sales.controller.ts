@@ -1,12 +1,13 @@
-import { Controller, Delete, Get, Header, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { HOURLY_WINDOWS, paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { ApiErrors } from '@app/errors';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
 import { IngestionNotFoundException, InvalidIngestionIdException } from './sales.exception';
-import { SalesService, type IngestionSummary } from './sales.service';
+import { SalesService, type IngestionListItem, type IngestionStats, type IngestionSummary } from './sales.service';
 import { salesCaller } from './sales-caller';
 import { SALES_FILE_BODY } from './sales-upload.dto';
 
@@ -31,6 +32,23 @@ export class SalesController {
     const format = salesFormat(req.headers['content-type']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
     return this.sales.ingest(salesCaller(req), { format, body: req, response: res, id: ingestionIdHeader(req) });
+  }
+
+  /** The API key's account's ingestions, newest first (`status` filters), each as GET …/ingestions/{id} without `errors`. */
+  @Get('ingestions')
+  @ApiErrors(422)
+  @ApiQuery({ name: 'status', required: false, enum: ['running', 'completed', 'failed', 'cancelled'] })
+  async list(@Req() req: Request, @Query() query: Record<string, unknown>, @PageRequest() paging: Paging): Promise<Paginated<IngestionListItem>> {
+    const { rows, total } = await this.sales.list(salesCaller(req).accountId, query, paging);
+    return paginate(rows, total, paging);
+  }
+
+  /** Rows inserted, updated and rejected by the account's completed ingestions per UTC hour (by start), last 24 hours or 7 days. */
+  @Get('stats')
+  @ApiErrors(422)
+  @ApiQuery({ name: 'window', required: false, enum: Object.keys(HOURLY_WINDOWS) })
+  stats(@Req() req: Request, @Query() query: Record<string, unknown>): Promise<IngestionStats> {
+    return this.sales.stats(salesCaller(req).accountId, query);
   }
 
   @Get('ingestions/:id')

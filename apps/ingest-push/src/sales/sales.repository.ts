@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, Pruner, Sql, type CopySource, type SqlClient } from '@app/database';
+import { hourOf } from '@app/pagination';
 import { SalesConfig } from './sales.config';
 import { SALE_COLUMNS } from './sale-fields';
 import type { RowError } from './sale-copy.encoder';
@@ -217,6 +218,22 @@ export class SalesRepository {
 
   findIngestion(accountId: string, id: string): Promise<IngestionRow | null> {
     return this.sql.one<IngestionRow>(`SELECT ${INGESTION_COLUMNS} FROM ${SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  }
+
+  /** The account's ingestions, newest first, optionally of one status (index sales_ingestions_account_started_idx). */
+  listIngestions(accountId: string, status: IngestionStatus | undefined, limit: number, offset: number): Promise<{ rows: IngestionRow[]; total: number }> {
+    const params: unknown[] = status === undefined ? [accountId] : [accountId, status];
+    const where = status === undefined ? 'account_id = $1' : 'account_id = $1 AND status = $2';
+    return this.sql.page<IngestionRow>({ columns: INGESTION_COLUMNS, source: `${SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params }, limit, offset);
+  }
+
+  /** Rows of the account's completed ingestions by the UTC hour they started, from `since` on. */
+  rowsByHour(accountId: string, since: string): Promise<Array<{ hour: string; inserted: number; updated: number; rejected: number }>> {
+    return this.sql.rows(
+      `SELECT ${hourOf('started_at')} AS hour, sum(inserted)::int AS inserted, sum(updated)::int AS updated, sum(rejected)::int AS rejected
+         FROM ${SCHEMA}.sales_ingestions WHERE account_id = $1 AND started_at >= $2 AND status = 'completed' GROUP BY 1`,
+      [accountId, since],
+    );
   }
 
   /** Errors of an ingestion in file order, `limit` from after error id `after` (keyset paging). */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
-import { AppException, isTransientFault } from '@app/errors';
+import { AppException, isTransientFault, ValidationFailedException } from '@app/errors';
+import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
 import { Metrics, type MetricCounter } from '@app/observability';
 import type { RowError } from './sale-copy.encoder';
 import { SalesBodyWatch } from './sales-body.watch';
@@ -18,7 +19,7 @@ import {
 } from './sales.exception';
 import { SalesCopyTransform, type SalesFormat } from './sales-copy.transform';
 import { SalesHeartbeat } from './sales-heartbeat.service';
-import type { IngestionStage } from './sales-ingestion.entity';
+import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 import { SalesRepository, type IngestionCounts, type IngestionEnd, type IngestionRow } from './sales.repository';
 
 /** Who uploads: the account the API key belongs to, and the key. */
@@ -57,6 +58,18 @@ export interface IngestionSummary {
   finished_at: string | null;
   duration_ms: number;
 }
+
+/** An ingestion in GET …/ingestions: the summary without its row errors. */
+export type IngestionListItem = Omit<IngestionSummary, 'errors'>;
+
+/** GET …/sales/stats: rows of completed ingestions per UTC hour, the current hour last. */
+export interface IngestionStats {
+  window: HourlyWindowName;
+  since: string;
+  data: Array<{ hour: string; total: number; by_status: { inserted: number; updated: number; rejected: number } }>;
+}
+
+const INGESTION_STATUSES: readonly IngestionStatus[] = ['running', 'completed', 'failed', 'cancelled'];
 
 /** nginx's status for a request whose client closed the connection before the answer. */
 const CLIENT_CLOSED_REQUEST = 499;
@@ -103,6 +116,27 @@ export class SalesService {
       if (left === 0) this.runningByAccount.delete(account);
       else this.runningByAccount.set(account, left);
     }
+  }
+
+  /** The account's ingestions, newest first, each as GET …/ingestions/{id} shows it but without `errors`. */
+  async list(accountId: string, query: Record<string, unknown>, page: PageQuery): Promise<{ rows: IngestionListItem[]; total: number }> {
+    const status = query.status;
+    if (status !== undefined && (typeof status !== 'string' || !INGESTION_STATUSES.includes(status as IngestionStatus))) {
+      throw ValidationFailedException.of('status', `The status field must be one of ${INGESTION_STATUSES.join(', ')}.`);
+    }
+    const { rows, total } = await this.repository.listIngestions(accountId, status as IngestionStatus | undefined, page.perPage, page.offset);
+    return { rows: rows.map((row) => { const { errors: _errors, ...item } = toSummary(row, []); return item; }), total };
+  }
+
+  /** Rows inserted, updated and rejected by the account's completed ingestions, by the UTC hour they started. */
+  async stats(accountId: string, query: Record<string, unknown>): Promise<IngestionStats> {
+    const window = hourlyWindow(query.window);
+    const rows = await this.repository.rowsByHour(accountId, window.since);
+    const data = fillHours(window, rows, () => ({ total: 0, by_status: { inserted: 0, updated: 0, rejected: 0 } }), (bucket, row) => {
+      bucket.by_status = { inserted: row.inserted, updated: row.updated, rejected: row.rejected };
+      bucket.total = row.inserted + row.updated + row.rejected;
+    });
+    return { window: window.window, since: window.since, data };
   }
 
   async summary(accountId: string, id: string): Promise<IngestionSummary> {
