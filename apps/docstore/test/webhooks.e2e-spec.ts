@@ -186,6 +186,18 @@ describe('webhook delivery', () => {
     expect(new Set(calls.map((x) => x.headers['webhook-id'])).size).toBe(9);
   });
 
+  it('treats the client id in any letter case as one client: a webhook made under upper case gets the events and lists under lower case', async () => {
+    const upper = `/api/v1/client/${c.id.toUpperCase()}/webhooks`;
+    const hook = (await request(ds.http).post(upper).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
+    expect(hook.client_id).toBe(c.id);
+    await request(ds.http).post(`${c.doc()}/case`).set(c.auth).send(docBody('case', {})).expect(201);
+    const [call] = await receiver.waitFor(1);
+    expect(call.json.type).toBe('document.created');
+    const listed = await request(ds.http).get(`/api/v1/client/${c.id}/webhooks`).set(c.auth).expect(200);
+    expect(listed.body.data.map((w: { id: string }) => w.id)).toContain(hook.id);
+    await request(ds.http).get(`${upper}/${hook.id}`).set(c.auth).expect(200);
+  });
+
   it('sends reads only to a webhook that subscribes to them, and nothing for events nobody wants', async () => {
     const hook = await subscribe(['document.created']);
     await request(ds.http).post(`${c.doc()}/r`).set(c.auth).send(docBody('r', {})).expect(201);

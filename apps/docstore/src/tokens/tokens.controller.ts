@@ -1,3 +1,4 @@
+import { ClientIdParam } from '../address/client-id.param';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { AuthEndpoint, RequireScopes } from '@app/auth';
@@ -21,7 +22,7 @@ export class TokensController {
 
   @Get()
   @ApiErrors(422)
-  async list(@Param('client') client: string, @PageRequest() paging: Paging): Promise<Paginated<TokenView>> {
+  async list(@ClientIdParam() client: string, @PageRequest() paging: Paging): Promise<Paginated<TokenView>> {
     const { rows, total } = await this.tokens.list(client, paging);
     return paginate(rows, total, paging);
   }
@@ -29,7 +30,7 @@ export class TokensController {
   @Post()
   @ApiErrors(400, 413, 415, 422)
   @ApiBody({ type: CreateTokenDto, examples: CREATE_TOKEN_EXAMPLES })
-  async create(@Param('client') client: string, @Req() req: Request, @Body() body: CreateTokenDto) {
+  async create(@ClientIdParam() client: string, @Req() req: Request, @Body() body: CreateTokenDto) {
     const { plainText, token } = await this.tokens.create(client, callerScopes(req), body);
     const { last_used_at: _lastUsed, ...details } = token; // not shown at creation
     return { message: 'Token created. Store it now: it will not be shown again.', token: plainText, token_details: details };
@@ -38,14 +39,14 @@ export class TokensController {
   @Put(':tokenId')
   @ApiErrors(400, 404, 413, 415, 422)
   @ApiBody({ type: UpdateTokenDto, examples: UPDATE_TOKEN_EXAMPLES })
-  update(@Param('client') client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenView> {
+  update(@ClientIdParam() client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenView> {
     return this.tokens.update(client, callerScopes(req), id, body);
   }
 
   @Delete(':tokenId')
   @ApiErrors(404)
   @HttpCode(204)
-  async revoke(@Param('client') client: string, @Param('tokenId') id: string): Promise<void> {
+  async revoke(@ClientIdParam() client: string, @Param('tokenId') id: string): Promise<void> {
     await this.tokens.revoke(client, id);
   }
 }

@@ -1,3 +1,4 @@
+import { ClientIdParam } from '../address/client-id.param';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
@@ -18,7 +19,7 @@ export class WebhooksController {
 
   @Get()
   @ApiErrors(422)
-  async list(@Param('client') client: string, @PageRequest() paging: Paging): Promise<Paginated<WebhookView>> {
+  async list(@ClientIdParam() client: string, @PageRequest() paging: Paging): Promise<Paginated<WebhookView>> {
     const { rows, total } = await this.webhooks.list(client, paging);
     return paginate(rows, total, paging);
   }
@@ -27,40 +28,40 @@ export class WebhooksController {
   @Post()
   @ApiErrors(400, 409, 413, 415, 422)
   @ApiBody({ type: CreateWebhookDto, examples: CREATE_WEBHOOK_EXAMPLES })
-  create(@Param('client') client: string, @Body() body: CreateWebhookDto) {
+  create(@ClientIdParam() client: string, @Body() body: CreateWebhookDto) {
     return this.webhooks.create(client, body);
   }
 
   @Get(':webhookId')
   @ApiErrors(404)
-  get(@Param('client') client: string, @Param('webhookId') id: string): Promise<WebhookView> {
+  get(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<WebhookView> {
     return this.webhooks.get(client, id);
   }
 
   @Put(':webhookId')
   @ApiErrors(400, 404, 409, 413, 415, 422)
   @ApiBody({ type: UpdateWebhookDto, examples: UPDATE_WEBHOOK_EXAMPLES })
-  update(@Param('client') client: string, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookView> {
+  update(@ClientIdParam() client: string, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookView> {
     return this.webhooks.update(client, id, body);
   }
 
   @Delete(':webhookId')
   @ApiErrors(404)
   @HttpCode(204)
-  async delete(@Param('client') client: string, @Param('webhookId') id: string): Promise<void> {
+  async delete(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<void> {
     await this.webhooks.delete(client, id);
   }
 
   @Post(':webhookId/rotate-secret')
   @ApiErrors(404)
   @HttpCode(200)
-  rotateSecret(@Param('client') client: string, @Param('webhookId') id: string) {
+  rotateSecret(@ClientIdParam() client: string, @Param('webhookId') id: string) {
     return this.webhooks.rotateSecret(client, id);
   }
 
   @Get(':webhookId/deliveries')
   @ApiErrors(404, 422)
-  async deliveries(@Param('client') client: string, @Param('webhookId') id: string, @PageRequest() paging: Paging): Promise<Paginated<DeliveryView>> {
+  async deliveries(@ClientIdParam() client: string, @Param('webhookId') id: string, @PageRequest() paging: Paging): Promise<Paginated<DeliveryView>> {
     const { rows, total } = await this.webhooks.deliveries(client, id, paging);
     return paginate(rows, total, paging);
   }
@@ -69,7 +70,7 @@ export class WebhooksController {
   @Get(':webhookId/deliveries/:deliveryId/attempts')
   @ApiErrors(404, 422)
   async attempts(
-    @Param('client') client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string, @PageRequest() paging: Paging,
+    @ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string, @PageRequest() paging: Paging,
   ): Promise<Paginated<AttemptView>> {
     const { rows, total } = await this.webhooks.attempts(client, id, deliveryId, paging);
     return paginate(rows, total, paging);
@@ -78,7 +79,7 @@ export class WebhooksController {
   @Post(':webhookId/deliveries/:deliveryId/redeliver')
   @ApiErrors(404, 409)
   @HttpCode(202)
-  redeliver(@Param('client') client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string): Promise<DeliveryView> {
+  redeliver(@ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string): Promise<DeliveryView> {
     return this.webhooks.redeliver(client, id, deliveryId);
   }
 }
