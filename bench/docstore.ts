@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bench, built, cannon, docstoreToken, f1, f2, f0, flag, median, num, percentile, productData, report, say, settle, startServer, stopChild, type Child, type Load, type Request, type Run } from './lib/harness';
+import { bench, built, cannon, cpuMs, docstoreToken, f1, f2, f0, flag, median, num, percentile, productData, report, say, settle, startServer, stopChild, type Child, type Load, type Request, type Run } from './lib/harness';
 import { captureSql } from './lib/sql';
 
 const CFG = {
@@ -92,15 +92,18 @@ bench('docstore', 'docstore', async (run) => {
     }
   }
 
-  const results = new Map<string, Load[]>();
+  const results = new Map<string, Array<Load & { cpuUs: number }>>();
   for (let round = 0; round < CFG.rounds; round++) {
     for (const [si, id] of ids.entries()) {
       // Rotated, so no server always runs first or right after another's writes.
       for (const s of servers.map((_, i) => servers[(i + si + round) % servers.length])) {
         await settle(run.pg, TABLES);
         if (CFG.warmup > 0) await load(s, id, CFG.warmup);
-        const r = await load(s, id, CFG.duration);
-        say(`round ${round + 1}/${CFG.rounds} ${id} → ${s.name}: ${f0(r.rps)} req/s, p99 ${f2(r.p99)} ms, ${r.failed} failed`);
+        const cpu = cpuMs(s.process.pid);
+        const r = { ...(await load(s, id, CFG.duration)), cpuUs: 0 };
+        // The server's own CPU per answer: unlike req/s, it hardly moves with what else the machine runs.
+        r.cpuUs = ((cpuMs(s.process.pid) - cpu) * 1000) / (r.rps * CFG.duration);
+        say(`round ${round + 1}/${CFG.rounds} ${id} → ${s.name}: ${f0(r.rps)} req/s, p99 ${f2(r.p99)} ms, ${f0(r.cpuUs)} µs CPU/req, ${r.failed} failed`);
         if (r.failed > 0) throw new Error(`${s.name}: ${r.failed} of the ${id} requests failed`);
         results.set(`${id} ${s.name}`, [...(results.get(`${id} ${s.name}`) ?? []), r]);
       }
@@ -109,14 +112,17 @@ bench('docstore', 'docstore', async (run) => {
   const rows = ids.flatMap((id) =>
     servers.map((s) => {
       const rs = results.get(`${id} ${s.name}`)!;
-      const bare = results.get(`${id} bare-nest`)!;
       // Each round's pair ran back to back, so its ratio shares the machine's state of the moment.
-      const ratio = (pick: (l: Load) => number) => f2(median(rs.map((r, i) => pick(r) / pick(bare[i]))));
-      return [id, s.name, f0(median(rs.map((r) => r.rps))), f2(median(rs.map((r) => r.p50))), f2(median(rs.map((r) => r.p99))), ratio((l) => l.rps), ratio((l) => l.p99)];
+      const ratio = (floor: string, pick: (l: Load) => number) => {
+        const other = results.get(`${id} ${floor}`);
+        return other ? f2(median(rs.map((r, i) => pick(r) / pick(other[i])))) : '-';
+      };
+      const [rps, p99] = [(l: Load) => l.rps, (l: Load) => l.p99];
+      return [id, s.name, f0(median(rs.map(rps))), f2(median(rs.map((r) => r.p50))), f2(median(rs.map(p99))), f0(median(rs.map((r) => r.cpuUs))), ratio('bare-nest', rps), ratio('bare-nest', p99), ratio('raw', rps), ratio('raw', p99)];
     }),
   );
   const title = `Docstore, ${CFG.rounds} rounds of ${CFG.duration} s, ${CFG.connections} connections, medians`;
-  process.stdout.write(report(title, ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ bare-nest', 'p99 ÷ bare-nest'], rows));
+  process.stdout.write(report(title, ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'req/s ÷ bare-nest', 'p99 ÷ bare-nest', 'req/s ÷ raw', 'p99 ÷ raw'], rows));
 
   if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {
     const bulkRows: string[][] = [];

@@ -16,7 +16,6 @@ const CFG = {
   batch: Math.max(1, num('BENCH_PUSH_BATCH', 1000)),
   concurrency: Math.max(1, num('BENCH_PUSH_CONCURRENCY', 2)),
   warmup: num('BENCH_PUSH_WARMUP', 5000),
-  floorConcurrency: Math.max(1, num('BENCH_FLOOR_CONCURRENCY', 64)),
   timeoutS: Math.max(10, num('BENCH_PUSH_TIMEOUT', 300)),
 };
 
@@ -27,7 +26,10 @@ bench('push', 'ingest-push', async (run) => {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const account = { project_id: 'bench', client_email: 'bench@bench.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `${fcmUrl}/token` };
   fs.writeFileSync(keyFile, JSON.stringify(account));
-  const connections = setting('ingest-push/apps/ingest-push/src/push/push.config.js', 'PushConfig', 'PUSH_PROVIDER_CONNECTIONS');
+  // The floor works as the app does: its connections, worker concurrency and pushes per job.
+  const [connections, concurrency, perJob] = ['PUSH_PROVIDER_CONNECTIONS', 'PUSH_CONCURRENCY', 'PUSH_ITEMS_PER_JOB'].map((key) =>
+    setting('ingest-push/apps/ingest-push/src/push/push.config.js', 'PushConfig', key),
+  );
   const app = await startServer('ingest-push', built('ingest-push'), {
     DATABASE_URL: run.dbUrl,
     REDIS_PREFIX: run.redisPrefix,
@@ -35,6 +37,8 @@ bench('push', 'ingest-push', async (run) => {
     RATE_LIMIT_PER_MINUTE: '1000000000',
     PUSH_PROVIDER_ANDROID: 'fcm',
     PUSH_PROVIDER_CONNECTIONS: connections,
+    PUSH_CONCURRENCY: concurrency,
+    PUSH_ITEMS_PER_JOB: perJob,
     FCM_BASE_URL: fcmUrl,
     FCM_SERVICE_ACCOUNT_FILE: keyFile,
   });
@@ -79,23 +83,30 @@ bench('push', 'ingest-push', async (run) => {
   const result = await measure(1_000_000, CFG.total);
   await stopChild(app);
 
-  say(`floor: bare BullMQ worker, concurrency ${CFG.floorConcurrency}, ${connections} connections`);
+  say(`floor: bare BullMQ worker, concurrency ${concurrency}, ${perJob} pushes a job, ${connections} connections`);
   const [floor] = await startIpcChild('bullmq floor', 'floors/bullmq.ts', {
     FLOOR_PREFIX: `${run.redisPrefix}floor`,
     FLOOR_TARGET: `${fcmUrl}/v1/projects/bench/messages:send`,
-    FLOOR_CONCURRENCY: String(CFG.floorConcurrency),
+    FLOOR_CONCURRENCY: concurrency,
     FLOOR_CONNECTIONS: connections,
   });
-  const f = await rpc<{ t0: number; t1: number; completed: number; failed: number }>(floor, { cmd: 'run', kind: 'push', count: CFG.total, queue: 'floor' }, CFG.timeoutS * 1000);
-  await arrivals(fcm, CFG.total, 'floor', CFG.timeoutS);
-  const floorRate = (f.completed / (f.t1 - f.t0)) * 1000;
+  const floorRun = async (count: number, queue: string) => {
+    const r = await rpc<{ t0: number; t1: number; failed: number; firstError: string }>(floor, { cmd: 'run', kind: 'push', count, queue, perJob }, CFG.timeoutS * 1000);
+    if (r.failed > 0) throw new Error(`floor: ${r.failed} jobs failed: ${r.firstError}`);
+    await arrivals(fcm, count, `floor ${queue}`, CFG.timeoutS);
+    return r;
+  };
+  // Warmed up as the app was.
+  if (CFG.warmup > 0) await floorRun(CFG.warmup, 'warm-up');
+  const f = await floorRun(CFG.total, 'run');
+  const floorRate = (CFG.total / (f.t1 - f.t0)) * 1000;
 
   const rss = result.rss;
   const at = (p: number) => rss[Math.min(rss.length - 1, Math.floor((p / 100) * rss.length))];
   const rows = [
     ['acceptance p50 / p99 per request (ms)', `${f1(result.sent.p50)} / ${f1(result.sent.p99)}`],
     ['end to end (pushes/s)', f0(result.rate)],
-    ['floor: bare BullMQ worker (jobs/s)', f0(floorRate)],
+    ['floor: bare BullMQ worker (pushes/s)', f0(floorRate)],
     ['end to end ÷ floor', f2(result.rate / floorRate)],
     ['lag due → sent p50 / p99 (ms)', `${f0(result.lagP50)} / ${f0(result.lagP99)}`],
     ['app RSS at 10 / 50 / 90 / 100 % of the run (MB)', [at(10), at(50), at(90), at(100)].map(f0).join(' / ')],

@@ -127,7 +127,8 @@ class DocumentsController {
   async put(@Param() p: ScopeParams, @Body() body: { data: unknown }) {
     const { rows } = await this.pool.query(bound(SQL.put, [...scope(p), p.key, body.data, null, null]));
     if (!rows[0]) throw new NotFoundException();
-    return rows[0];
+    const { webhook_engine_deliveries: _count, ...row } = rows[0];
+    return row;
   }
 }
 

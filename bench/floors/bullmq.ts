@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { Agent, request } from 'undici';
+// A type only, so the floor's jobs are the engine's; the graph's cycle is testkit's ts-child loading bench/register.js.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import type { DeliverJobData } from '@app/webhooks';
 import { ENGINE_JOB_OPTIONS, serveRpc, wallMs } from '../lib/harness';
 
@@ -12,8 +14,8 @@ import { ENGINE_JOB_OPTIONS, serveRpc, wallMs } from '../lib/harness';
  * and does nothing else (no PostgreSQL, no signing, no per-receiver window). Jobs:
  *   webhook  the engine's job name, id, options and data (DeliverJobData: `perJob` deliveries to
  *            one webhook, sent concurrently), bodies made from a delivered body (`template`);
- *   push     one FCM v1 message per job (device `f-<n>`).
- * IPC: {cmd:'run', kind, count, queue, template?, perJob?} → {t0 (worker start), t1 (last job done), completed, failed, firstError}.
+ *   push     the app's job shape: `perJob` FCM v1 messages a job (PUSH_ITEMS_PER_JOB), sent concurrently (devices `f-<n>`).
+ * IPC: {cmd:'run', kind, count, queue, perJob, template?} → {t0 (worker start), t1 (last job done), completed, failed, firstError}.
  */
 const env = process.env;
 const agent = new Agent({ keepAliveTimeout: 30_000, connections: Number(env.FLOOR_CONNECTIONS) || null });
@@ -24,7 +26,7 @@ async function post(body: string, headers: Record<string, string>): Promise<void
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
 }
 
-type FloorJob = { name: string; data: DeliverJobData | { body: string }; opts: { jobId: string } };
+type FloorJob = { name: string; data: DeliverJobData | { bodies: string[] }; opts: { jobId: string } };
 
 function webhookJobs(count: number, template: string, perJob: number): FloorJob[] {
   const parsed = JSON.parse(template);
@@ -42,17 +44,22 @@ function webhookJobs(count: number, template: string, perJob: number): FloorJob[
   return jobs;
 }
 
-function pushJobs(count: number): FloorJob[] {
-  return Array.from({ length: count }, (_, n) => {
-    const message = { token: `f-${n}`, notification: { title: 'Oi Ana', body: 'Seu cupom: X10' }, data: { url_scheme: 'app://promo' }, android: { priority: 'high' } };
-    return { name: 'send', data: { body: JSON.stringify({ message }) }, opts: { jobId: `f-${n}` } };
-  });
+function pushJobs(count: number, perJob: number): FloorJob[] {
+  const jobs: FloorJob[] = [];
+  for (let i = 0; i < count; i += perJob) {
+    const bodies = Array.from({ length: Math.min(perJob, count - i) }, (_, j) => {
+      const message = { token: `f-${i + j}`, notification: { title: 'Oi Ana', body: 'Seu cupom: X10' }, data: { url_scheme: 'app://promo' }, android: { priority: 'high' } };
+      return JSON.stringify({ message });
+    });
+    jobs.push({ name: 'send', data: { bodies }, opts: { jobId: `f-${i}` } });
+  }
+  return jobs;
 }
 
 async function run(msg: Record<string, unknown>): Promise<Record<string, unknown>> {
   const count = Number(msg.count);
   const webhook = msg.kind === 'webhook';
-  const jobs = webhook ? webhookJobs(count, String(msg.template), Number(msg.perJob)) : pushJobs(count);
+  const jobs = webhook ? webhookJobs(count, String(msg.template), Number(msg.perJob)) : pushJobs(count, Number(msg.perJob));
   const [queueRedis, workerRedis] = [0, 1].map(() => new Redis(env.REDIS_URL!, { maxRetriesPerRequest: null }));
   const queue = new Queue(String(msg.queue), { connection: queueRedis, prefix: env.FLOOR_PREFIX });
   for (let i = 0; i < jobs.length; i += 1000) await queue.addBulk(jobs.slice(i, i + 1000).map((j) => ({ ...j, opts: { ...ENGINE_JOB_OPTIONS, ...j.opts } })));
@@ -64,8 +71,8 @@ async function run(msg: Record<string, unknown>): Promise<Record<string, unknown
   const worker = new Worker(
     String(msg.queue),
     async (job) => {
-      if (!webhook) return post(job.data.body, { authorization: 'Bearer ya29.bench' });
-      await Promise.all((job.data as DeliverJobData).items.map((d) => post(d.body, { 'webhook-id': d.eventId })));
+      if (!webhook) await Promise.all((job.data as { bodies: string[] }).bodies.map((body) => post(body, { authorization: 'Bearer ya29.bench' })));
+      else await Promise.all((job.data as DeliverJobData).items.map((d) => post(d.body, { 'webhook-id': d.eventId })));
     },
     { connection: workerRedis, prefix: env.FLOOR_PREFIX, concurrency: Number(env.FLOOR_CONCURRENCY), autorun: false },
   );

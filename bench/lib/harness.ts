@@ -18,8 +18,11 @@ export const ROOT = path.resolve(__dirname, '../..');
 const REGISTER = path.join(ROOT, 'bench/register.js');
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-/** The V8 heap bound k8s/base/config.yaml and docker/compose.yml give every service; the floors get it too. */
-const NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS ?? '--max-old-space-size=256';
+/**
+ * The V8 heap bound k8s/base/config.yaml and docker/compose.yml give every service; the floors get it too. Passed on the
+ * command line rather than in NODE_OPTIONS, which refuses flags such as --cpu-prof.
+ */
+const NODE_FLAGS = (process.env.BENCH_NODE_OPTIONS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
 /** The engines' job options (libs/queue/src/queue-producer.ts), for the floors' jobs. */
 export const ENGINE_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
 
@@ -90,9 +93,9 @@ export function freePort(): Promise<number> {
 
 /** `node <args>` in the repository root, or `node -r register <file>` for a bench's own TypeScript. */
 export function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv = {}, stdout: number | 'ignore' = 'ignore'): Child {
-  const argv = args[0].endsWith('.ts') ? ['-r', REGISTER, ...args] : args;
+  const argv = [...NODE_FLAGS, ...(args[0].endsWith('.ts') ? ['-r', REGISTER, ...args] : args)];
   const stdio: StdioOptions = ['ignore', stdout, 'pipe', 'ipc'];
-  const proc = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', NODE_OPTIONS, ...env }, stdio });
+  const proc = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', NODE_OPTIONS: '', ...env }, stdio });
   const child: Child = { name, process: proc, stderr: [] };
   children.add(child);
   proc.stderr!.setEncoding('utf8');
@@ -343,6 +346,16 @@ export function rssMb(pid: number | undefined): number | null {
     return kb ? Number(kb[1]) / 1024 : null;
   } catch {
     return null;
+  }
+}
+
+/** CPU time (user + system, every thread) a process has used, in ms (Linux, 100 ticks a second), or NaN. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
   }
 }
 
