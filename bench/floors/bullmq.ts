@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { Agent, request } from 'undici';
-// A type only, so the floor's jobs are the engine's; the graph's cycle is testkit's ts-child loading bench/register.js.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import type { DeliverJobData } from '@app/webhooks';
 import { ENGINE_JOB_OPTIONS, serveRpc, wallMs } from '../lib/harness';
 
