@@ -111,7 +111,7 @@ describe('the production topology on one machine (npm run topology)', () => {
     ]);
     api = `/api/v1/client/${CLIENT}`;
     docs = `${api}/production/context/shop/type/product`;
-  });
+  }, 300_000); // a first run builds the three apps before starting them
 
   afterAll(async () => {
     await db?.end();
