@@ -450,4 +450,4 @@ function ensureRunDatabase() {
   return ensurePostgres(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : EMBEDDED_POSTGRES.run);
 }
 
-module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, startPgBouncer, terminate, redact, track, logTail, ServiceError, onPath };
+module.exports = { ensurePostgres, ensureRunDatabase, ensureRedis, startPgBouncer, freePort, terminate, redact, track, logTail, ServiceError, onPath };

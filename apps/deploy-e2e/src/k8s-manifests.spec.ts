@@ -64,6 +64,8 @@ const TREES: Array<[string, Manifest[]]> = [['base', kustomize(join(ROOT, 'k8s/b
 const of = (ms: Manifest[], kind: string) => ms.filter((m) => m.kind === kind);
 const spec = <T>(m: Manifest) => m.spec as T;
 const appOf = (c: Container) => /services\/([\w-]+)/.exec(c.image)![1];
+/** One of the services' own Deployments (not infrastructure an overlay adds, such as PgBouncer). */
+const isApp = (d: Manifest) => podSpec(d).containers.every((c) => /(^|\/)services\/[\w-]+(:|$)/.test(c.image));
 const podSpec = (m: Manifest) => spec<{ template: { spec: { terminationGracePeriodSeconds?: number; containers: Container[] } } }>(m).template.spec;
 
 /** Every setting a container gets (env, and the keys of the ConfigMaps and Secrets it loads), with its value. */
@@ -81,7 +83,7 @@ function containerSettings(ms: Manifest[], c: Container): Map<string, string> {
 }
 
 describe.each(TREES)('k8s/%s', (_name, manifests) => {
-  const deployments = of(manifests, 'Deployment');
+  const deployments = of(manifests, 'Deployment').filter(isApp);
   const containers = deployments.flatMap((d) => podSpec(d).containers.map((c) => ({ d, c })));
 
   it('every manifest validates against the Kubernetes schema of its kind', () => {
@@ -170,7 +172,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
 
   it('selects real pods: Services, PDBs and HPAs point at Deployments, Ingresses at Service ports', () => {
     const labels = (d: Manifest) => spec<{ template: { metadata: { labels: Record<string, string> } } }>(d).template.metadata.labels;
-    const matches = (selector: Record<string, string>) => deployments.filter((d) => Object.entries(selector).every(([k, v]) => labels(d)[k] === v));
+    const matches = (selector: Record<string, string>) => of(manifests, 'Deployment').filter((d) => Object.entries(selector).every(([k, v]) => labels(d)[k] === v));
     for (const s of of(manifests, 'Service')) expect({ service: s.metadata.name, pods: matches(spec<{ selector: Record<string, string> }>(s).selector).length }).toEqual({ service: s.metadata.name, pods: 1 });
     for (const p of of(manifests, 'PodDisruptionBudget')) expect({ pdb: p.metadata.name, pods: matches(spec<{ selector: { matchLabels: Record<string, string> } }>(p).selector.matchLabels).length }).toEqual({ pdb: p.metadata.name, pods: 1 });
     for (const h of of(manifests, 'HorizontalPodAutoscaler')) {
@@ -180,7 +182,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     for (const i of of(manifests, 'Ingress')) {
       for (const name of backends(i)) expect(of(manifests, 'Service').map((s) => s.metadata.name)).toContain(name);
     }
-    for (const d of deployments) expect(of(manifests, 'PodDisruptionBudget').some((p) => p.metadata.name === d.metadata.name)).toBe(true);
+    for (const d of of(manifests, 'Deployment')) expect(of(manifests, 'PodDisruptionBudget').some((p) => p.metadata.name === d.metadata.name)).toBe(true);
   });
 
   it('runs each service\'s workers in a Deployment of their own (mode only), the API with them off', () => {
@@ -245,10 +247,10 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
   });
 });
 
-describe('k8s/overlays/production-redis-cluster', () => {
+describe.each(['production-redis-cluster', 'production-scaled'])('k8s/overlays/%s', (overlay) => {
   it('points every container at the Redis Cluster, reached over TLS', () => {
-    const manifests = kustomize(join(ROOT, 'k8s/overlays/production-redis-cluster'));
-    const containers = [...of(manifests, 'Deployment'), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers);
+    const manifests = kustomize(join(ROOT, 'k8s/overlays', overlay));
+    const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers);
     expect(containers.length).toBeGreaterThan(0);
     for (const c of containers) {
       const given = containerSettings(manifests, c);
@@ -256,6 +258,60 @@ describe('k8s/overlays/production-redis-cluster', () => {
         container: c.name,
         nodes: expect.stringMatching(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/),
         url: expect.stringMatching(/^rediss:\/\//),
+      });
+    }
+  });
+});
+
+describe('k8s/overlays/production-scaled', () => {
+  const manifests = kustomize(join(ROOT, 'k8s/overlays/production-scaled'));
+  const byName = (kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  const pooler = byName('Deployment', 'pgbouncer')!;
+  type PoolerContainer = Container & {
+    volumeMounts: Array<{ name: string; mountPath: string }>;
+    readinessProbe: { tcpSocket?: { port: string } };
+    livenessProbe: { tcpSocket?: { port: string } };
+  };
+  const [c] = podSpec(pooler).containers as PoolerContainer[];
+  const settings = containerSettings(manifests, c);
+
+  it('runs PgBouncer in transaction mode, pinned, behind a Service, with its roles from a Secret', () => {
+    expect(c.image).toMatch(/^[\w./-]+:v?\d+\.\d+[\w.-]*$/);
+    expect(Object.fromEntries(['POOL_MODE', 'AUTH_TYPE', 'DEFAULT_POOL_SIZE', 'MAX_CLIENT_CONN'].map((k) => [k, settings.get(k)]))).toEqual({
+      POOL_MODE: 'transaction',
+      AUTH_TYPE: 'scram-sha-256',
+      DEFAULT_POOL_SIZE: expect.stringMatching(/^\d+$/),
+      MAX_CLIENT_CONN: expect.stringMatching(/^\d+$/),
+    });
+    // The auth file is the Secret's userlist.txt, mounted where AUTH_FILE says.
+    const volumes = spec<{ template: { spec: { volumes: Array<{ name: string; secret?: { secretName: string } }> } } }>(pooler).template.spec.volumes;
+    const authFile = settings.get('AUTH_FILE')!;
+    const mount = c.volumeMounts.find((m) => authFile.startsWith(`${m.mountPath}/`) && volumes.find((v) => v.name === m.name)?.secret)!;
+    const secret = byName('Secret', volumes.find((v) => v.name === mount.name)!.secret!.secretName)!;
+    expect(Object.keys(secret.stringData as object)).toEqual([authFile.slice(mount.mountPath.length + 1)]);
+    // Probed on its port, which the Service sends to.
+    const port = c.ports![0];
+    expect({ ready: c.readinessProbe.tcpSocket, live: c.livenessProbe.tcpSocket, listen: settings.get('LISTEN_PORT') }).toEqual({ ready: { port: port.name }, live: { port: port.name }, listen: String(port.containerPort) });
+    expect(spec<{ ports: Array<{ port: number; targetPort: string }> }>(byName('Service', 'pgbouncer')!).ports).toEqual([expect.objectContaining({ targetPort: port.name })]);
+  });
+
+  it('sends every app\'s queries through PgBouncer and its migrations, LISTEN and commands straight to PostgreSQL, as the same role', () => {
+    const service = spec<{ ports: Array<{ port: number }> }>(byName('Service', 'pgbouncer')!).ports[0];
+    const roles = new Set([...String(Object.values(byName('Secret', 'pgbouncer-secrets')!.stringData as object)[0]).matchAll(/^"([^"]+)"/gm)].map((m) => m[1]));
+    const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers);
+    expect(containers.length).toBeGreaterThan(0);
+    for (const app of containers) {
+      const given = containerSettings(manifests, app);
+      const pooled = new URL(given.get('DATABASE_URL')!);
+      const direct = new URL(given.get('DATABASE_DIRECT_URL') ?? 'postgres://missing');
+      expect({ container: app.name, mode: given.get('DATABASE_POOLER'), pooled: pooled.host, direct: direct.host, user: direct.username, db: direct.pathname, known: roles.has(pooled.username) }).toEqual({
+        container: app.name,
+        mode: 'transaction',
+        pooled: `pgbouncer:${service.port}`,
+        direct: `${settings.get('DB_HOST')}:${settings.get('DB_PORT')}`,
+        user: pooled.username,
+        db: pooled.pathname,
+        known: true,
       });
     }
   });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { FCM_UNREGISTERED } from './support/push-fakes';
+import { FCM_UNREGISTERED } from '@app/testkit';
 import { dueIn, itemRows, pushItem, request } from './support/push-test';
 import { usePush } from './support/use-push';
 

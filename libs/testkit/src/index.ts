@@ -16,3 +16,4 @@ export * from './openapi-check';
 export * from './webhook-receive-tool';
 export * from './trickle-body';
 export * from './ts-child-preload';
+export * from './push-fakes';

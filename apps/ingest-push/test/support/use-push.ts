@@ -1,4 +1,4 @@
-import { FakeApns, FakeFcm } from './push-fakes';
+import { FakeApns, FakeFcm } from '@app/testkit';
 import { startPush, type PushApp } from './push-test';
 
 export interface PushSetup {

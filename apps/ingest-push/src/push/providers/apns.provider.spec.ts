@@ -1,4 +1,4 @@
-import { FakeApns } from '../../../test/support/push-fakes';
+import { FakeApns } from '@app/testkit';
 import { ApnsProvider } from './apns.provider';
 
 const message = (device: string, id = '7d1c2b7e-1111-4a4a-9b9b-000000000001') => ({ id, device, title: 'Hi', body: 'Body', urlScheme: 'app://x' });

@@ -1,4 +1,4 @@
-import { FakeFcm, FCM_UNREGISTERED } from '../../../test/support/push-fakes';
+import { FakeFcm, FCM_UNREGISTERED } from '@app/testkit';
 import { FcmProvider } from './fcm.provider';
 
 const message = (device: string) => ({ id: '7d1c2b7e-1111-4a4a-9b9b-000000000001', device, title: 'Hi', body: 'Body', urlScheme: 'app://x' });
