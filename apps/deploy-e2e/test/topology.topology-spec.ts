@@ -194,7 +194,7 @@ describe('the production topology on one machine (npm run topology)', () => {
     ]).toContainEqual([both?.price, both?.ingestion_id]);
   });
 
-  it('delivers each webhook and each push once while an API replica and a worker are killed mid-run', async () => {
+  it('delivers each webhook and each push, again only what was in flight, while an API replica and a worker are killed mid-run', async () => {
     const hook = await call('POST', `${topology.urls.docstore}${api}/webhooks`, bearer(docToken), { url: receiver.url, events: ['document.created'] });
     expect(hook.status).toBe(201);
     const PUSHES = 400;
@@ -209,6 +209,8 @@ describe('the production topology on one machine (npm run topology)', () => {
 
     let created = 0;
     let killed: Promise<void> | undefined;
+    let killedAt = Infinity;
+    receiver.answer(() => ({ status: 200, delayMs: 20 })); // so that sends are still going when the worker dies
     const writes = await pool(
       8,
       Array.from({ length: 300 }, (_, i) => async () => {
@@ -217,6 +219,7 @@ describe('the production topology on one machine (npm run topology)', () => {
           killed = (async () => {
             await eventually(async () => (fcm.received.length >= PUSHES / 4 ? true : undefined));
             await Promise.all(['docstore-1', 'docstore-webhooks', 'ingest-push-workers'].map((name) => topology.kill(name)));
+            killedAt = Date.now();
             await Promise.all(['docstore-1', 'docstore-webhooks', 'ingest-push-workers'].map((name) => topology.start(name)));
           })();
         }
@@ -248,19 +251,27 @@ describe('the production topology on one machine (npm run topology)', () => {
       return queue && queue.waiting + queue.active + queue.delayed === 0 ? true : undefined;
     });
 
-    // Webhooks: each stored document announced once (counted by event id at the receiver).
-    const perEvent = new Map<string, number>();
-    for (const c of receiver.calls.filter((x) => String(x.json?.data?.key).startsWith('kill-'))) perEvent.set(String(c.headers['webhook-id']), (perEvent.get(String(c.headers['webhook-id'])) ?? 0) + 1);
+    // Webhooks: each stored document announced (counted by event id at the receiver), and once, but for a send in flight
+    // as its worker died: the receiver had it, the worker never recorded it, and after the claim's lease another worker
+    // sends it again with the same webhook-id (libs/webhooks README, Guarantees). So a repeat's first copy arrived before
+    // the kill, and every other copy after it.
+    const perEvent = new Map<string, number[]>();
+    for (const c of receiver.calls.filter((x) => String(x.json?.data?.key).startsWith('kill-'))) {
+      const id = String(c.headers['webhook-id']);
+      perEvent.set(id, [...(perEvent.get(id) ?? []), c.at]);
+    }
+    const repeats = [...perEvent.values()].filter((at) => at.length > 1);
+    const notInFlightAtKill = repeats.filter(([first, ...again]) => first > killedAt + 500 || again.some((t) => t <= killedAt)); // 500 ms: bytes the dead worker wrote may be read just after
     // Pushes: none lost; one reaches FCM twice only when its send was in flight as the worker died (PUSH_WORKER_LOCK_SECONDS).
     const sends = new Map<string, number>();
     for (const r of fcm.received.filter((x) => x.device.startsWith('kill-'))) sends.set(r.device, (sends.get(r.device) ?? 0) + 1);
     const attempts = new Map(pushRows.map((r) => [r.device, r.attempts]));
     expect({
       announced: perEvent.size,
-      duplicateEvents: [...perEvent.values()].filter((n) => n > 1).length,
+      repeatedButNotInFlightAtKill: notInFlightAtKill.length,
       pushesSent: sends.size,
       pushesSentMoreThanAttempted: [...sends].filter(([device, n]) => n > attempts.get(device)!).length,
-    }).toEqual({ announced: keys.length, duplicateEvents: 0, pushesSent: PUSHES, pushesSentMoreThanAttempted: 0 });
+    }).toEqual({ announced: keys.length, repeatedButNotInFlightAtKill: 0, pushesSent: PUSHES, pushesSentMoreThanAttempted: 0 });
   });
 
   it('answers every one of 1,000 mixed requests while each app\'s API replicas restart one at a time', async () => {

@@ -8,6 +8,8 @@ export interface ReceivedCall {
   body: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
+  /** When the whole request had arrived (Date.now()). */
+  at: number;
 }
 
 /** How to answer the n-th call (0-based): a status (with headers, after a delay), or 'hang' to never answer. */
@@ -47,7 +49,7 @@ export async function startWebhookReceiver(options: { tls?: { key: string; cert:
       } catch {
         json = undefined;
       }
-      const call = { headers: req.headers, body, json };
+      const call = { headers: req.headers, body, json, at: Date.now() };
       const answer = decide(call, calls.length);
       calls.push(call);
       waiters.splice(0).forEach((wake) => wake());
