@@ -65,11 +65,11 @@ describe('credential commands on a current build', () => {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
   const measure = async (args: string[], prints: RegExp) => {
-    await call(args); // warm-up: the first call on the fresh database migrates it
     const calls: Call[] = [];
-    for (let i = 0; i < 3; i++) calls.push(await call(args));
+    // The first is the warm-up, untimed: on the fresh database it also migrates the app's schema.
+    for (let i = 0; i < 4; i++) calls.push(await call(args));
     for (const c of calls) expect({ code: c.code, stderr: c.stderr, stdout: c.stdout }).toEqual({ code: 0, stderr: '', stdout: expect.stringMatching(prints) });
-    expect(Math.round(median(calls.map((c) => c.cpuMs)))).toBeLessThan(LIMIT_MS);
+    expect(Math.round(median(calls.slice(1).map((c) => c.cpuMs)))).toBeLessThan(LIMIT_MS);
   };
 
   it.each(COMMANDS)('npm run -s $script: under a second of CPU, nothing on stderr', async ({ app, argv, prints }) => {

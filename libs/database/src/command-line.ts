@@ -132,6 +132,8 @@ export class CommandLine {
   private async execute(command: DatabaseCommand, args: unknown, databaseUrl: string): Promise<string> {
     // Two connections, as the app's migration data source has: the command's SQL needs no more.
     const pool = new Pool({ connectionString: databaseUrl, max: 2, application_name: this.spec.schema });
+    // A connection lost while idle leaves the pool (the next query opens another) instead of ending the process.
+    pool.on('error', () => undefined);
     try {
       if (await this.migrationPending(pool)) await this.migrate(databaseUrl);
       return await command.run(new Sql(pool), args);
