@@ -7,8 +7,8 @@ import { migrateDatabaseAt } from './migrate';
 import { Sql } from './sql.service';
 
 /**
- * The app's TypeORM data source on DATABASE_URL, migrated first, and `Sql` on its pool. DatabaseModule imports it
- * when the app starts, so importing `@app/database` alone (the commands) loads neither TypeORM nor Nest's module for it.
+ * The app's TypeORM data source on DATABASE_URL, migrated first, and `Sql` on its pool. `DatabaseModule.forRoot`
+ * requires it, so importing `@app/database` alone (the commands) loads neither TypeORM nor Nest's module for it.
  */
 @Global()
 @Module({})
