@@ -31,8 +31,8 @@ interface Call {
 /**
  * A credential command on a current build and a migrated schema loads no TypeORM, Nest application or webhook engine:
  * it checks the migrations table and runs its SQL on a plain pg pool. Measured is the child's CPU time (user + system,
- * reported by a preloaded probe on fd 3), not wall time: on a shared two-core CI machine the same call took 0.8 s to 7 s
- * wall depending on the load beside it, while its CPU time barely moves. Median of three calls after a warm-up call,
+ * reported by a preloaded probe on fd 3), not wall time: on a shared CI machine the same call's wall time grows several
+ * times over with the load beside it, while its CPU time barely moves. Median of three calls after a warm-up call,
  * which also migrates the fresh database once.
  */
 describe('credential commands on a current build', () => {
