@@ -4,6 +4,8 @@
 // ask at the same time. A build restores or rewrites dist/<app>, which breaks a process
 // loading it, so a current build is never touched: a hash of the inputs is kept beside it, and
 // only a stale one is rebuilt, by one caller holding a lock while the others wait for it.
+// Beside the hash, each input's size and mtime: when none changed the build is current without
+// reading a file, and only a changed one makes the sources be hashed again.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -34,21 +36,50 @@ function inputs(app) {
 }
 
 /** The hash of the app's inputs (names and contents). */
-function sourceHash(app) {
+function sourceHash(app, files = inputs(app)) {
   const hash = crypto.createHash('sha256');
-  for (const file of inputs(app)) hash.update(file).update('\0').update(fs.readFileSync(path.join(ROOT, file))).update('\0');
+  for (const file of files) hash.update(file).update('\0').update(fs.readFileSync(path.join(ROOT, file))).update('\0');
   return hash.digest('hex');
 }
 
+/** Each input's size and mtime, by name: what the stamp compares before it hashes anything. */
+function fileStats(files) {
+  /** @type {Record<string, string>} */
+  const stats = {};
+  for (const file of files) {
+    const stat = fs.statSync(path.join(ROOT, file));
+    stats[file] = `${stat.size}:${stat.mtimeMs}`;
+  }
+  return stats;
+}
+
+/** dist/.<app>.build-hash: `{ hash, files }`, the inputs' hash and their stats when it was taken. */
 const stampFile = (app) => path.join(DIST, `.${app}.build-hash`);
 const entryFile = (app) => path.join(DIST, app, 'apps', app, 'src', 'main.js');
 
-function isCurrent(app, hash) {
+/** @returns {{ hash: string, files: Record<string, string> } | undefined} */
+function readStamp(app) {
   try {
-    return fs.readFileSync(stampFile(app), 'utf8') === hash && fs.existsSync(entryFile(app));
+    const text = fs.readFileSync(stampFile(app), 'utf8');
+    if (!fs.existsSync(entryFile(app))) return undefined;
+    // A stamp of before the stats were kept is the bare hash.
+    return text.startsWith('{') ? JSON.parse(text) : { hash: text, files: {} };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Replaces the stamp in one step (rename), so a reader sees the old one or the new one. */
+function writeStamp(app, hash, files) {
+  const tmp = `${stampFile(app)}.${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify({ hash, files }));
+  fs.renameSync(tmp, stampFile(app));
+}
+
+/** Same names, same sizes and mtimes. */
+function sameStats(a, b) {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => a[name] === b[name]);
 }
 
 /** True when the lock's holder is gone (its process has exited, or the lock is too old to trust). */
@@ -107,17 +138,22 @@ function nxBuild(app) {
   });
 }
 
-/** Builds dist/<app> unless it is current; callers at the same time share one build. */
+/**
+ * Builds dist/<app> unless it is current; callers at the same time share one build. The stats are taken
+ * before the hash, so a file changed while it is hashed or built differs from the stamp next time.
+ */
 async function ensureBuilt(app) {
-  const hash = sourceHash(app);
-  if (isCurrent(app, hash)) return;
+  const names = inputs(app);
+  const files = fileStats(names);
+  const stamp = readStamp(app);
+  if (stamp && sameStats(stamp.files, files)) return;
+  const hash = sourceHash(app, names);
+  if (stamp?.hash === hash) return writeStamp(app, hash, files); // touched, not changed
   await withLock(app, async () => {
-    if (isCurrent(app, hash)) return; // built by the caller we waited for
+    if (readStamp(app)?.hash === hash) return; // built by the caller we waited for
     if (process.stderr.isTTY) process.stderr.write(`Building ${app} (its sources changed since the last build)...\n`);
     await nxBuild(app);
-    const tmp = `${stampFile(app)}.${process.pid}`;
-    fs.writeFileSync(tmp, hash);
-    fs.renameSync(tmp, stampFile(app));
+    writeStamp(app, hash, files);
   });
 }
 

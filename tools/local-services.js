@@ -9,7 +9,6 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { Client } = require('pg');
-const { default: Redis } = require('ioredis');
 const { ROOT, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot } = require('./defaults');
 const DEBUG = process.env.DEBUG_LOCAL_SERVICES === '1';
 const noop = async () => {};
@@ -301,6 +300,8 @@ async function ensurePostgres(where) {
 }
 
 async function redisAnswers(url) {
+  // Required here: the CLIs (tools/app-cli.js) load this file for PostgreSQL only.
+  const { default: Redis } = require('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 1000,

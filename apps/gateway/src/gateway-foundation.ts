@@ -1,12 +1,19 @@
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
-import { WebhooksModule } from '@app/webhooks';
-import { GATEWAY_DEFAULTS, GATEWAY_SETTINGS } from './config/gateway.config';
-import { GATEWAY_SCHEMA, gatewayEntities } from './database/gateway.entities';
+import { WebhookServiceConfig, WebhooksModule } from '@app/webhooks';
+import { GATEWAY_DEFAULTS, GatewayConfig } from './config/gateway.config';
+import { gatewayEntities } from './database/gateway.entities';
+import { GATEWAY_SCHEMA } from './database/gateway.schema';
 import { gatewayMigrations } from './database/gateway.migrations';
 import { gatewayWebhookEngine } from './webhooks/gateway-webhook-engine';
 
 export const GATEWAY_VERSION = '0.1.0';
+
+/**
+ * The feature settings the gateway runs with, beside the core ones (server, database, Redis, rate limits, bodies).
+ * Here rather than beside the app's config class: the commands load that class, not the webhook engine.
+ */
+export const GATEWAY_SETTINGS = [GatewayConfig, WebhookServiceConfig];
 
 /**
  * What the API and the worker-only process both stand on: validated settings, logs, Redis and

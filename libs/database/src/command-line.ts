@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InvalidConfigError, loadConfig } from '@app/config';
-import type { DataSource } from 'typeorm';
+import { Pool } from 'pg';
+import type { DataSource, MigrationInterface } from 'typeorm';
 import { DatabaseConfig, directDatabaseUrl } from './database.config';
 import { migrateDatabase } from './migrate';
 import { Sql } from './sql.service';
@@ -29,7 +30,10 @@ export interface CommandLineSpec {
   program: string;
   /** The app's schema, migrated before a command runs. */
   schema: string;
-  dataSource(url: string): DataSource;
+  /** The schema's migrations: a command migrates first only when one of them is not yet in the schema's migrations table. */
+  migrations: ReadonlyArray<new () => MigrationInterface>;
+  /** The app's TypeORM data source, loaded (import()) only to migrate: a command on a current schema runs without TypeORM. */
+  dataSource(url: string): Promise<DataSource>;
   commands: readonly DatabaseCommand[];
 }
 
@@ -44,6 +48,9 @@ export interface CommandDatabase {
   close(): Promise<void>;
 }
 
+/** PostgreSQL's error code for a missing table (or schema). */
+const UNDEFINED_TABLE = '42P01';
+
 type Parsed = { help: string } | { command: DatabaseCommand; args: unknown };
 
 /** Types a command with its option names, so `parse` sees exactly those. */
@@ -53,8 +60,9 @@ export function defineCommand<K extends string, A>(command: DatabaseCommand<K, A
 
 /**
  * An app's commands: `<command> [--option value ...]` parsed with node:util's parseArgs
- * (`--help` on each), the database opened, migrated under the schema's lock, the command
- * run and the database closed, the one place every credential CLI does so.
+ * (`--help` on each), the database opened, migrated under the schema's lock when a migration
+ * is pending, the command run on a pg pool of its own and the database closed, the one place
+ * every credential CLI does so.
  */
 export class CommandLine {
   constructor(private readonly spec: CommandLineSpec) {}
@@ -122,10 +130,39 @@ export class CommandLine {
   }
 
   private async execute(command: DatabaseCommand, args: unknown, databaseUrl: string): Promise<string> {
-    const dataSource = await this.spec.dataSource(databaseUrl).initialize();
+    // Two connections, as the app's migration data source has: the command's SQL needs no more.
+    const pool = new Pool({ connectionString: databaseUrl, max: 2, application_name: this.spec.schema });
+    // A connection lost while idle leaves the pool (the next query opens another) instead of ending the process.
+    pool.on('error', () => undefined);
+    try {
+      if (await this.migrationPending(pool)) await this.migrate(databaseUrl);
+      return await command.run(new Sql(pool), args);
+    } finally {
+      await pool.end();
+    }
+  }
+
+  /**
+   * True when one of the app's migrations is not in its migrations table (or there is no table yet). Names as
+   * TypeORM records them: the instance's `name`, else its class's. A migration another process is running
+   * commits its row with its work, so a name found is a migration done.
+   */
+  private async migrationPending(pool: Pool): Promise<boolean> {
+    let applied: Set<string>;
+    try {
+      const { rows } = await pool.query<{ name: string }>(`SELECT name FROM "${this.spec.schema.replace(/"/g, '""')}".migrations`);
+      applied = new Set(rows.map((row) => row.name));
+    } catch (error) {
+      if ((error as { code?: string }).code === UNDEFINED_TABLE) return true;
+      throw error;
+    }
+    return this.spec.migrations.some((migration) => !applied.has(new migration().name || migration.name));
+  }
+
+  private async migrate(databaseUrl: string): Promise<void> {
+    const dataSource = await (await this.spec.dataSource(databaseUrl)).initialize();
     try {
       await migrateDatabase(dataSource, this.spec.schema);
-      return await command.run(new Sql(dataSource), args);
     } finally {
       await dataSource.destroy();
     }

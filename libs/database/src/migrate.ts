@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { dataSourceOptions, type DatabaseOptions } from './data-source-options';
 
 /**
@@ -27,6 +27,7 @@ export async function migrateDatabase(dataSource: DataSource, schema: string): P
  */
 export async function migrateDatabaseAt(url: string, options: DatabaseOptions): Promise<void> {
   // Two connections: one holds the lock, the migrations run their transactions on another.
+  const { DataSource } = await import('typeorm');
   const dataSource = await new DataSource(dataSourceOptions(url, 2, options)).initialize();
   try {
     await migrateDatabase(dataSource, options.schema);

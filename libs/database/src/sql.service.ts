@@ -1,9 +1,8 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { DatabaseConfig } from './database.config';
+import type { DatabaseConfig } from './database.config';
 import type { Pool, PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 
 /** What `copyFrom` reads: a byte stream or any (async) iterable of chunks in the COPY's format. */
 export type CopySource = NodeJS.ReadableStream | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
@@ -112,13 +111,13 @@ export class SqlClient extends SqlRunner {
   }
 }
 
-@Injectable()
+/** SQL on a pool: TypeORM's (DatabaseModule provides it on the app's data source), or a pg pool of its own (the commands). */
 export class Sql extends SqlRunner {
   private readonly pool: Pool;
 
-  /** Without `config` (the CLIs, on a direct connection) statements are named. */
-  constructor(dataSource: DataSource, @Optional() config?: DatabaseConfig) {
-    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  /** Without `config` (the commands, on a direct connection) statements are named. */
+  constructor(source: DataSource | Pool, config?: Pick<DatabaseConfig, 'DATABASE_POOLER'>) {
+    const pool = 'driver' in source ? (source.driver as unknown as { master: Pool }).master : source;
     super(pool, config?.DATABASE_POOLER !== 'transaction');
     this.pool = pool;
   }

@@ -3,7 +3,7 @@ import { defineCommand } from '@app/database';
 import { DOCSTORE_SCOPES } from '../tokens/docstore-scopes';
 import { tokenScopesProblem } from '../tokens/token-scopes.validator';
 import { TokensRepository } from '../tokens/tokens.repository';
-import { issueToken } from '../tokens/tokens.service';
+import { issueToken } from '../tokens/token-issuer';
 
 /** `token --client <uuid> [--name N] [--scopes a,b|*] [--expires-at ISO]`: prints only the new token. */
 export const TOKEN_COMMAND = defineCommand({

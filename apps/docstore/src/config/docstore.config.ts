@@ -1,7 +1,6 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
 import type { SettingDefaults } from '@app/config';
-import { WebhookServiceConfig } from '@app/webhooks';
 import { IsInt, Max, Min } from 'class-validator';
 
 /** The docstore's own settings; it runs with these beside the core and webhook settings. */
@@ -21,6 +20,3 @@ export class DocstoreConfig {
 
 /** The docstore's defaults for shared settings. */
 export const DOCSTORE_DEFAULTS: SettingDefaults = { PORT: 3001, REDIS_PREFIX: 'docstore:' };
-
-/** The feature settings the docstore runs with, beside the core ones (server, database, Redis, rate limits, bodies). */
-export const DOCSTORE_SETTINGS = [DocstoreConfig, WebhookServiceConfig];

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { dataSourceOptions } from '@app/database';
 import { DataSource } from 'typeorm';
-import { DOCSTORE_SCHEMA, docstoreEntities } from './docstore.entities';
+import { docstoreEntities } from './docstore.entities';
+import { DOCSTORE_SCHEMA } from './docstore.schema';
 import { docstoreMigrations } from './docstore.migrations';
 
 /** The data source of the TypeORM migration CLI (`typeorm migration:generate -d ...`) and of the commands (cli/). */

@@ -4,5 +4,4 @@ import { HistoryEntryEntity } from '../history/history-entry.entity';
 import { SchemaEntity } from '../schemas/schema.entity';
 import { TokenEntity } from '../tokens/token.entity';
 
-export const DOCSTORE_SCHEMA = 'docstore';
 export const docstoreEntities = [DocumentEntity, HistoryEntryEntity, SchemaEntity, TokenEntity, ...webhookEntities];

@@ -1,4 +1,4 @@
-import { webhookMigrations } from '@app/webhooks';
+import { webhookMigrations } from '@app/webhooks/migrations';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema.migration';
 import { ClientOverviewIndexes1765137220000 } from './migrations/1765137220000-client-overview-indexes.migration';
 import { WebhookOwnerLowerCase1765137230000 } from './migrations/1765137230000-webhook-owner-lower-case.migration';

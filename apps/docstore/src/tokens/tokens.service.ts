@@ -1,21 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { generateSecret, hashSecret, isUuid } from '@app/auth';
-import { storableTimestamp } from '@app/database';
-import { ValidationFailedException } from '@app/errors';
+import { isUuid } from '@app/auth';
 import type { PageQuery } from '@app/pagination';
+import { issueToken, type IssuedToken } from './token-issuer';
 import { TokenVerifier } from './token-verifier.service';
 import type { CreateTokenDto, TokenView, UpdateTokenDto } from './token.dto';
 import { ungrantableScope } from './token-grant';
 import { TokenNotFoundException, TokenScopeNotHeldException } from './tokens.exception';
 import { TokensRepository } from './tokens.repository';
 import type { TokenScopes } from './token-scopes';
-
-export interface IssuedToken {
-  /** `<id>|<secret>`: shown once, never stored. */
-  plainText: string;
-  token: TokenView;
-}
 
 @Injectable()
 export class TokensService {
@@ -53,22 +45,4 @@ export class TokensService {
 function assertGrantable(holder: TokenScopes, requested: TokenScopes): void {
   const scope = ungrantableScope(holder, requested);
   if (scope !== null) throw new TokenScopeNotHeldException(scope);
-}
-
-/** Creates a token row and returns its one-time plain text; shared with the first-credentials CLI. */
-export async function issueToken(
-  tokens: TokensRepository,
-  clientId: string,
-  name: string,
-  scopes: TokenScopes,
-  expiresAt: string | null,
-): Promise<IssuedToken> {
-  const expires = expiresAt === null ? null : storableTimestamp(expiresAt, 'expires_at');
-  if (expires !== null && Date.parse(expires) <= Date.now()) {
-    throw ValidationFailedException.of('expires_at', 'The expires at field must be a date in the future.');
-  }
-  const id = randomUUID();
-  const secret = generateSecret();
-  const token = await tokens.insert({ id, clientId, name, secretHash: hashSecret(secret), scopes, expiresAt: expires });
-  return { plainText: `${id}|${secret}`, token };
 }

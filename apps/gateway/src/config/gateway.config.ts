@@ -1,7 +1,6 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
 import type { SettingDefaults } from '@app/config';
-import { WebhookServiceConfig } from '@app/webhooks';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export const GATEWAY_PROVIDERS = ['sandbox', 'cloud'] as const;
@@ -84,6 +83,3 @@ export class GatewayConfig {
 
 /** The gateway's defaults for shared settings. */
 export const GATEWAY_DEFAULTS: SettingDefaults = { PORT: 3002, REDIS_PREFIX: 'gateway:' };
-
-/** The feature settings the gateway runs with, beside the core ones (server, database, Redis, rate limits, bodies). */
-export const GATEWAY_SETTINGS = [GatewayConfig, WebhookServiceConfig];

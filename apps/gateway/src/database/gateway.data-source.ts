@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { dataSourceOptions } from '@app/database';
 import { DataSource } from 'typeorm';
-import { GATEWAY_SCHEMA, gatewayEntities } from './gateway.entities';
+import { gatewayEntities } from './gateway.entities';
+import { GATEWAY_SCHEMA } from './gateway.schema';
 import { gatewayMigrations } from './gateway.migrations';
 
 /** The data source of the TypeORM migration CLI and of the commands (cli/). */

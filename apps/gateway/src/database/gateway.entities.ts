@@ -10,7 +10,6 @@ import { InboundEventEntity } from '../notifications/inbound-event.entity';
 import { ProfileEntity } from '../sandbox/profile.entity';
 import { TemplateEntity } from '../templates/template.entity';
 
-export const GATEWAY_SCHEMA = 'gateway';
 export const gatewayEntities = [
   AccountEntity,
   PhoneEntity,

@@ -1,4 +1,4 @@
-import { webhookMigrations } from '@app/webhooks';
+import { webhookMigrations } from '@app/webhooks/migrations';
 import { GatewaySchema1764028800000 } from './migrations/1764028800000-gateway-schema.migration';
 import { GatewayListIndexes1764550800000 } from './migrations/1764550800000-gateway-list-indexes.migration';
 import { GatewayRetentionIndexes1765000000010 } from './migrations/1765000000010-gateway-retention-indexes.migration';

@@ -1,6 +1,6 @@
 import { CommandLine } from '@app/database';
-import { createIngestPushDataSource } from '../database/ingest-push.data-source';
 import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { ingestPushMigrations } from '../database/ingest-push.migrations';
 import { APIKEY_COMMAND } from './apikey.command';
 import { PUSH_TOKEN_COMMAND } from './push-token.command';
 
@@ -8,6 +8,7 @@ import { PUSH_TOKEN_COMMAND } from './push-token.command';
 export const INGEST_PUSH_CLI = new CommandLine({
   program: 'node apps/ingest-push/src/main.js',
   schema: INGEST_PUSH_SCHEMA,
-  dataSource: createIngestPushDataSource,
+  migrations: ingestPushMigrations,
+  dataSource: async (url) => (await import('../database/ingest-push.data-source')).createIngestPushDataSource(url),
   commands: [APIKEY_COMMAND, PUSH_TOKEN_COMMAND],
 });

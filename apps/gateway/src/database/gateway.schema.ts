@@ -1,0 +1,2 @@
+/** The PostgreSQL schema that holds every table of the app. */
+export const GATEWAY_SCHEMA = 'gateway';
