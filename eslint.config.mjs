@@ -28,8 +28,9 @@ const boundaries = (forTests) => [
       { sourceTag: 'scope:docstore', onlyDependOnLibsWithTags: ['scope:docstore', 'scope:shared'] },
       { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
       { sourceTag: 'scope:ingest-push', onlyDependOnLibsWithTags: ['scope:ingest-push', 'scope:shared'] },
-      // The console is a browser app: it talks to the services over HTTP only and imports none of their code.
-      { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console'] },
+      // The console is a browser app: it talks to the services over HTTP only and imports none of their code
+      // (its tests may use the shared test kit).
+      { sourceTag: 'scope:console', onlyDependOnLibsWithTags: forTests ? ['scope:console', 'scope:shared'] : ['scope:console'] },
       ...Object.entries(layers).map(([sourceTag, allowed]) => ({
         sourceTag,
         onlyDependOnLibsWithTags: forTests && sourceTag !== 'type:testing' ? [...allowed, 'type:testing'] : allowed,
