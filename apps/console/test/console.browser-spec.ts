@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { eventually, launchChromium, startWebhookReceiver, TEST_OUTPUT, type WebhookReceiver } from '@app/testkit';
+import { launchChromium, startWebhookReceiver, TEST_OUTPUT, type WebhookReceiver } from '@app/testkit';
 import { Client } from 'pg';
 import type { Browser, Page } from 'playwright-core';
 
@@ -37,6 +37,15 @@ async function freshDatabase(name: string): Promise<string> {
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Polls `check` until it returns true, for at most `ms` (then fails naming `what`). */
+async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** Serious and critical axe-core violations of the page as it is now (axe runs through the debugger, not as a page script). */
@@ -98,7 +107,10 @@ describe('console: the flows in headless Chromium', () => {
         SKIP_BUILD: '1',
         REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:console:`,
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-        WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+        // Deliveries retried fast, and a new webhook heard at once (no cached "no webhooks" from earlier writes).
+        WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
+        WEBHOOK_RELAY_INTERVAL_MS: '100',
+        WEBHOOK_CACHE_SECONDS: '0',
         SANDBOX_STATUS_DELAY_MS: '200',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -106,14 +118,14 @@ describe('console: the flows in headless Chromium', () => {
     stack.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
     stack.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
     base = `http://127.0.0.1:${ports.CONSOLE_PORT}`;
-    await eventually(async () => {
+    await until('the services and the console to answer', async () => {
       if (stack.exitCode !== null) throw new Error(`the stack exited:\n${output.slice(-4000)}`);
       const answers = await Promise.all(
         [ports.DOCSTORE_PORT, ports.GATEWAY_PORT, ports.INGEST_PUSH_PORT].map((p) => fetch(`http://127.0.0.1:${p}/health`).then((r) => r.ok, () => false)),
       );
       const consoleUp = await fetch(base).then((r) => r.ok, () => false);
-      return answers.every(Boolean) && consoleUp ? true : undefined;
-    });
+      return answers.every(Boolean) && consoleUp;
+    }, 120_000);
     const cli = async (...args: string[]) => (await run(process.execPath, ['tools/app-cli.js', ...args], { cwd: ROOT, env: { ...env } })).stdout.trim();
     creds.docstoreToken = await cli('docstore', 'token', '--client', client, '--name', 'console', '--scopes', '*');
     creds.gatewayKey = await cli('gateway', 'apikey', '--phone', '15550100001', '--phone-id', '106540352242922', '--name', 'console');
@@ -202,27 +214,29 @@ describe('console: the flows in headless Chromium', () => {
       body: JSON.stringify({ environment: 'production', context: 'shop', type: 'product', key: 'sku-hook', data: { name: 'Cup' } }),
     });
     expect(res.status).toBe(201);
-    await receiver.waitFor(2);
+    await until('two calls at the receiver', async () => receiver.calls.length >= 2);
     const deliveries = page.getByRole('region', { name: 'Deliveries' });
-    await eventually(async () => {
+    await until('a succeeded delivery in the log', async () => {
       await page.reload();
-      return (await deliveries.getByRole('cell', { name: 'succeeded' }).count()) > 0 ? true : undefined;
+      await deliveries.or(page.getByText('No deliveries yet.')).first().waitFor();
+      return (await deliveries.getByRole('cell', { name: 'succeeded', exact: true }).count()) > 0;
     });
     await deliveries.getByRole('button', { name: 'Attempts' }).first().click();
     const attempts = page.getByRole('region', { name: /^Attempts of delivery/ });
-    await attempts.getByRole('cell', { name: '500' }).waitFor();
-    await attempts.getByRole('cell', { name: '200' }).waitFor();
+    await attempts.getByRole('cell', { name: '500', exact: true }).waitFor();
+    await attempts.getByRole('cell', { name: '200', exact: true }).waitFor();
     await expect(attempts.getByText('try again').count()).resolves.toBe(1);
     await check('webhooks');
     await deliveries.getByRole('button', { name: 'Redeliver' }).first().click();
     await page.getByText('Redelivery queued.').waitFor();
-    await receiver.waitFor(3);
-    await eventually(async () => {
+    await until('the redelivery at the receiver', async () => receiver.calls.length >= 3);
+    await until('the redelivery in the attempt log', async () => {
       await page.reload();
       await deliveries.getByRole('button', { name: 'Attempts' }).first().click();
-      return (await attempts.getByRole('cell', { name: 'redeliver' }).count()) > 0 ? true : undefined;
+      await attempts.getByRole('cell', { name: '200', exact: true }).first().waitFor();
+      return (await attempts.getByRole('cell', { name: 'redeliver', exact: true }).count()) > 0;
     });
-  });
+  }, 90_000);
 
   it('uploads a CSV with bad rows, shows its progress and rejected rows, and downloads the error CSV', async () => {
     const file = join(TEST_OUTPUT, 'console-sales.csv');
