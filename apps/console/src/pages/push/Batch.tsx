@@ -41,7 +41,7 @@ export default function Batch() {
             {b.cancelled_at ? `, cancelled ${when(b.cancelled_at)}` : ''}
           </p>
           <p data-testid="batch-counts">Counts: {countsText(b.counts)}</p>
-          {cancel.data && <p role="status">{cancel.data.cancelled_now} scheduled pushes cancelled.</p>}
+          {cancel.data && <p role="status">Cancelled now: {cancel.data.cancelled_now}.</p>}
           <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending || Boolean(b.cancelled_at)}>
             Cancel what is still scheduled
           </button>
