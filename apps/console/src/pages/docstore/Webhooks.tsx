@@ -78,7 +78,7 @@ export default function Webhooks() {
               <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.url}`}>
                 Deliveries
               </button>{' '}
-              <button type="button" onClick={() => rotate.mutate(w.id)} aria-label={`Rotate the secret of ${w.url}`}>
+              <button type="button" onClick={() => rotate.mutate(w.id)} aria-label={`Rotate secret of ${w.url}`}>
                 Rotate secret
               </button>
             </td>

@@ -62,7 +62,7 @@ export default function Messages() {
             <td>{m.status}</td>
             <td>{when(m.created_at)}</td>
             <td>
-              <button type="button" onClick={() => setParams({ ...Object.fromEntries(params), message: m.id })} aria-label={`Status timeline of the message to ${m.to} sent ${when(m.created_at)}`}>
+              <button type="button" onClick={() => setParams({ ...Object.fromEntries(params), message: m.id })} aria-label={`Timeline of the message to ${m.to} sent ${when(m.created_at)}`}>
                 Timeline
               </button>
             </td>
