@@ -3,12 +3,28 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createConsoleServer, CONTENT_SECURITY_POLICY } = require(join(__dirname, '../../../tools/console-server.js')) as {
+const { createConsoleServer, CONTENT_SECURITY_POLICY, serviceFor } = require(join(__dirname, '../../../tools/console-server.js')) as {
   createConsoleServer(o: { root: string; targets: Record<string, string> }): Server;
   CONTENT_SECURITY_POLICY: string;
+  serviceFor(path: string): string | null;
 };
+
+/** A GET with the path sent as written (fetch would normalise `..` and percent-escapes first). */
+function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const req = request({ hostname, port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -46,8 +62,9 @@ describe('the console server: static build and the three APIs behind one origin'
   let firstChunkArrived: () => void = () => undefined;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'console-root-'));
-    mkdirSync(join(root, 'assets'));
+    // The build inside a folder of its own, so a file beside it can show that nothing outside is served.
+    root = join(mkdtempSync(join(tmpdir(), 'console-root-')), 'build');
+    mkdirSync(join(root, 'assets'), { recursive: true });
     writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app.js"></script>');
     writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
     const targets: Record<string, string> = {};
@@ -62,7 +79,7 @@ describe('the console server: static build and the three APIs behind one origin'
   afterAll(async () => {
     await close(consoleServer);
     await Promise.all(upstreams.map(close));
-    rmSync(root, { recursive: true, force: true });
+    rmSync(join(root, '..'), { recursive: true, force: true });
   });
 
   it.each([
@@ -112,6 +129,32 @@ describe('the console server: static build and the three APIs behind one origin'
     const { status, body } = await answer;
     expect(status).toBe(200);
     expect(JSON.parse(body)).toEqual({ service: 'ingest-push', bytes: 128 * 1024 });
+  });
+
+  it('routes every path by its prefix alone: the docstore before the gateway, everything else to the files', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('/api/v1/', '/api/pushm/', '/DataInserterSales/', '/api/', '/', '/assets/', '/apix/'), fc.string(), (prefix, rest) => {
+        const expected = { '/api/v1/': 'docstore', '/api/pushm/': 'ingest-push', '/DataInserterSales/': 'ingest-push', '/api/': 'gateway' }[prefix] ?? null;
+        const path = `${prefix}${rest}`;
+        const got = serviceFor(path);
+        // `/api/` + "v1/…" is the docstore's too; otherwise the prefix decides.
+        const nested = (prefix === '/api/' && /^(v1|pushm)\//.test(rest)) || (prefix === '/' && /^(api|DataInserterSales)\//.test(rest));
+        return got === expected || nested;
+      }),
+    );
+  });
+
+  it('never serves a file outside the build, whatever the path', async () => {
+    writeFileSync(join(root, '..', 'console-secret.txt'), 'secret');
+    const segment = fc.oneof(fc.constantFrom('..', '%2e%2e', '%2E%2E', '.', 'assets', 'console-secret.txt', '%2fconsole-secret.txt', '..%2f..%2f'), fc.stringMatching(/^[\w.%-]{0,12}$/));
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { maxLength: 6 }), async (segments) => {
+        const { status, body } = await rawGet(base, `/${segments.join('/')}`);
+        expect(body).not.toContain('secret');
+        expect([200, 404]).toContain(status);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('answers 502 with a message when a service is down', async () => {
