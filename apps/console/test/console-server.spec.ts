@@ -134,7 +134,8 @@ describe('the console server: static build and the three APIs behind one origin'
   it('routes every path by its prefix alone: the docstore before the gateway, everything else to the files', () => {
     fc.assert(
       fc.property(fc.constantFrom('/api/v1/', '/api/pushm/', '/DataInserterSales/', '/api/', '/', '/assets/', '/apix/'), fc.string(), (prefix, rest) => {
-        const expected = { '/api/v1/': 'docstore', '/api/pushm/': 'ingest-push', '/DataInserterSales/': 'ingest-push', '/api/': 'gateway' }[prefix] ?? null;
+        const routes: Record<string, string> = { '/api/v1/': 'docstore', '/api/pushm/': 'ingest-push', '/DataInserterSales/': 'ingest-push', '/api/': 'gateway' };
+        const expected = routes[prefix] ?? null;
         const path = `${prefix}${rest}`;
         const got = serviceFor(path);
         // `/api/` + "v1/…" is the docstore's too; otherwise the prefix decides.
