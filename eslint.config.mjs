@@ -28,6 +28,9 @@ const boundaries = (forTests) => [
       { sourceTag: 'scope:docstore', onlyDependOnLibsWithTags: ['scope:docstore', 'scope:shared'] },
       { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
       { sourceTag: 'scope:ingest-push', onlyDependOnLibsWithTags: ['scope:ingest-push', 'scope:shared'] },
+      // The console is a browser app: it talks to the services over HTTP only and imports none of their code
+      // (its tests may use the shared test kit).
+      { sourceTag: 'scope:console', onlyDependOnLibsWithTags: forTests ? ['scope:console', 'scope:shared'] : ['scope:console'] },
       ...Object.entries(layers).map(([sourceTag, allowed]) => ({
         sourceTag,
         onlyDependOnLibsWithTags: forTests && sourceTag !== 'type:testing' ? [...allowed, 'type:testing'] : allowed,
@@ -43,7 +46,7 @@ export default [
   { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', '**/*.js', '!tools/*.js', '**/jest.config.js', 'jest.preset.js'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@nx/enforce-module-boundaries': boundaries(false),

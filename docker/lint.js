@@ -85,6 +85,14 @@ function lintDockerfile(text, appNames = apps()) {
   return problems;
 }
 
+/** Problems of the console's Dockerfile beyond the common ones: it copies the Vite build (dist/console) into the final stage. */
+function lintStaticDockerfile(text) {
+  const all = instructions(text);
+  const final = all.slice(all.map((i) => i.keyword).lastIndexOf('FROM') + 1);
+  const copies = final.filter((i) => i.keyword === 'COPY' && /--from=/.test(i.args)).map((i) => i.args);
+  return copies.some((c) => c.includes('/dist/console/')) ? [] : ['the final stage copies nothing from dist/console/ (where Nx builds the console)'];
+}
+
 /** Problems of the compose file: every image it pulls is pinned. */
 function lintCompose(text) {
   const problems = [];
@@ -129,7 +137,10 @@ function escape(text) {
 function lintAll() {
   const problems = [];
   for (const file of fs.readdirSync(__dirname).filter((f) => /^Dockerfile(\.[\w-]+)?$/.test(f) && !f.endsWith('.dockerignore'))) {
-    problems.push(...lintDockerfile(fs.readFileSync(path.join(__dirname, file), 'utf8')).map((p) => `docker/${file}: ${p}`));
+    // docker/Dockerfile builds the Node apps; Dockerfile.console serves the console's static build (no main.js).
+    const text = fs.readFileSync(path.join(__dirname, file), 'utf8');
+    const found = file === 'Dockerfile' ? lintDockerfile(text) : [...lintDockerfile(text, []), ...lintStaticDockerfile(text)];
+    problems.push(...found.map((p) => `docker/${file}: ${p}`));
   }
   const compose = fs.readFileSync(path.join(__dirname, 'compose.yml'), 'utf8');
   problems.push(...lintCompose(compose).map((p) => `docker/compose.yml: ${p}`));
@@ -137,7 +148,7 @@ function lintAll() {
   return problems;
 }
 
-module.exports = { lintDockerfile, lintCompose, lintComposeVolumes, lintAll, pinned };
+module.exports = { lintDockerfile, lintStaticDockerfile, lintCompose, lintComposeVolumes, lintAll, pinned };
 
 if (require.main === module) {
   const problems = lintAll();

@@ -16,6 +16,9 @@ const APP_PORTS = {
   'ingest-push': Number(process.env.INGEST_PUSH_PORT || 3003),
 };
 
+/** The web console's port (`npm start` serves it with the three APIs behind it, tools/console-server.js). */
+const CONSOLE_PORT = Number(process.env.CONSOLE_PORT || 3000);
+
 /** Files of this clone that stay in it: the generated encryption key. */
 const LOCAL_DIR = path.join(ROOT, '.data');
 
@@ -45,7 +48,7 @@ const EMBEDDED_POSTGRES = {
 /** The default Redis; REDIS_URL (TEST_REDIS_URL in tests) overrides it. */
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-module.exports = { ROOT, APP_PORTS, LOCAL_DIR, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot };
+module.exports = { ROOT, APP_PORTS, CONSOLE_PORT, LOCAL_DIR, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot };
 
 // `node tools/defaults.js KEY` prints one of them (for scripts such as .ci/run).
 if (require.main === module) {

@@ -5,7 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ROOT, APP_PORTS } = require('./defaults');
+const { ROOT, APP_PORTS, CONSOLE_PORT } = require('./defaults');
+const { createConsoleServer } = require('./console-server');
 const { localEncryptionKeys } = require('./encryption-keys');
 const { ensureRunDatabase, ensureRedis, terminate, redact } = require('./local-services');
 const { LOCAL_CA_CERT } = require('./local-ca');
@@ -14,12 +15,16 @@ const say = (msg) => process.stderr.write(`[start] ${msg}\n`);
 
 const children = new Set(); // build and apps
 const services = [];
+/** @type {import('node:http').Server | null} */
+let consoleServer = null;
 let stopping = false;
 let crashed = false;
 
 async function shutdown() {
   if (stopping) return;
   stopping = true;
+  consoleServer?.close();
+  consoleServer?.closeAllConnections();
   await Promise.all([...children].map((child) => terminate(child, 'SIGTERM', 10_000)));
   await Promise.all(services.map((s) => s.stop().catch((err) => say(`stopping a service failed: ${err.message}`))));
   process.exit(crashed ? 1 : 0);
@@ -61,9 +66,11 @@ function build(apps) {
 }
 
 async function main() {
-  const apps = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(APP_PORTS);
-  const unknown = apps.filter((app) => !(app in APP_PORTS));
-  if (unknown.length) throw new Error(`Unknown app ${unknown.join(', ')}; choose from ${Object.keys(APP_PORTS).join(', ')}.`);
+  const names = process.argv.slice(2).length ? process.argv.slice(2) : [...Object.keys(APP_PORTS), 'console'];
+  const unknown = names.filter((app) => !(app in APP_PORTS) && app !== 'console');
+  if (unknown.length) throw new Error(`Unknown app ${unknown.join(', ')}; choose from ${[...Object.keys(APP_PORTS), 'console'].join(', ')}.`);
+  const apps = names.filter((app) => app in APP_PORTS);
+  const withConsole = names.includes('console');
   const encryptionKeys = localEncryptionKeys();
 
   const postgres = await ensureRunDatabase();
@@ -75,7 +82,7 @@ async function main() {
   say(`PostgreSQL ${redact(postgres.url)}, Redis ${redact(redis.url)}`);
 
   if (process.env.SKIP_BUILD !== '1') {
-    const code = await build(apps);
+    const code = await build(names);
     if (stopping) return;
     if (code !== 0) {
       say(`build failed (exit ${code})`);
@@ -85,7 +92,7 @@ async function main() {
   }
 
   const entry = (app) => path.join('dist', app, 'apps', app, 'src', 'main.js');
-  const missing = apps.map(entry).filter((file) => !fs.existsSync(path.join(ROOT, file)));
+  const missing = [...apps.map(entry), ...(withConsole ? [path.join('dist', 'console', 'index.html')] : [])].filter((file) => !fs.existsSync(path.join(ROOT, file)));
   if (missing.length) {
     const hint = process.env.SKIP_BUILD === '1' ? 'run without SKIP_BUILD=1 to build' : 'the build did not produce it';
     say(`${missing.join(', ')} missing; ${hint}`);
@@ -107,6 +114,19 @@ async function main() {
       shutdown();
     });
   }
+  if (withConsole) startConsole();
+}
+
+/** The console on CONSOLE_PORT: its build and the three APIs (at their `npm start` ports) behind one origin. */
+function startConsole() {
+  const targets = /** @type {Record<keyof APP_PORTS, string>} */ (Object.fromEntries(Object.entries(APP_PORTS).map(([app, port]) => [app, `http://127.0.0.1:${port}`])));
+  consoleServer = createConsoleServer({ root: path.join(ROOT, 'dist', 'console'), targets });
+  consoleServer.once('error', (/** @type {NodeJS.ErrnoException} */ err) => {
+    say(err.code === 'EADDRINUSE' ? `port ${CONSOLE_PORT} is in use; set CONSOLE_PORT to another port` : `the console could not start: ${err.message}`);
+    crashed = true;
+    shutdown();
+  });
+  consoleServer.listen(CONSOLE_PORT, () => say(`console ready at http://localhost:${CONSOLE_PORT}`));
 }
 
 /**

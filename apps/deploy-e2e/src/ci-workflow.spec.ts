@@ -68,6 +68,13 @@ describe('.github/workflows/images.yml', () => {
     expect(images.permissions).toEqual({ contents: 'read' });
   });
 
+  it('builds the console image from docker/Dockerfile.console, tagged like the others', () => {
+    const consoleJob = images.jobs.console;
+    const consoleBuild = consoleJob.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'))!;
+    expect(consoleBuild.with).toMatchObject({ context: '.', file: 'docker/Dockerfile.console', push: true, tags: '${{ env.REGISTRY }}/services/console:${{ github.sha }}' });
+    expect(consoleJob.steps.some((s) => s.uses?.startsWith('docker/login-action@'))).toBe(true);
+  });
+
   it('tags each image by its commit, under the registry and names the overlays deploy', () => {
     expect(build.with!.tags).toBe('${{ env.REGISTRY }}/services/${{ matrix.app }}:${{ github.sha }}');
     const registry = /'([^']+)' *}}$/.exec(images.env.REGISTRY)![1];
@@ -75,7 +82,7 @@ describe('.github/workflows/images.yml', () => {
       for (const image of kustomize(join(ROOT, 'k8s/overlays', overlay)).flatMap(podContainers).map((c) => c.image)) {
         // Infrastructure an overlay adds (PgBouncer) is someone else's image, pinned to a version.
         const ours = /(^|\/)services\//.test(image);
-        const expected = ours ? new RegExp(`^${registry.replace(/\./g, '\\.')}/services/(${deployableApps().join('|')}):`) : /^[\w./-]+:v?\d+\.\d+[\w.-]*$/;
+        const expected = ours ? new RegExp(`^${registry.replace(/\./g, '\\.')}/services/(${[...deployableApps(), 'console'].join('|')}):`) : /^[\w./-]+:v?\d+\.\d+[\w.-]*$/;
         expect({ overlay, image }).toEqual({ overlay, image: expect.stringMatching(expected) });
       }
     }

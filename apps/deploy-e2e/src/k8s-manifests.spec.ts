@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EncryptionConfig } from '@app/secrets';
 import { unknownFields } from './k8s-fields';
@@ -66,6 +66,7 @@ const spec = <T>(m: Manifest) => m.spec as T;
 const appOf = (c: Container) => /services\/([\w-]+)/.exec(c.image)![1];
 /** One of the services' own Deployments (not infrastructure an overlay adds, such as PgBouncer). */
 const isApp = (d: Manifest) => podSpec(d).containers.every((c) => /(^|\/)services\/[\w-]+(:|$)/.test(c.image));
+const isService = (c: Container) => deployableApps().includes(appOf(c));
 const podSpec = (m: Manifest) => spec<{ template: { spec: { terminationGracePeriodSeconds?: number; containers: Container[] } } }>(m).template.spec;
 
 /** Every setting a container gets (env, and the keys of the ConfigMaps and Secrets it loads), with its value. */
@@ -84,7 +85,7 @@ function containerSettings(ms: Manifest[], c: Container): Map<string, string> {
 
 describe.each(TREES)('k8s/%s', (_name, manifests) => {
   const deployments = of(manifests, 'Deployment').filter(isApp);
-  const containers = deployments.flatMap((d) => podSpec(d).containers.map((c) => ({ d, c })));
+  const containers = deployments.flatMap((d) => podSpec(d).containers.map((c) => ({ d, c }))).filter(({ c }) => isService(c));
 
   it('every manifest validates against the Kubernetes schema of its kind', () => {
     expect(manifests.map(schemaProblem).filter(Boolean)).toEqual([]);
@@ -212,6 +213,33 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     }
   });
 
+  it('serves the console from nginx with the console server\'s CSP, and routes its host as `npm start` does', () => {
+    const web = deployments.find((d) => d.metadata.name === 'console')!;
+    const [c] = podSpec(web).containers;
+    expect({ image: appOf(c), ports: c.ports, ready: c.readinessProbe?.httpGet, live: c.livenessProbe?.httpGet }).toEqual({
+      image: 'console',
+      ports: [{ name: 'http', containerPort: 8080 }],
+      ready: { path: '/health', port: 'http' },
+      live: { path: '/health/live', port: 'http' },
+    });
+    expect(of(manifests, 'Service').map((m) => m.metadata.name)).toContain('console');
+    // nginx (docker/console-nginx.conf) sends the same Content-Security-Policy as tools/console-server.js.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { CONTENT_SECURITY_POLICY, serviceFor } = require(join(ROOT, 'tools/console-server.js')) as { CONTENT_SECURITY_POLICY: string; serviceFor(path: string): string | null };
+    const nginx = readFileSync(join(ROOT, 'docker/console-nginx.conf'), 'utf8');
+    expect(/add_header Content-Security-Policy "([^"]+)" always;/.exec(nginx)?.[1]).toBe(CONTENT_SECURITY_POLICY);
+    // Longest prefix wins, as ingress-nginx matches: each sample path reaches the service `npm start` sends it to.
+    const host = of(manifests, 'Ingress').filter((i) => i.metadata.name.startsWith('console'));
+    const hosts = new Set(host.flatMap((i) => spec<{ rules: Array<{ host: string }> }>(i).rules.map((r) => r.host)));
+    expect(hosts.size).toBe(1);
+    const routes = host.flatMap((i) => spec<{ rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> }>(i).rules[0].http.paths);
+    const backendOf = (url: string) =>
+      routes.filter((r) => url === r.path || url.startsWith(r.path.endsWith('/') ? r.path : `${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0]?.backend.service.name;
+    for (const url of ['/api/v1/client/x/tokens', '/api/pushm/bulk', '/DataInserterSales/api/sales', '/DataInserterSales/api/sales/ingestions', '/api/Messages', '/api/Stats', '/', '/docstore/documents']) {
+      expect({ url, backend: backendOf(url) }).toEqual({ url, backend: serviceFor(url) ?? 'console' });
+    }
+  });
+
   it('migrates each schema in a Job that runs main.js migrate with the app image', () => {
     for (const app of deployableApps()) {
       const job = of(manifests, 'Job').find((j) => j.metadata.name === `${app}-migrate`)!;
@@ -221,7 +249,12 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
   });
 
   it('routes the API and its docs through the Ingresses, never /health or /metrics', () => {
-    const paths = of(manifests, 'Ingress').flatMap((i) => spec<{ rules: Array<{ http: { paths: Array<{ path: string }> } }> }>(i).rules.flatMap((r) => r.http.paths.map((p) => p.path)));
+    // The services' paths (the console host's `/` reaches the console's files, which hold nothing private).
+    const paths = of(manifests, 'Ingress').flatMap((i) =>
+      spec<{ rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> }>(i).rules.flatMap((r) =>
+        r.http.paths.filter((p) => p.backend.service.name !== 'console').map((p) => p.path),
+      ),
+    );
     const routed = (url: string) => paths.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
     expect(['/metrics', '/health', '/health/live'].filter(routed)).toEqual([]);
     expect(['/docs', '/docs-json', '/api/v1/client/x/tokens', '/api/Medias', '/api/pushm/bulk', '/DataInserterSales/api/sales'].every(routed)).toBe(true);
@@ -238,7 +271,10 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     expect(pathOf('ingest-push-sales')).toBe('/DataInserterSales/api/sales');
     expect(annotations('gateway-media')).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-body-size': '100m' });
     expect(pathOf('gateway-media')).toBe('/api/Medias');
-    for (const i of of(manifests, 'Ingress').filter((x) => !['ingest-push-sales', 'gateway-media'].includes(x.metadata.name))) {
+    // The console host streams uploads the same way, on the same path alone.
+    expect(annotations('console-sales')).toEqual(annotations('ingest-push-sales'));
+    expect(pathOf('console-sales')).toBe('/DataInserterSales/api/sales');
+    for (const i of of(manifests, 'Ingress').filter((x) => !['ingest-push-sales', 'console-sales', 'gateway-media'].includes(x.metadata.name))) {
       expect({ ingress: i.metadata.name, annotations: i.metadata.annotations }).toEqual({
         ingress: i.metadata.name,
         annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': '5m' },
@@ -250,7 +286,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
 describe.each(['production-redis-cluster', 'production-scaled'])('k8s/overlays/%s', (overlay) => {
   it('points every container at the Redis Cluster, reached over TLS', () => {
     const manifests = kustomize(join(ROOT, 'k8s/overlays', overlay));
-    const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers);
+    const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers).filter(isService);
     expect(containers.length).toBeGreaterThan(0);
     for (const c of containers) {
       const given = containerSettings(manifests, c);
@@ -298,7 +334,7 @@ describe('k8s/overlays/production-scaled', () => {
   it('sends every app\'s queries through PgBouncer and its migrations, LISTEN and commands straight to PostgreSQL, as the same role', () => {
     const service = spec<{ ports: Array<{ port: number }> }>(byName('Service', 'pgbouncer')!).ports[0];
     const roles = new Set([...String(Object.values(byName('Secret', 'pgbouncer-secrets')!.stringData as object)[0]).matchAll(/^"([^"]+)"/gm)].map((m) => m[1]));
-    const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers);
+    const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers).filter(isService);
     expect(containers.length).toBeGreaterThan(0);
     for (const app of containers) {
       const given = containerSettings(manifests, app);

@@ -37,7 +37,8 @@ describe('README examples against a booted stack', () => {
       DATABASE_URL: await freshDatabase(`t_${process.env.TEST_RUN_ID}_readme`),
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     };
-    stack = spawn(process.execPath, ['tools/start.js'], {
+    // The three services only: the doc test needs no console (and CONSOLE_PORT would be taken).
+    stack = spawn(process.execPath, ['tools/start.js', 'docstore', 'gateway', 'ingest-push'], {
       cwd: ROOT,
       env: {
         ...common,

@@ -1,0 +1,41 @@
+import { Link, useNavigate } from 'react-router';
+import { useSession } from '../../auth/session';
+import { List } from '../../components/List';
+import { CollectionPicker } from './CollectionPicker';
+import { clientPath, documentsPage, type Collection } from './paths';
+
+interface CollectionRow extends Collection {
+  documents?: number;
+  count?: number;
+}
+
+/** Environments, contexts and types that hold documents, with their counts. */
+export default function Collections() {
+  const { credentials } = useSession();
+  const navigate = useNavigate();
+  return (
+    <>
+      <h1>Collections</h1>
+      <h2>Open a collection</h2>
+      <CollectionPicker value={null} onPick={(c) => navigate(documentsPage(c))} />
+      <h2>Collections with documents</h2>
+      <List<CollectionRow>
+        service="docstore"
+        path={`${clientPath(credentials.docstoreClient!)}/collections`}
+        label="Collections"
+        columns={['Environment', 'Context', 'Type', 'Documents']}
+        empty="No documents yet: open a collection above to create the first."
+        row={(c) => (
+          <tr key={`${c.environment}/${c.context}/${c.type}`}>
+            <td>{c.environment}</td>
+            <td>{c.context}</td>
+            <td>
+              <Link to={documentsPage(c)}>{c.type}</Link>
+            </td>
+            <td>{c.documents ?? c.count ?? ''}</td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api } from '../../api/client';
+import { useApiMutation, useApiQuery } from '../../api/hooks';
+import { nextPage, query, type Page } from '../../api/paging';
+import { useSession } from '../../auth/session';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Json, when } from '../../components/Json';
+import { collectionFrom, documentPath, documentsPage, type Collection, type DocumentView } from './paths';
+
+const Diff = lazy(() => import('../../components/Diff'));
+
+interface HistoryEntry {
+  id: string;
+  version: number;
+  data: Record<string, unknown>;
+  created_at: string;
+}
+
+/** One document: its JSON, an editor (PUT), its history with a side-by-side diff of any two versions, and restore. */
+export default function DocumentPage() {
+  const [params] = useSearchParams();
+  const collection = collectionFrom(params);
+  const key = params.get('key') ?? '';
+  if (!collection || !key) return <p role="alert">This page needs an environment, context, type and key.</p>;
+  return <DocumentBody collection={collection} docKey={key} />;
+}
+
+function DocumentBody({ collection, docKey }: { collection: Collection; docKey: string }) {
+  const { credentials } = useSession();
+  const path = documentPath(credentials.docstoreClient!, collection, docKey);
+  const doc = useApiQuery<DocumentView>('docstore', `${path}?deleted=true`);
+  return (
+    <>
+      <p>
+        <Link to={documentsPage(collection)}>
+          {collection.environment} / {collection.context} / {collection.type}
+        </Link>
+      </p>
+      <h1>
+        Document <code>{docKey}</code>
+      </h1>
+      <ErrorNote error={doc.error} />
+      {doc.data && (
+        <>
+          <p>
+            Version <strong data-testid="version">{doc.data.version}</strong>, updated {when(doc.data.updated_at)}
+            {doc.data.deleted_at ? `, deleted ${when(doc.data.deleted_at)}` : ''}
+          </p>
+          <Json value={doc.data.data} label="Document data" />
+          <Editor key={doc.data.version} doc={doc.data} path={path} collection={collection} />
+        </>
+      )}
+      <History path={path} />
+    </>
+  );
+}
+
+function Editor({ doc, path, collection }: { doc: DocumentView; path: string; collection: Collection }) {
+  const [text, setText] = useState(JSON.stringify(doc.data, null, 2));
+  const [parseError, setParseError] = useState('');
+  const save = useApiMutation<DocumentView, unknown>('docstore', (data) => ({
+    method: 'PUT',
+    path,
+    headers: { 'If-Match': `"${doc.version}"` },
+    body: { ...collection, key: doc.key, data },
+  }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setParseError('');
+    try {
+      save.mutate(JSON.parse(text));
+    } catch (err) {
+      setParseError(`The data is not JSON: ${(err as Error).message}`);
+    }
+  };
+  return (
+    <form onSubmit={submit} aria-label="Edit the document" className="card">
+      <div className="field">
+        <label htmlFor="edit-data">Data (saved as a new version)</label>
+        <textarea id="edit-data" rows={8} value={text} onChange={(e) => setText(e.target.value)} />
+      </div>
+      {parseError && (
+        <p role="alert" className="error">
+          {parseError}
+        </p>
+      )}
+      <ErrorNote error={save.error} />
+      <button type="submit" disabled={save.isPending}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+function History({ path }: { path: string }) {
+  const { credentials } = useSession();
+  const history = useInfiniteQuery({
+    queryKey: ['docstore', `${path}/history`, 'list'],
+    initialPageParam: {} as Record<string, string>,
+    queryFn: ({ pageParam }) => api<Page<HistoryEntry>>('docstore', credentials, `${path}/history${query({ per_page: 100, ...pageParam })}`),
+    getNextPageParam: (last) => nextPage(last) ?? undefined,
+  });
+  const restore = useApiMutation<DocumentView, string>('docstore', (id) => ({ method: 'POST', path: `${path}/history/${encodeURIComponent(id)}/restore` }));
+  const entries = history.data?.pages.flatMap((p) => p.data) ?? [];
+  const [left, setLeft] = useState<string>('');
+  const [right, setRight] = useState<string>('');
+  const a = entries.find((e) => e.id === left) ?? entries[1] ?? entries[0];
+  const b = entries.find((e) => e.id === right) ?? entries[0];
+
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <ErrorNote error={history.error ?? restore.error} />
+      {restore.isSuccess && <p role="status">Restored as version {restore.data.version}.</p>}
+      {entries.length > 0 && (
+        <div className="table-wrap" role="region" aria-label="Versions" tabIndex={0}>
+          <table>
+            <caption className="sr-only">Versions, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Written</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e, i) => (
+                <tr key={e.id}>
+                  <td>v{e.version}</td>
+                  <td>{when(e.created_at)}</td>
+                  <td>
+                    {i > 0 && (
+                      <button type="button" onClick={() => restore.mutate(e.id)} disabled={restore.isPending}>
+                        Restore v{e.version}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {history.hasNextPage && (
+        <button type="button" onClick={() => history.fetchNextPage()}>
+          Older versions
+        </button>
+      )}
+      {a && b && (
+        <>
+          <h3>Compare two versions</h3>
+          <div className="inline">
+            <div className="field">
+              <label htmlFor="diff-left">From</label>
+              <select id="diff-left" value={a.id} onChange={(e) => setLeft(e.target.value)}>
+                {entries.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    v{e.version}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="diff-right">To</label>
+              <select id="diff-right" value={b.id} onChange={(e) => setRight(e.target.value)}>
+                {entries.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    v{e.version}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <Suspense fallback={<p>Loading the diff…</p>}>
+            <Diff left={a.data} right={b.data} leftLabel={`v${a.version}`} rightLabel={`v${b.version}`} />
+          </Suspense>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/errors';
+import { useApiMutation, useApiQuery } from '../../api/hooks';
+import { useSession } from '../../auth/session';
+import { ErrorNote } from '../../components/ErrorNote';
+import { CollectionPicker } from './CollectionPicker';
+import { collectionFrom, collectionPath, type Collection } from './paths';
+
+/** A collection's JSON Schema: read, replace (422 errors shown where the API names them), delete. */
+export default function Schema() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const collection = collectionFrom(params);
+  return (
+    <>
+      <h1>Schema</h1>
+      <CollectionPicker value={collection} onPick={(c) => navigate(`/docstore/schema?${new URLSearchParams({ ...c })}`)} />
+      {collection && <SchemaEditor key={JSON.stringify(collection)} collection={collection} />}
+    </>
+  );
+}
+
+function SchemaEditor({ collection }: { collection: Collection }) {
+  const { credentials } = useSession();
+  const path = `${collectionPath(credentials.docstoreClient!, collection)}/schema`;
+  const current = useApiQuery<{ schema: unknown }>('docstore', path, { retry: false });
+  const missing = current.error instanceof ApiError && current.error.status === 404;
+  const [text, setText] = useState<string | null>(null);
+  const [parseError, setParseError] = useState('');
+  const save = useApiMutation<unknown, unknown>('docstore', (schema) => ({ method: 'POST', path, body: { schema } }));
+  const remove = useApiMutation<unknown, void>('docstore', () => ({ method: 'DELETE', path }));
+  const shown = text ?? (current.data ? JSON.stringify(current.data.schema, null, 2) : '{\n  "type": "object"\n}');
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setParseError('');
+    try {
+      save.mutate(JSON.parse(shown));
+    } catch (err) {
+      setParseError(`The schema is not JSON: ${(err as Error).message}`);
+    }
+  };
+  return (
+    <form onSubmit={submit} aria-label="Schema editor" className="card">
+      {missing ? <p>This collection has no schema yet.</p> : <ErrorNote error={current.error} />}
+      <div className="field">
+        <label htmlFor="schema-text">JSON Schema</label>
+        <textarea id="schema-text" rows={14} value={shown} onChange={(e) => setText(e.target.value)} aria-describedby="schema-errors" />
+      </div>
+      <div id="schema-errors">
+        {parseError && (
+          <p role="alert" className="error">
+            {parseError}
+          </p>
+        )}
+        <ErrorNote error={save.error ?? remove.error} />
+      </div>
+      {save.isSuccess && <p role="status">Schema saved.</p>}
+      {remove.isSuccess && <p role="status">Schema deleted.</p>}
+      <button type="submit" disabled={save.isPending}>
+        Save schema
+      </button>{' '}
+      {current.data && (
+        <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
+          Delete schema
+        </button>
+      )}
+    </form>
+  );
+}

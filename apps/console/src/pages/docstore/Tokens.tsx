@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import { useApiMutation } from '../../api/hooks';
+import { useSession } from '../../auth/session';
+import { ErrorNote } from '../../components/ErrorNote';
+import { when } from '../../components/Json';
+import { List } from '../../components/List';
+import { clientPath } from './paths';
+
+interface TokenView {
+  id: string;
+  name: string;
+  status: string;
+  scopes: unknown;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+/** The client's tokens: create (the plain token is shown once) and revoke. */
+export default function Tokens() {
+  const { credentials } = useSession();
+  const base = `${clientPath(credentials.docstoreClient!)}/tokens`;
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState('document:read');
+  const [expires, setExpires] = useState('');
+  const create = useApiMutation<{ token: string; token_details: TokenView }, void>('docstore', () => ({
+    method: 'POST',
+    path: base,
+    body: {
+      name,
+      scopes: scopes.split(',').map((s) => s.trim()).filter(Boolean),
+      ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+    },
+  }));
+  const revoke = useApiMutation<unknown, string>('docstore', (id) => ({ method: 'DELETE', path: `${base}/${encodeURIComponent(id)}` }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      <h1>Tokens</h1>
+      <form onSubmit={submit} aria-label="Create a token" className="card">
+        <div className="field">
+          <label htmlFor="token-name">Name</label>
+          <input id="token-name" required value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="token-scopes">Scopes (comma-separated, or *)</label>
+          <input id="token-scopes" value={scopes} onChange={(e) => setScopes(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="token-expires">Expires (optional)</label>
+          <input id="token-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+        </div>
+        <ErrorNote error={create.error} />
+        <button type="submit" disabled={create.isPending}>
+          Create token
+        </button>
+      </form>
+      {create.data && (
+        <div role="status" className="card secret">
+          <p>
+            Token <strong>{create.data.token_details.name}</strong> created. Copy it now: it is not shown again.
+          </p>
+          <label htmlFor="new-token">New token</label>
+          <input id="new-token" readOnly value={create.data.token} onFocus={(e) => e.target.select()} />
+        </div>
+      )}
+      <ErrorNote error={revoke.error} />
+      <List<TokenView>
+        service="docstore"
+        path={base}
+        label="Tokens"
+        columns={['Name', 'Status', 'Scopes', 'Last used', 'Expires', 'Action']}
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.name}</td>
+            <td>{t.status}</td>
+            <td>
+              <code className="clip">{JSON.stringify(t.scopes)}</code>
+            </td>
+            <td>{when(t.last_used_at)}</td>
+            <td>{when(t.expires_at)}</td>
+            <td>
+              <button type="button" onClick={() => revoke.mutate(t.id)} aria-label={`Revoke ${t.name}`}>
+                Revoke
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}

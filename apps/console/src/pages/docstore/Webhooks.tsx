@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useApiMutation } from '../../api/hooks';
+import { useSession } from '../../auth/session';
+import { DeliveryLog } from '../../components/DeliveryLog';
+import { ErrorNote } from '../../components/ErrorNote';
+import { List } from '../../components/List';
+import { clientPath } from './paths';
+
+const EVENTS = ['document.created', 'document.updated', 'document.deleted', 'document.read'];
+
+interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  status: string;
+  secret?: string;
+}
+
+/** The client's webhooks: create (secret shown once), rotate the secret, the delivery log with attempts, redeliver. */
+export default function Webhooks() {
+  const { credentials } = useSession();
+  const base = `${clientPath(credentials.docstoreClient!)}/webhooks`;
+  const [params, setParams] = useSearchParams();
+  const selected = params.get('webhook');
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(['document.created', 'document.updated']);
+  const create = useApiMutation<WebhookView, void>('docstore', () => ({ method: 'POST', path: base, body: { url, events } }));
+  const rotate = useApiMutation<WebhookView, string>('docstore', (id) => ({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/rotate-secret` }));
+  const shownSecret = rotate.data?.secret ?? create.data?.secret;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(undefined, { onSuccess: (w) => setParams({ webhook: w.id }) });
+  };
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <form onSubmit={submit} aria-label="Register a webhook" className="card">
+        <div className="field">
+          <label htmlFor="hook-url">Target URL</label>
+          <input id="hook-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
+        </div>
+        <fieldset>
+          <legend>Events</legend>
+          {EVENTS.map((ev) => (
+            <label key={ev} className="check">
+              <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))} /> {ev}
+            </label>
+          ))}
+        </fieldset>
+        <ErrorNote error={create.error} />
+        <button type="submit" disabled={create.isPending}>
+          Register
+        </button>
+      </form>
+      {shownSecret && (
+        <div role="status" className="card secret">
+          <p>The signing secret, shown once:</p>
+          <label htmlFor="hook-secret">Signing secret</label>
+          <input id="hook-secret" readOnly value={shownSecret} onFocus={(e) => e.target.select()} />
+        </div>
+      )}
+      <ErrorNote error={rotate.error} />
+      <List<WebhookView>
+        service="docstore"
+        path={base}
+        label="Webhooks"
+        columns={['URL', 'Events', 'Status', 'Actions']}
+        row={(w) => (
+          <tr key={w.id} aria-current={selected === w.id ? 'true' : undefined}>
+            <td>
+              <code className="clip">{w.url}</code>
+            </td>
+            <td>{w.events.join(', ')}</td>
+            <td>{w.status}</td>
+            <td>
+              <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.url}`}>
+                Deliveries
+              </button>{' '}
+              <button type="button" onClick={() => rotate.mutate(w.id)} aria-label={`Rotate secret of ${w.url}`}>
+                Rotate secret
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+      {selected && <DeliveryLog key={selected} service="docstore" webhookPath={`${base}/${encodeURIComponent(selected)}`} sizeParam="per_page" />}
+    </>
+  );
+}

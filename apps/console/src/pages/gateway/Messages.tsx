@@ -1,0 +1,102 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { ErrorNote } from '../../components/ErrorNote';
+import { when } from '../../components/Json';
+import { List } from '../../components/List';
+
+export interface MessageView {
+  id: string;
+  to: string;
+  type: string;
+  status: string;
+  created_at: string;
+  statuses?: Array<{ status: string; timestamp: string; errors?: unknown[] }>;
+}
+
+const STATUSES = ['', 'accepted', 'sent', 'delivered', 'read', 'failed'];
+const FINAL = new Set(['read', 'failed']);
+
+/** The phone's messages, newest first, filtered by status and recipient; one message's status timeline. */
+export default function Messages() {
+  const [params, setParams] = useSearchParams();
+  const [status, setStatus] = useState(params.get('status') ?? '');
+  const [recipient, setRecipient] = useState(params.get('recipient') ?? '');
+  const selected = params.get('message');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setParams(Object.fromEntries(Object.entries({ status, recipient }).filter(([, v]) => v)));
+  };
+  return (
+    <>
+      <h1>Messages</h1>
+      <form onSubmit={submit} className="inline" aria-label="Filter messages">
+        <div className="field">
+          <label htmlFor="msg-status">Status</label>
+          <select id="msg-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s || 'any'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="msg-recipient">Recipient</label>
+          <input id="msg-recipient" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
+        </div>
+        <button type="submit">Apply</button>
+      </form>
+      {selected && <Timeline id={selected} />}
+      <List<MessageView>
+        service="gateway"
+        path="/api/Messages"
+        sizeParam="limit"
+        params={{ status: params.get('status') ?? undefined, recipient: params.get('recipient') ?? undefined }}
+        label="Messages"
+        columns={['To', 'Type', 'Status', 'Sent', 'Details']}
+        row={(m) => (
+          <tr key={m.id}>
+            <td>{m.to}</td>
+            <td>{m.type}</td>
+            <td>{m.status}</td>
+            <td>{when(m.created_at)}</td>
+            <td>
+              <button type="button" onClick={() => setParams({ ...Object.fromEntries(params), message: m.id })} aria-label={`Timeline of the message to ${m.to} sent ${when(m.created_at)}`}>
+                Timeline
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
+
+/** A message's statuses as they arrive (polled until read or failed). */
+export function Timeline({ id }: { id: string }) {
+  const message = useApiQuery<MessageView>('gateway', `/api/Messages/${encodeURIComponent(id)}`, {
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
+  });
+  return (
+    <section aria-labelledby="timeline-title" className="card">
+      <h2 id="timeline-title">Status timeline</h2>
+      <ErrorNote error={message.error} />
+      {message.data && (
+        <>
+          <p>
+            To {message.data.to}, now <strong data-testid="message-status">{message.data.status}</strong>
+          </p>
+          <ol className="timeline" aria-live="polite">
+            {(message.data.statuses ?? []).map((s, i) => (
+              <li key={i}>
+                <strong>{s.status}</strong> <time dateTime={s.timestamp}>{when(s.timestamp)}</time>
+                {s.errors?.length ? <code className="clip"> {JSON.stringify(s.errors)}</code> : null}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

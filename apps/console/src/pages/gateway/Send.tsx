@@ -1,0 +1,47 @@
+import { useState, type FormEvent } from 'react';
+import { useApiMutation } from '../../api/hooks';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Timeline } from './Messages';
+
+/** A text message sent on the sandbox (or the configured network), then its statuses as they arrive. */
+export default function Send() {
+  const [to, setTo] = useState('');
+  const [body, setBody] = useState('Hello from the console');
+  const send = useApiMutation<{ messages: Array<{ id: string }> }, void>('gateway', () => ({
+    method: 'POST',
+    path: '/api/Messages',
+    body: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body } },
+  }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    send.mutate();
+  };
+  const id = send.data?.messages[0]?.id;
+  return (
+    <>
+      <h1>Send a test message</h1>
+      <form onSubmit={submit} aria-label="Send a test message" className="card">
+        <div className="field">
+          <label htmlFor="send-to">Recipient phone number</label>
+          <input id="send-to" required inputMode="tel" value={to} onChange={(e) => setTo(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="send-body">Text</label>
+          <textarea id="send-body" required rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
+        </div>
+        <ErrorNote error={send.error} />
+        <button type="submit" disabled={send.isPending}>
+          Send
+        </button>
+      </form>
+      {id && (
+        <>
+          <p role="status">
+            Sent: <code>{id}</code>
+          </p>
+          <Timeline id={id} />
+        </>
+      )}
+    </>
+  );
+}

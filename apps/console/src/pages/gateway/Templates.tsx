@@ -1,0 +1,70 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { List } from '../../components/List';
+
+interface TemplateView {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  components?: unknown[];
+}
+
+const STATUSES = ['', 'PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
+const CATEGORIES = ['', 'UTILITY', 'MARKETING', 'AUTHENTICATION'];
+
+/** The account's templates with their review state, filtered by status and category. */
+export default function Templates() {
+  const [params, setParams] = useSearchParams();
+  const [status, setStatus] = useState(params.get('status') ?? '');
+  const [category, setCategory] = useState(params.get('category') ?? '');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setParams(Object.fromEntries(Object.entries({ status, category }).filter(([, v]) => v)));
+  };
+  return (
+    <>
+      <h1>Templates</h1>
+      <form onSubmit={submit} className="inline" aria-label="Filter templates">
+        <div className="field">
+          <label htmlFor="tpl-status">Review state</label>
+          <select id="tpl-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s || 'any'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="tpl-category">Category</label>
+          <select id="tpl-category" value={category} onChange={(e) => setCategory(e.target.value)}>
+            {CATEGORIES.map((s) => (
+              <option key={s} value={s}>
+                {s || 'any'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit">Apply</button>
+      </form>
+      <List<TemplateView>
+        service="gateway"
+        path="/api/Templates"
+        sizeParam="limit"
+        params={{ status: params.get('status') ?? undefined, category: params.get('category') ?? undefined }}
+        label="Templates"
+        columns={['Name', 'Language', 'Category', 'Review state']}
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.name}</td>
+            <td>{t.language}</td>
+            <td>{t.category}</td>
+            <td>{t.status}</td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useApiMutation, useApiQuery } from '../../api/hooks';
+import { DeliveryLog } from '../../components/DeliveryLog';
+import { ErrorNote } from '../../components/ErrorNote';
+
+interface Registration {
+  id: string;
+  endpoint: string;
+  types: string[];
+  phone?: string;
+}
+
+/** The gateway's webhook registrations, a form to add one, and the chosen one's delivery log. */
+export default function Webhooks() {
+  const [params, setParams] = useSearchParams();
+  const selected = params.get('webhook');
+  const list = useApiQuery<{ webhooks: Registration[] }>('gateway', '/api/Webhooks');
+  const [endpoint, setEndpoint] = useState('');
+  const [types, setTypes] = useState('messages');
+  const create = useApiMutation<Registration, void>('gateway', () => ({
+    method: 'POST',
+    path: '/api/Webhooks',
+    body: { endpoint, types: types.split(',').map((t) => t.trim()).filter(Boolean) },
+  }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      <h1>Gateway webhooks</h1>
+      <form onSubmit={submit} aria-label="Register a webhook" className="card">
+        <div className="field">
+          <label htmlFor="gw-endpoint">Endpoint (https)</label>
+          <input id="gw-endpoint" type="url" required value={endpoint} onChange={(e) => setEndpoint(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="gw-types">Event types (comma-separated)</label>
+          <input id="gw-types" value={types} onChange={(e) => setTypes(e.target.value)} />
+        </div>
+        <ErrorNote error={create.error} />
+        <button type="submit" disabled={create.isPending}>
+          Register
+        </button>
+      </form>
+      <ErrorNote error={list.error} />
+      {list.data && (
+        <div className="table-wrap" role="region" aria-label="Webhooks" tabIndex={0}>
+          <table>
+            <caption className="sr-only">Webhooks</caption>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Types</th>
+                <th scope="col">Log</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.webhooks.map((w) => (
+                <tr key={w.id}>
+                  <td>
+                    <code className="clip">{w.endpoint}</code>
+                  </td>
+                  <td>{(w.types ?? []).join(', ')}</td>
+                  <td>
+                    <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.endpoint}`}>
+                      Deliveries
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {selected && <DeliveryLog key={selected} service="gateway" webhookPath={`/api/Webhooks/${encodeURIComponent(selected)}`} sizeParam="limit" />}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { when } from '../../components/Json';
+import { List } from '../../components/List';
+import { SALES, type IngestionSummary } from './types';
+
+const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
+
+/** The key's account's ingestions, newest first, with their counts. */
+export default function Runs() {
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status') ?? '';
+  return (
+    <>
+      <h1>Ingestion runs</h1>
+      <div className="field inline">
+        <label htmlFor="run-status">Status</label>
+        <select id="run-status" value={status} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s || 'any'}
+            </option>
+          ))}
+        </select>
+      </div>
+      <List<IngestionSummary>
+        service="ingestion"
+        path={`${SALES}/ingestions`}
+        params={{ status: status || undefined }}
+        label="Ingestion runs"
+        columns={['Started', 'Status', 'Format', 'Received', 'Inserted', 'Updated', 'Rejected']}
+        row={(r) => (
+          <tr key={r.ingestion_id}>
+            <td>
+              <Link to={`/ingestion/run?id=${encodeURIComponent(r.ingestion_id)}`}>{when(r.started_at)}</Link>
+            </td>
+            <td>{r.status}</td>
+            <td>{r.format}</td>
+            <td>{r.received}</td>
+            <td>{r.inserted}</td>
+            <td>{r.updated}</td>
+            <td>{r.rejected}</td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}

@@ -1,0 +1,172 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createConsoleServer, CONTENT_SECURITY_POLICY, serviceFor } = require(join(__dirname, '../../../tools/console-server.js')) as {
+  createConsoleServer(o: { root: string; targets: Record<string, string> }): Server;
+  CONTENT_SECURITY_POLICY: string;
+  serviceFor(path: string): string | null;
+};
+
+/** A GET with the path sent as written (fetch would normalise `..` and percent-escapes first). */
+function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const req = request({ hostname, port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+interface Seen {
+  service: string;
+  method: string;
+  url: string;
+  host: string | undefined;
+  bytes: number;
+}
+
+/** A stand-in service that answers which service it is and what it received. */
+function fakeService(name: string, seen: Seen[], onChunk?: (req: IncomingMessage, chunk: Buffer) => void): Server {
+  return createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      onChunk?.(req, chunk);
+    });
+    req.on('end', () => {
+      seen.push({ service: name, method: req.method!, url: req.url!, host: req.headers.host, bytes });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ service: name, bytes }));
+    });
+  });
+}
+
+describe('the console server: static build and the three APIs behind one origin', () => {
+  const seen: Seen[] = [];
+  let root: string;
+  let consoleServer: Server;
+  let base: string;
+  const upstreams: Server[] = [];
+  let firstChunkArrived: () => void = () => undefined;
+
+  beforeAll(async () => {
+    // The build inside a folder of its own, so a file beside it can show that nothing outside is served.
+    root = join(mkdtempSync(join(tmpdir(), 'console-root-')), 'build');
+    mkdirSync(join(root, 'assets'), { recursive: true });
+    writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app.js"></script>');
+    writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
+    const targets: Record<string, string> = {};
+    for (const name of ['docstore', 'gateway', 'ingest-push']) {
+      const server = fakeService(name, seen, () => firstChunkArrived());
+      upstreams.push(server);
+      targets[name] = await listen(server);
+    }
+    consoleServer = createConsoleServer({ root, targets });
+    base = await listen(consoleServer);
+  });
+  afterAll(async () => {
+    await close(consoleServer);
+    await Promise.all(upstreams.map(close));
+    rmSync(join(root, '..'), { recursive: true, force: true });
+  });
+
+  it.each([
+    ['/api/v1/client/x/tokens?page=2', 'docstore'],
+    ['/api/pushm/bulk', 'ingest-push'],
+    ['/DataInserterSales/api/sales/ingestions', 'ingest-push'],
+    ['/api/Messages?limit=5', 'gateway'],
+    ['/api/Stats', 'gateway'],
+  ])('sends %s to the %s', async (path, service) => {
+    const res = await fetch(`${base}${path}`, { headers: { Origin: 'https://elsewhere.example' } });
+    expect(await res.json()).toEqual({ service, bytes: 0 });
+    expect(seen.at(-1)).toMatchObject({ service, url: path, host: new URL(base).host });
+    // No CORS: the console and the APIs share an origin, and another origin gets no allowance.
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('serves the build with the strict CSP, and any other path as the single-page app', async () => {
+    for (const path of ['/', '/docstore/documents?environment=p']) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toContain('/assets/app.js');
+    }
+    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+    const asset = await fetch(`${base}/assets/app.js`);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
+    expect(await (await fetch(`${base}/%2e%2e/%2e%2e/etc/passwd`)).text()).toContain('/assets/app.js');
+  });
+
+  it('streams an upload through: the service has the first bytes while the client is still sending', async () => {
+    const arrived = new Promise<void>((resolve) => (firstChunkArrived = resolve));
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base}/DataInserterSales/api/sales`, { method: 'POST', headers: { 'Content-Type': 'text/csv' } }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write(Buffer.alloc(64 * 1024, 'a'));
+      // The rest is sent only once the first part has reached the service: a buffering proxy would wait forever.
+      arrived.then(() => req.end(Buffer.alloc(64 * 1024, 'b')));
+    });
+    const { status, body } = await answer;
+    expect(status).toBe(200);
+    expect(JSON.parse(body)).toEqual({ service: 'ingest-push', bytes: 128 * 1024 });
+  });
+
+  it('routes every path by its prefix alone: the docstore before the gateway, everything else to the files', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('/api/v1/', '/api/pushm/', '/DataInserterSales/', '/api/', '/', '/assets/', '/apix/'), fc.string(), (prefix, rest) => {
+        const routes: Record<string, string> = { '/api/v1/': 'docstore', '/api/pushm/': 'ingest-push', '/DataInserterSales/': 'ingest-push', '/api/': 'gateway' };
+        const expected = routes[prefix] ?? null;
+        const path = `${prefix}${rest}`;
+        const got = serviceFor(path);
+        // `/api/` + "v1/…" is the docstore's too; otherwise the prefix decides.
+        const nested = (prefix === '/api/' && /^(v1|pushm)\//.test(rest)) || (prefix === '/' && /^(api|DataInserterSales)\//.test(rest));
+        return got === expected || nested;
+      }),
+    );
+  });
+
+  it('never serves a file outside the build, whatever the path', async () => {
+    writeFileSync(join(root, '..', 'console-secret.txt'), 'secret');
+    const segment = fc.oneof(fc.constantFrom('..', '%2e%2e', '%2E%2E', '.', 'assets', 'console-secret.txt', '%2fconsole-secret.txt', '..%2f..%2f'), fc.stringMatching(/^[\w.%-]{0,12}$/));
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { maxLength: 6 }), async (segments) => {
+        const { status, body } = await rawGet(base, `/${segments.join('/')}`);
+        expect(body).not.toContain('secret');
+        expect([200, 404]).toContain(status);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('answers 502 with a message when a service is down', async () => {
+    const down = createConsoleServer({ root, targets: { docstore: 'http://127.0.0.1:1', gateway: 'http://127.0.0.1:1', 'ingest-push': 'http://127.0.0.1:1' } });
+    const url = await listen(down);
+    try {
+      const res = await fetch(`${url}/api/v1/client/x/tokens`);
+      expect(res.status).toBe(502);
+      expect(await res.json()).toEqual({ message: expect.stringContaining('not reachable') });
+    } finally {
+      await close(down);
+    }
+  });
+});

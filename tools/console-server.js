@@ -1,0 +1,151 @@
+// @ts-check
+'use strict';
+// The console's one origin for `npm start`: the static Vite build (dist/console) and, by path prefix, the three
+// APIs behind it, so the browser talks to one origin and no service needs CORS. Proxying is node:http piping:
+// request and response bodies stream through with backpressure (uploads up to 1 GB are never buffered).
+
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { pipeline } = require('node:stream');
+
+/** The console's Content-Security-Policy: only its own scripts, styles and API calls; no inline script. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers of every static answer (nginx sends the same in Kubernetes: k8s/base/console.yaml). */
+const STATIC_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+/** Which service serves a path; first match wins (the docstore's /api/v1/ before the gateway's other /api/). */
+const ROUTES = /** @type {const} */ ([
+  ['/api/v1/', 'docstore'],
+  ['/api/pushm/', 'ingest-push'],
+  ['/DataInserterSales/', 'ingest-push'],
+  ['/api/', 'gateway'],
+]);
+
+/** @param {string} pathname @returns {'docstore' | 'gateway' | 'ingest-push' | null} */
+function serviceFor(pathname) {
+  for (const [prefix, service] of ROUTES) if (pathname.startsWith(prefix)) return service;
+  return null;
+}
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// Hop-by-hop headers (RFC 9110 7.6.1) stay on their own connection.
+const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+
+/** @param {http.IncomingHttpHeaders} headers */
+function forwardable(headers) {
+  /** @type {http.OutgoingHttpHeaders} */
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) if (!HOP.has(name) && value !== undefined) out[name] = value;
+  return out;
+}
+
+/**
+ * @param {{ root: string, targets: Record<'docstore' | 'gateway' | 'ingest-push', string> }} options
+ *   root: the Vite build; targets: each service's base URL (http://127.0.0.1:3001 …)
+ */
+function createConsoleServer({ root, targets }) {
+  const agent = new http.Agent({ keepAlive: true });
+  const rootDir = path.resolve(root);
+
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} target */
+  function proxy(req, res, target) {
+    const url = new URL(target);
+    const headers = forwardable(req.headers);
+    // The service sees the console's Host, so its pagination links point back through the console.
+    headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+    headers['x-forwarded-proto'] = 'http';
+    const upstream = http.request({ protocol: url.protocol, hostname: url.hostname, port: url.port, method: req.method, path: req.url, headers, agent });
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+      pipeline(answer, res, () => {});
+    });
+    upstream.on('error', () => {
+      if (res.headersSent) return res.destroy();
+      const body = JSON.stringify({ message: 'The service behind the console is not reachable.' });
+      res.writeHead(502, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    // The client going away mid-upload ends the upstream request too.
+    pipeline(req, upstream, (err) => {
+      if (err) upstream.destroy();
+    });
+  }
+
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} pathname */
+  function serveStatic(req, res, pathname) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...STATIC_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+      return res.end('Method Not Allowed\n');
+    }
+    let file = path.resolve(rootDir, `.${decodeSafe(pathname)}`);
+    const inside = file === rootDir || file.startsWith(rootDir + path.sep);
+    let isAsset = inside && fs.existsSync(file) && fs.statSync(file).isFile();
+    if (!isAsset) {
+      // A missing file under /assets/ is a 404; any other path is a page of the single-page app.
+      if (pathname.startsWith('/assets/')) {
+        res.writeHead(404, { ...STATIC_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+        return res.end('Not Found\n');
+      }
+      file = path.join(rootDir, 'index.html');
+      if (!fs.existsSync(file)) {
+        res.writeHead(503, { ...STATIC_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+        return res.end('The console is not built: run `npx nx build console`.\n');
+      }
+    }
+    const type = TYPES[/** @type {keyof typeof TYPES} */ (path.extname(file))] ?? 'application/octet-stream';
+    const cache = pathname.startsWith('/assets/') && isAsset ? 'public, max-age=31536000, immutable' : 'no-cache';
+    res.writeHead(200, { ...STATIC_HEADERS, 'Content-Type': type, 'Content-Length': fs.statSync(file).size, 'Cache-Control': cache });
+    if (req.method === 'HEAD') return res.end();
+    pipeline(fs.createReadStream(file), res, () => {});
+  }
+
+  const server = http.createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?', 1)[0];
+    const service = serviceFor(pathname);
+    if (service) proxy(req, res, targets[service]);
+    else serveStatic(req, res, pathname);
+  });
+  // Node's default 5-minute request deadline would cut a large, slow upload; ingest-push polices slow bodies itself.
+  server.requestTimeout = 0;
+  server.on('close', () => agent.destroy());
+  return server;
+}
+
+/** @param {string} pathname */
+function decodeSafe(pathname) {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+module.exports = { createConsoleServer, serviceFor, CONTENT_SECURITY_POLICY, STATIC_HEADERS };
