@@ -9,7 +9,7 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { arrivals, bench, built, closedLoop, f0, f1, f2, num, percentile, report, rpc, rssMb, say, setting, startIpcChild, startServer, stopChild, type Request } from './lib/harness';
+import { arrivals, bench, built, closedLoop, cpuMs, f0, f1, f2, num, percentile, report, rpc, rssMb, say, setting, startIpcChild, startServer, stopChild, type Request } from './lib/harness';
 
 const CFG = {
   total: Math.max(1, num('BENCH_PUSH_TOTAL', 100_000)),
@@ -60,6 +60,7 @@ bench('push', 'ingest-push', async (run) => {
     const due = new Map<string, number>();
     const rss: number[] = [];
     const sampler = setInterval(() => rss.push(rssMb(app.process.pid) ?? NaN), 250);
+    const cpu0 = cpuMs(app.process.pid);
     const sent = await closedLoop(`http://127.0.0.1:${app.port}`, {
       connections: CFG.concurrency,
       headers,
@@ -72,8 +73,9 @@ bench('push', 'ingest-push', async (run) => {
     if (sent.failed > 0) throw new Error(`${sent.failed} requests failed: ${sent.firstError}`);
     const got = await arrivals(fcm, total, 'pushes', CFG.timeoutS);
     clearInterval(sampler);
+    const cpuUs = ((cpuMs(app.process.pid) - cpu0) * 1000) / total;
     const lags = Float64Array.from(got.keys, (device, i) => got.times[i] - due.get(device)!).sort();
-    return { sent, rate: (total / (Math.max(...got.times) - sent.first)) * 1000, lagP50: percentile(lags, 50), lagP99: percentile(lags, 99), rss };
+    return { sent, rate: (total / (Math.max(...got.times) - sent.first)) * 1000, lagP50: percentile(lags, 50), lagP99: percentile(lags, 99), rss, cpuUs };
   };
   if (CFG.warmup > 0) {
     say(`warm-up: ${CFG.warmup} pushes`);
@@ -91,10 +93,11 @@ bench('push', 'ingest-push', async (run) => {
     FLOOR_CONNECTIONS: connections,
   });
   const floorRun = async (count: number, queue: string) => {
+    const cpu0 = cpuMs(floor.process.pid);
     const r = await rpc<{ t0: number; t1: number; failed: number; firstError: string }>(floor, { cmd: 'run', kind: 'push', count, queue, perJob }, CFG.timeoutS * 1000);
     if (r.failed > 0) throw new Error(`floor: ${r.failed} jobs failed: ${r.firstError}`);
     await arrivals(fcm, count, `floor ${queue}`, CFG.timeoutS);
-    return r;
+    return { ...r, cpuUs: ((cpuMs(floor.process.pid) - cpu0) * 1000) / count };
   };
   // Warmed up as the app was.
   if (CFG.warmup > 0) await floorRun(CFG.warmup, 'warm-up');
@@ -108,6 +111,7 @@ bench('push', 'ingest-push', async (run) => {
     ['end to end (pushes/s)', f0(result.rate)],
     ['floor: bare BullMQ worker (pushes/s)', f0(floorRate)],
     ['end to end ÷ floor', f2(result.rate / floorRate)],
+    ['CPU per push, app / floor process (µs)', `${f0(result.cpuUs)} / ${f0(f.cpuUs)}`],
     ['lag due → sent p50 / p99 (ms)', `${f0(result.lagP50)} / ${f0(result.lagP99)}`],
     ['app RSS at 10 / 50 / 90 / 100 % of the run (MB)', [at(10), at(50), at(90), at(100)].map(f0).join(' / ')],
   ];

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Metrics, type MetricCounter } from '@app/observability';
 import { claimLeaseMs, nextRetryDelay, type Job, type LaneJob, type LaneProcessor } from '@app/queue';
@@ -31,7 +32,12 @@ export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplication
     const provider = this.providers[platform];
     const claimed = await this.repository.claim(platform, job.data.items, claimLeaseMs(this.config.timeoutMs));
     if (claimed.length === 0) return;
-    const outcomes = await Promise.all(claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme })));
+    // One timer for the job's sends: each ends within the send timeout of the claim, so within the claim's lease.
+    const deadline = AbortSignal.timeout(this.config.timeoutMs);
+    setMaxListeners(claimed.length, deadline);
+    const outcomes = await Promise.all(
+      claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme }, deadline)),
+    );
     const invalid = claimed.flatMap((item, i) => (outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : []));
     await this.repository.markInvalid(platform, invalid);
     const results = claimed.map((item, i) => this.decide(item, outcomes[i]));

@@ -11,8 +11,16 @@ export function placeholders(text: string): string[] {
 
 /** Replaces every placeholder by its value; returns the names that have none (nothing is replaced then). */
 export function fillTemplate(text: string, values: ReadonlyMap<string, string>): { text: string; missing: string[] } {
-  const missing = placeholders(text).filter((name) => !values.has(name));
-  if (missing.length > 0) return { text, missing };
-  // One pass over the original text: a value that itself looks like `{{x}}` is never expanded again.
-  return { text: text.replace(PLACEHOLDER, (_, name: string) => values.get(name)!), missing };
+  // Most texts hold no placeholder at all; the others are filled in one pass over the original text, so a value that
+  // itself looks like `{{x}}` is never expanded again.
+  if (!text.includes('{{')) return { text, missing: [] };
+  let missing: string[] | null = null;
+  const filled = text.replace(PLACEHOLDER, (match, name: string) => {
+    const value = values.get(name);
+    if (value !== undefined) return value;
+    if (missing === null) missing = [name];
+    else if (!missing.includes(name)) missing.push(name);
+    return match;
+  });
+  return missing === null ? { text: filled, missing: [] } : { text, missing };
 }

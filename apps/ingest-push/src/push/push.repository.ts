@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DAY_SECONDS, isoTimestamp, Pruner, Sql } from '@app/database';
+import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql } from '@app/database';
 import { hourOf } from '@app/pagination';
 import { PushConfig } from './push.config';
 import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
@@ -91,6 +91,38 @@ const ITEM_VIEW = `position AS index, id, status, platform, device AS nm_push, t
  */
 const ENDED_BATCH = `SELECT b.id FROM ${S}.push_batches b WHERE b.created_at < cutoff AND NOT EXISTS (
   SELECT 1 FROM ${S}.push_items x WHERE x.batch_id = b.id AND (x.status IN ('scheduled', 'sending') OR x.updated_at >= cutoff))`;
+
+/**
+ * The two statements of every send job, prepared (parsed and planned once per connection, unless DATABASE_POOLER=transaction):
+ * the claim of the job's attempts and the record of their outcomes.
+ */
+const CLAIM = prepared(
+  'ingest_push.claim_pushes',
+  `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS x(id, attempt)),
+   c AS (
+     SELECT t.id, x.attempt, d.reason AS invalid FROM x
+     JOIN ${S}.push_items t ON t.id = x.id AND t.attempts = x.attempt - 1
+       AND (t.status = 'scheduled' OR (t.status = 'sending' AND t.updated_at < now() - make_interval(secs => $4::float8 / 1000)))
+     LEFT JOIN ${S}.push_invalid_devices d ON d.account_id = t.account_id AND d.platform = $3 AND d.device = t.device
+     FOR UPDATE OF t
+   )
+   UPDATE ${S}.push_items t SET attempts = c.attempt, updated_at = now(),
+     status = CASE WHEN c.invalid IS NULL THEN 'sending' ELSE 'invalid_token' END,
+     error = CASE WHEN c.invalid IS NULL THEN t.error ELSE left('skipped: device marked invalid (' || c.invalid || ')', 1024) END,
+     next_attempt_at = CASE WHEN c.invalid IS NULL THEN t.next_attempt_at END,
+     queued_at = CASE WHEN c.invalid IS NULL THEN t.queued_at END
+   FROM c WHERE t.id = c.id
+   RETURNING t.id, c.attempt, t.account_id, t.device, t.title, t.body, t.url_scheme, c.invalid IS NOT NULL AS skipped`,
+);
+const RECORD = prepared(
+  'ingest_push.record_pushes',
+  `UPDATE ${S}.push_items t SET status = r.status, error = left(r.error, 1024), provider_id = r.provider_id, updated_at = now(),
+     sent_at = CASE WHEN r.status = 'sent' THEN now() ELSE t.sent_at END,
+     next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN NULL ELSE now() + make_interval(secs => r.retry_in_ms / 1000.0) END,
+     queued_at = NULL
+   FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[]) AS r(id, attempt, status, error, provider_id, retry_in_ms)
+   WHERE t.id = r.id AND t.attempts = r.attempt AND t.status = 'sending'`,
+);
 
 @Injectable()
 export class PushRepository {
@@ -225,21 +257,7 @@ export class PushRepository {
    */
   async claim(platform: Platform, attempts: ItemAttempt[], staleMs: number): Promise<ClaimedItem[]> {
     const rows = await this.db.rows<ClaimedItem & { skipped: boolean }>(
-      `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS x(id, attempt)),
-       c AS (
-         SELECT t.id, x.attempt, d.reason AS invalid FROM x
-         JOIN ${S}.push_items t ON t.id = x.id AND t.attempts = x.attempt - 1
-           AND (t.status = 'scheduled' OR (t.status = 'sending' AND t.updated_at < now() - make_interval(secs => $4::float8 / 1000)))
-         LEFT JOIN ${S}.push_invalid_devices d ON d.account_id = t.account_id AND d.platform = $3 AND d.device = t.device
-         FOR UPDATE OF t
-       )
-       UPDATE ${S}.push_items t SET attempts = c.attempt, updated_at = now(),
-         status = CASE WHEN c.invalid IS NULL THEN 'sending' ELSE 'invalid_token' END,
-         error = CASE WHEN c.invalid IS NULL THEN t.error ELSE left('skipped: device marked invalid (' || c.invalid || ')', 1024) END,
-         next_attempt_at = CASE WHEN c.invalid IS NULL THEN t.next_attempt_at END,
-         queued_at = CASE WHEN c.invalid IS NULL THEN t.queued_at END
-       FROM c WHERE t.id = c.id
-       RETURNING t.id, c.attempt, t.account_id, t.device, t.title, t.body, t.url_scheme, c.invalid IS NOT NULL AS skipped`,
+      CLAIM,
       [attempts.map((a) => a.id), attempts.map((a) => a.attempt), platform, staleMs],
     );
     return rows.filter((row) => !row.skipped).map(({ skipped: _, ...item }) => item);
@@ -249,12 +267,7 @@ export class PushRepository {
   async record(results: AttemptResult[]): Promise<void> {
     if (results.length === 0) return;
     await this.db.rows(
-      `UPDATE ${S}.push_items t SET status = r.status, error = left(r.error, 1024), provider_id = r.provider_id, updated_at = now(),
-         sent_at = CASE WHEN r.status = 'sent' THEN now() ELSE t.sent_at END,
-         next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN NULL ELSE now() + make_interval(secs => r.retry_in_ms / 1000.0) END,
-         queued_at = NULL
-       FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[]) AS r(id, attempt, status, error, provider_id, retry_in_ms)
-       WHERE t.id = r.id AND t.attempts = r.attempt AND t.status = 'sending'`,
+      RECORD,
       [
         results.map((r) => r.id),
         results.map((r) => r.attempt),

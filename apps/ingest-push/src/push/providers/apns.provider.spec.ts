@@ -62,6 +62,14 @@ describe('ApnsProvider against a loopback HTTP/2 APNs with TLS', () => {
     expect((await provider.send(message('cut'))).kind).toBe('sent');
   });
 
+  it('sends nothing once the job deadline has passed, and sends under one still running', async () => {
+    const deadline = new AbortController();
+    deadline.abort();
+    expect(await provider.send(message('late'), deadline.signal)).toEqual({ kind: 'retry', error: 'apns: timed out', retryAfterSeconds: null });
+    expect(apns.attempts('late')).toHaveLength(0);
+    expect((await provider.send(message('late'), AbortSignal.timeout(2000))).kind).toBe('sent');
+  });
+
   it('refuses a key file that is not a key', () => {
     expect(() => new ApnsProvider({ baseUrl: apns.baseUrl, keyFile: __filename, keyId: 'k', teamId: 't', topic: 'x', timeoutMs: 1, expirationSeconds: 1 })).toThrow(/APNS_KEY_FILE/);
   });

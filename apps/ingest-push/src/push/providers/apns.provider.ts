@@ -46,7 +46,7 @@ export class ApnsProvider implements PushProvider {
     if (options.caFile) this.ca = readFileSync(options.caFile);
   }
 
-  async send(message: PushMessage): Promise<SendOutcome> {
+  async send(message: PushMessage, deadline?: AbortSignal): Promise<SendOutcome> {
     const token = this.providerToken();
     try {
       const { status, headers, body } = await this.post(`/3/device/${encodeURIComponent(message.device)}`, {
@@ -57,7 +57,7 @@ export class ApnsProvider implements PushProvider {
         'apns-expiration': String(Math.floor(Date.now() / 1000) + this.options.expirationSeconds),
         'apns-id': message.id,
         'content-type': 'application/json',
-      }, apnsPayload(message));
+      }, apnsPayload(message), deadline);
       if (status === 200) return { kind: 'sent', providerId: single(headers['apns-id']) ?? null };
       const reason = readReason(body);
       const error = `apns ${status}${reason ? ` ${reason}` : ''}`;
@@ -102,10 +102,21 @@ export class ApnsProvider implements PushProvider {
     return session;
   }
 
-  private post(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  private post(
+    path: string,
+    headers: Record<string, string>,
+    body: string,
+    deadline?: AbortSignal,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
     return new Promise((resolve, reject) => {
+      if (deadline?.aborted) return reject(new Error('timed out'));
       const stream = this.connection().request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: path, ...headers });
-      stream.setTimeout(this.options.timeoutMs, () => stream.close(constants.NGHTTP2_CANCEL));
+      const cancel = () => stream.close(constants.NGHTTP2_CANCEL);
+      stream.setTimeout(this.options.timeoutMs, cancel);
+      if (deadline) {
+        deadline.addEventListener('abort', cancel, { once: true });
+        stream.once('close', () => deadline.removeEventListener('abort', cancel));
+      }
       let status = 0;
       let responseHeaders: Record<string, string | string[] | undefined> = {};
       const chunks: Buffer[] = [];

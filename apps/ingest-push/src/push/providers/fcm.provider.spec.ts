@@ -69,6 +69,17 @@ describe('FcmProvider against a loopback FCM', () => {
     expect((await provider.send(message('cut'))).kind).toBe('sent');
   });
 
+  it('gives up at the job deadline it is given, and sends again on the same pool', async () => {
+    await provider.send(message('dev-1'));
+    fcm.delayMs = 1500;
+    const started = Date.now();
+    const outcome = await provider.send(message('slow'), AbortSignal.timeout(200));
+    expect(outcome).toMatchObject({ kind: 'retry', error: expect.stringMatching(/^fcm: /) });
+    expect(Date.now() - started).toBeLessThan(1500);
+    fcm.delayMs = 0;
+    expect((await provider.send(message('dev-2'), AbortSignal.timeout(2000))).kind).toBe('sent');
+  });
+
   it('drops a token FCM refuses and gets a new one', async () => {
     await provider.send(message('dev-1'));
     fcm.tokensIssued.length = 0; // FCM no longer knows the cached token

@@ -1,5 +1,6 @@
 import { parseRetryAfter } from '@app/queue';
-import { Agent, request } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
 import { fcmMessage } from '../push-payload';
 import { FcmAccessToken, readServiceAccount } from './fcm-access-token';
 import { networkError, type PushMessage, type PushProvider, type SendOutcome } from './push-provider';
@@ -25,16 +26,19 @@ export class FcmProvider implements PushProvider {
   readonly platform = 'android' as const;
   private readonly agent: Agent;
   private readonly token: FcmAccessToken;
-  private readonly sendUrl: string;
+  private readonly origin: string;
+  private readonly sendPath: string;
 
   constructor(private readonly options: FcmOptions) {
     const account = readServiceAccount(options.serviceAccountFile);
     this.agent = new Agent({ connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 30_000 });
     this.token = new FcmAccessToken(account, options.tokenUrl, this.agent, options.timeoutMs);
-    this.sendUrl = `${options.baseUrl.replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`;
+    const base = new URL(`${options.baseUrl.replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`);
+    this.origin = base.origin;
+    this.sendPath = base.pathname;
   }
 
-  async send(message: PushMessage): Promise<SendOutcome> {
+  async send(message: PushMessage, deadline?: AbortSignal): Promise<SendOutcome> {
     let accessToken: string;
     try {
       accessToken = await this.token.get();
@@ -42,15 +46,18 @@ export class FcmProvider implements PushProvider {
       return { kind: 'retry', error: `fcm token: ${networkError(error)}`, retryAfterSeconds: null };
     }
     try {
-      const response = await request(this.sendUrl, {
-        method: 'POST',
-        dispatcher: this.agent,
-        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
-        body: JSON.stringify(fcmMessage(message.device, message)),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      const status = response.statusCode;
-      const text = (await response.body.text()).slice(0, 2048);
+      const response = await post(
+        this.agent,
+        {
+          origin: this.origin,
+          path: this.sendPath,
+          method: 'POST',
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
+          body: JSON.stringify(fcmMessage(message.device, message)),
+        },
+        deadline ?? AbortSignal.timeout(this.options.timeoutMs),
+      );
+      const { status, text } = response;
       if (status === 200) return { kind: 'sent', providerId: readName(text) };
       const { code, reason } = readError(text);
       const error = `fcm ${status}${code ? ` ${code}` : ''}${reason ? `: ${reason}` : ''}`;
@@ -69,6 +76,47 @@ export class FcmProvider implements PushProvider {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/** Bytes of an answer kept (FCM's answers are small; an error's text is cut to 2,048 characters). */
+const MAX_ANSWER_BYTES = 8192;
+
+/**
+ * One request on the pool, its answer read whole into a string: a dispatch handler, with no URL
+ * parsing, response stream or async resource per send. Ends with `signal`'s reason when it aborts.
+ */
+function post(agent: Agent, options: Dispatcher.DispatchOptions, signal: AbortSignal): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    let controller: Dispatcher.DispatchController | null = null;
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const onAbort = () => controller?.abort(signal.reason);
+    const settle = (error: Error | null) => {
+      signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve({ status, headers, text: Buffer.concat(chunks).toString('utf8').slice(0, 2048) });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    agent.dispatch(options, {
+      onRequestStart(c) {
+        controller = c;
+        if (signal.aborted) c.abort(signal.reason);
+      },
+      onResponseStart(_c, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = responseHeaders;
+      },
+      onResponseData(_c, chunk) {
+        if (bytes < MAX_ANSWER_BYTES) chunks.push(chunk);
+        bytes += chunk.length;
+      },
+      onResponseEnd: () => settle(null),
+      onResponseError: (_c, error) => settle(error),
+    });
+  });
 }
 
 function readName(text: string): string | null {

@@ -21,7 +21,11 @@ export type SendOutcome =
 export interface PushProvider {
   readonly name: string;
   readonly platform: Platform;
-  send(message: PushMessage): Promise<SendOutcome>;
+  /**
+   * Sends one push; gives up (a `retry` outcome) when `deadline` aborts, or after the provider's own timeout without one.
+   * The send worker passes one deadline to all the sends of a job, its timeout from the claim on.
+   */
+  send(message: PushMessage, deadline?: AbortSignal): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
