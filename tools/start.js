@@ -138,8 +138,11 @@ function startConsole() {
  * @returns {NodeJS.ProcessEnv}
  */
 function appEnvironment(app, base, caFile = LOCAL_CA_CERT) {
-  if (app !== 'gateway' || base.NODE_EXTRA_CA_CERTS || !fs.existsSync(caFile)) return base;
-  return { ...base, NODE_EXTRA_CA_CERTS: caFile };
+  // One REDIS_PREFIX for all would put the docstore's and the gateway's webhook queues under one name, where each
+  // app's workers would take the other's jobs: each app gets its own below the given one.
+  const env = base.REDIS_PREFIX ? { ...base, REDIS_PREFIX: `${base.REDIS_PREFIX}${app}:` } : base;
+  if (app !== 'gateway' || env.NODE_EXTRA_CA_CERTS || !fs.existsSync(caFile)) return env;
+  return { ...env, NODE_EXTRA_CA_CERTS: caFile };
 }
 
 module.exports = { appEnvironment };

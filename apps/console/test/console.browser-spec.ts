@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -37,16 +37,6 @@ async function freshDatabase(name: string): Promise<string> {
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-/**
- * The stack's Redis: a database of its own (1-15, from the run id). Not REDIS_PREFIX: `npm start` gives the three
- * apps one environment, and one prefix for all would let each app's webhook workers take the others' queued jobs.
- */
-function redisDatabase(url: string): string {
-  const u = new URL(url);
-  u.pathname = `/${1 + (parseInt(createHash('sha256').update(process.env.TEST_RUN_ID ?? '').digest('hex').slice(0, 8), 16) % 15)}`;
-  return u.toString();
 }
 
 /** Polls `check` until it returns true, for at most `ms` (then fails naming `what`). */
@@ -107,7 +97,8 @@ describe('console: the flows in headless Chromium', () => {
       HOME,
       ENCRYPTION_KEYS,
       DATABASE_URL: await freshDatabase(`t_${process.env.TEST_RUN_ID}_console`),
-      REDIS_URL: redisDatabase(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'),
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:console:`, // npm start gives each app its own below it
     };
     stack = spawn(process.execPath, ['tools/start.js'], {
       cwd: ROOT,

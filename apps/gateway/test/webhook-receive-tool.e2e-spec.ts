@@ -63,6 +63,9 @@ describe('webhook:receive --https with the gateway', () => {
     expect(start.appEnvironment('docstore', { PORT: '1' }, caFile)).toEqual({ PORT: '1' });
     expect(start.appEnvironment('gateway', { PORT: '1' }, join(caDir, 'missing.crt'))).toEqual({ PORT: '1' });
     expect(start.appEnvironment('gateway', { NODE_EXTRA_CA_CERTS: '/etc/mine.crt' }, caFile)).toEqual({ NODE_EXTRA_CA_CERTS: '/etc/mine.crt' });
+    // One REDIS_PREFIX given to `npm start` becomes one per app, so the two webhook queues never share a name.
+    expect(start.appEnvironment('docstore', { REDIS_PREFIX: 'mine:' }, caFile)).toEqual({ REDIS_PREFIX: 'mine:docstore:' });
+    expect(start.appEnvironment('gateway', { REDIS_PREFIX: 'mine:' }, join(caDir, 'missing.crt'))).toEqual({ REDIS_PREFIX: 'mine:gateway:' });
   });
 
   it('with that environment a Node process trusts the receiver; without it, it refuses the certificate', async () => {
