@@ -49,6 +49,12 @@ export interface IngestionBeat {
 /** How a run that did not complete ended. */
 export type IngestionEnd = 'failed' | 'cancelled';
 
+/** What the COPY sent to the staging table: valid rows, and error lines (one per stored row error). */
+export interface StagedCounts {
+  rows: number;
+  errors: number;
+}
+
 export interface MergeResult {
   inserted: number;
   updated: number;
@@ -165,7 +171,7 @@ export class SalesRepository {
   }
 
   /**
-   * Merges the staged valid rows (`staged` of them) into `sales`, stores the staged errors,
+   * Merges the staged valid rows into `sales`, stores the staged error lines,
    * and returns how many lines were new. A sale line seen before (same account, OrderId, ProductId)
    * is updated; when the file itself repeats a line, its last occurrence wins.
    * Merges of one account take turns (an advisory lock until commit): two uploads that touch
@@ -177,7 +183,7 @@ export class SalesRepository {
    * line is caught (a unique violation, or fewer lines written than staged) and merged again
    * from its last occurrences only, under a savepoint.
    */
-  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, staged: number): Promise<number> {
+  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, staged: StagedCounts): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
     const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
     // Index probes per staged row: a hash of the account's lines could be far larger than the upload.
@@ -209,10 +215,12 @@ export class SalesRepository {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
     }
     // Each staged row wrote one line unless the file repeats a line.
-    if (result === null || result.written !== staged) {
+    if (result === null || result.written !== staged.rows) {
       await tx.rows('ROLLBACK TO SAVEPOINT merge');
       result = await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) s`);
     }
+    // Without error lines, no second pass over the staging table.
+    if (staged.errors === 0) return result.inserted;
     await tx.rows(
       `INSERT INTO ${SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
        SELECT $1, line, record, error_field, error_reason FROM ${STAGE} WHERE error_field IS NOT NULL ORDER BY record, line`,
