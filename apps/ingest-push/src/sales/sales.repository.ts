@@ -8,10 +8,10 @@ import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 const SCHEMA = 'ingest_push';
 const STAGE = 'sales_stage';
 const DATA = SALE_COLUMNS.join(', ');
-/** PostgreSQL's "duplicate key value violates unique constraint". */
+/** PostgreSQL's "duplicate key value violates unique constraint" (a plain INSERT) and "ON CONFLICT DO UPDATE command cannot affect row a second time". */
 const UNIQUE_VIOLATION = '23505';
-/** Every data column but the key, from the staged row `s`. */
-const UPDATE_SET = SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id').map((c) => `${c} = s.${c}`).join(', ');
+const CARDINALITY_VIOLATION = '21000';
+const UPDATE_SET = SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id').map((c) => `${c} = excluded.${c}`).join(', ');
 
 export interface IngestionRow {
   id: string;
@@ -176,57 +176,43 @@ export class SalesRepository {
    * is updated; when the file itself repeats a line, its last occurrence wins.
    * Merges of one account take turns (an advisory lock until commit): two uploads that touch
    * the same lines in different orders would otherwise deadlock, and while the turn is held
-   * no one else writes the account's lines. So the merge is an UPDATE of the lines that exist
-   * and a plain INSERT of the rest (no speculative insertion per row, as `ON CONFLICT` does);
-   * into an account without lines, the INSERT alone. Both look lines up by the primary key, row
-   * by row, so the cost follows the upload's size, never the account's. A file that repeats a
-   * line is caught (a unique violation, or fewer lines written than staged) and merged again
-   * from its last occurrences only, under a savepoint.
+   * no one else writes the account's lines. So into an account without lines the merge is a
+   * plain INSERT (no speculative insertion per row); otherwise one `INSERT … ON CONFLICT`.
+   * A file that repeats a line (a unique violation, or "cannot affect row a second time") is
+   * merged again from its last occurrences only, under a savepoint.
    */
   async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, staged: StagedCounts): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
     const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
-    // Index probes per staged row: a hash of the account's lines could be far larger than the upload.
-    if (existing) await tx.rows(`SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
-    const merge = async (source: string): Promise<{ inserted: number; written: number }> => {
-      const updated = existing
-        ? (await tx.one<{ n: number }>(
-            `WITH u AS (
-               UPDATE ${SCHEMA}.sales t SET ${UPDATE_SET}, ingestion_id = $2, updated_at = now()
-               FROM ${source} WHERE t.account_id = $1 AND t.order_id = s.order_id AND t.product_id = s.product_id
-               RETURNING 1)
-             SELECT count(*)::int AS n FROM u`,
-            [accountId, ingestionId],
-          ))!.n
-        : 0;
-      const missing = existing ? ` WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.sales t WHERE t.account_id = $1 AND t.order_id = s.order_id AND t.product_id = s.product_id)` : '';
-      const inserted = (await tx.one<{ n: number }>(
-        `WITH i AS (INSERT INTO ${SCHEMA}.sales (account_id, ingestion_id, ${DATA}) SELECT $1, $2, ${DATA} FROM ${source}${missing} RETURNING 1)
-         SELECT count(*)::int AS n FROM i`,
+    const upsert = existing
+      ? ` ON CONFLICT (account_id, order_id, product_id) DO UPDATE SET ${UPDATE_SET}, ingestion_id = excluded.ingestion_id, updated_at = now()`
+      : '';
+    const merge = async (source: string): Promise<number> =>
+      (await tx.one<{ inserted: number }>(
+        `WITH merged AS (
+           INSERT INTO ${SCHEMA}.sales (account_id, ingestion_id, ${DATA}) SELECT $1, $2, ${DATA} FROM ${source}${upsert}
+           RETURNING (xmax = 0) AS inserted)
+         SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM merged`,
         [accountId, ingestionId],
-      ))!.n;
-      return { inserted, written: updated + inserted };
-    };
+      ))!.inserted;
     await tx.rows('SAVEPOINT merge');
-    let result: { inserted: number; written: number } | null = null;
+    let inserted: number;
     try {
-      result = await merge(`(SELECT * FROM ${STAGE} WHERE error_field IS NULL) s`);
+      inserted = await merge(`${STAGE} WHERE error_field IS NULL`);
     } catch (error) {
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-    }
-    // Each staged row wrote one line unless the file repeats a line.
-    if (result === null || result.written !== staged.rows) {
+      const code = (error as { code?: string }).code;
+      if (code !== UNIQUE_VIOLATION && code !== CARDINALITY_VIOLATION) throw error;
       await tx.rows('ROLLBACK TO SAVEPOINT merge');
-      result = await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) s`);
+      inserted = await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) last`);
     }
     // Without error lines, no second pass over the staging table.
-    if (staged.errors === 0) return result.inserted;
+    if (staged.errors === 0) return inserted;
     await tx.rows(
       `INSERT INTO ${SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
        SELECT $1, line, record, error_field, error_reason FROM ${STAGE} WHERE error_field IS NOT NULL ORDER BY record, line`,
       [ingestionId],
     );
-    return result.inserted;
+    return inserted;
   }
 
   /**
