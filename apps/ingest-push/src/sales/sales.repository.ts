@@ -49,12 +49,6 @@ export interface IngestionBeat {
 /** How a run that did not complete ended. */
 export type IngestionEnd = 'failed' | 'cancelled';
 
-/** What the COPY sent to the staging table: valid rows, and error lines (one per stored row error). */
-export interface StagedCounts {
-  rows: number;
-  errors: number;
-}
-
 export interface MergeResult {
   inserted: number;
   updated: number;
@@ -171,7 +165,7 @@ export class SalesRepository {
   }
 
   /**
-   * Merges the staged valid rows into `sales`, stores the staged error lines,
+   * Merges the staged valid rows into `sales`, stores the staged error lines (`errorLines` of them),
    * and returns how many lines were new. A sale line seen before (same account, OrderId, ProductId)
    * is updated; when the file itself repeats a line, its last occurrence wins.
    * Merges of one account take turns (an advisory lock until commit): two uploads that touch
@@ -181,7 +175,7 @@ export class SalesRepository {
    * A file that repeats a line (a unique violation, or "cannot affect row a second time") is
    * merged again from its last occurrences only, under a savepoint.
    */
-  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, staged: StagedCounts): Promise<number> {
+  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, errorLines: number): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
     const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
     const upsert = existing
@@ -206,7 +200,7 @@ export class SalesRepository {
       inserted = await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) last`);
     }
     // Without error lines, no second pass over the staging table.
-    if (staged.errors === 0) return inserted;
+    if (errorLines === 0) return inserted;
     await tx.rows(
       `INSERT INTO ${SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
        SELECT $1, line, record, error_field, error_reason FROM ${STAGE} WHERE error_field IS NOT NULL ORDER BY record, line`,
