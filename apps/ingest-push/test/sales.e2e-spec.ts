@@ -79,6 +79,26 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(await salesOf(a)).toBe(500);
   });
 
+  it('keeps the last version of a line the file repeats, into an empty account and beside lines that exist', async () => {
+    const { key: k, accountId: a } = await t.apiKey();
+    const storeOf = async (product: string) =>
+      (await t.sql.one<{ store_name: string }>('SELECT store_name FROM ingest_push.sales WHERE account_id = $1 AND product_id = $2', [a, product]))!.store_name;
+    const fresh = csvText([{ ...saleCells(1), StoreName: 'a' }, saleCells(2), { ...saleCells(1), StoreName: 'b' }]);
+    expect((await upload(t.port, { apiKey: k, ...CSV }, fresh)).json<Summary>()).toMatchObject({ received: 3, inserted: 2, updated: 1 });
+    expect(await storeOf('P-1')).toBe('b');
+    // P-2 exists and is repeated, P-3 is new and repeated, P-1 exists once.
+    const mixed = csvText([
+      { ...saleCells(2), StoreName: 'c' },
+      { ...saleCells(3), StoreName: 'd' },
+      { ...saleCells(1), StoreName: 'e' },
+      { ...saleCells(3), StoreName: 'f' },
+      { ...saleCells(2), StoreName: 'g' },
+    ]);
+    expect((await upload(t.port, { apiKey: k, ...CSV }, mixed)).json<Summary>()).toMatchObject({ received: 5, inserted: 1, updated: 4 });
+    expect([await storeOf('P-1'), await storeOf('P-2'), await storeOf('P-3')]).toEqual(['e', 'g', 'f']);
+    expect(await salesOf(a)).toBe(3);
+  });
+
   it('lists row errors with line, record, field and reason: the first 100 in the answer, all of them as CSV', async () => {
     const { key: k, accountId: a } = await t.apiKey();
     const res = await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '1200', '--invalid-every', '5']));

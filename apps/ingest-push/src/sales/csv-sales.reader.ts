@@ -89,21 +89,22 @@ export class CsvSalesReader {
     const input = this.pending;
     const result = this.parser.parse(input, 0, !final);
     const rows = result.data;
-    // Quotes may wrap delimiters, newlines and tabs; without them a chunk needs no per-value care.
+    // Quotes may wrap delimiters and newlines: a row whose cells hold a newline spans lines and needs escaping.
     const quoted = input.includes('"');
     const inspect = input.includes('\u0000') || input.includes('\uFFFD');
-    // A CR that does not end a CRLF line is data, and COPY text refuses it raw.
-    const escape = quoted || input.includes('\\') || input.includes('\t') || (this.crlf ? LONE_CR.test(input) : input.includes('\r'));
+    // Tabs and backslashes need escaping wherever they are; so does a CR that does not end a CRLF line (COPY text refuses it raw).
+    const escape = input.includes('\\') || input.includes('\t') || (this.crlf ? LONE_CR.test(input) : input.includes('\r'));
     const broken = new Set(result.errors.map((e) => e.row).filter((r): r is number => r !== undefined && r < rows.length));
     const columns = this.fieldOf.length;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       const line = this.line;
-      this.line += 1 + (quoted ? newlinesIn(row) : 0);
+      const newlines = quoted ? newlinesIn(row) : 0;
+      this.line += 1 + newlines;
       if (row.length === 1 && row[0] === '') continue; // a blank line
       if (broken.has(r)) this.encoder.unreadable(line, 'has a quoted field that is not closed properly');
       else if (row.length !== columns) this.encoder.unreadable(line, `has ${row.length} column${row.length === 1 ? '' : 's'}, the header has ${columns}`);
-      else this.encoder.csvRecord(this.inOrder ? row : this.arrange(row), line, inspect, escape);
+      else this.encoder.csvRecord(this.inOrder ? row : this.arrange(row), line, inspect, escape || newlines > 0);
     }
     this.pending = final ? '' : input.slice(result.meta.cursor);
     if (this.pending.length > this.maxRecordChars) {

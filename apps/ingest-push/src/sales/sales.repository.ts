@@ -9,8 +9,10 @@ import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 const SCHEMA = 'ingest_push';
 const STAGE = 'sales_stage';
 const DATA = SALE_COLUMNS.join(', ');
-/** PostgreSQL's "ON CONFLICT DO UPDATE command cannot affect row a second time". */
+/** PostgreSQL's "duplicate key value violates unique constraint" (a plain INSERT) and "ON CONFLICT DO UPDATE command cannot affect row a second time". */
+const UNIQUE_VIOLATION = '23505';
 const CARDINALITY_VIOLATION = '21000';
+const UPDATE_SET = SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id').map((c) => `${c} = excluded.${c}`).join(', ');
 
 export interface IngestionRow {
   id: string;
@@ -164,43 +166,48 @@ export class SalesRepository {
   }
 
   /**
-   * Merges the staged valid rows into `sales` in one statement, stores the staged errors,
-   * and returns how many lines were new. A sale line seen before (same account, OrderId, ProductId) is updated; when
-   * the file itself repeats a line, its last occurrence wins (the set-based merge cannot
-   * touch a row twice, so only then are duplicates removed first, under a savepoint).
-   * Merges of one account take turns (an advisory lock until commit): two uploads that
-   * touch the same lines in different orders would otherwise deadlock.
+   * Merges the staged valid rows into `sales`, stores the staged error lines (`errorLines` of them),
+   * and returns how many lines were new. A sale line seen before (same account, OrderId, ProductId)
+   * is updated; when the file itself repeats a line, its last occurrence wins.
+   * Merges of one account take turns (an advisory lock until commit): two uploads that touch
+   * the same lines in different orders would otherwise deadlock, and while the turn is held
+   * no one else writes the account's lines. So into an account without lines the merge is a
+   * plain INSERT (no speculative insertion per row); otherwise one `INSERT … ON CONFLICT`.
+   * A file that repeats a line (a unique violation, or "cannot affect row a second time") is
+   * merged again from its last occurrences only, under a savepoint.
    */
-  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string): Promise<number> {
+  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, errorLines: number): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
-    const merge = (source: string) =>
-      tx.one<{ inserted: number }>(
+    const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
+    const upsert = existing
+      ? ` ON CONFLICT (account_id, order_id, product_id) DO UPDATE SET ${UPDATE_SET}, ingestion_id = excluded.ingestion_id, updated_at = now()`
+      : '';
+    const merge = async (source: string): Promise<number> =>
+      (await tx.one<{ inserted: number }>(
         `WITH merged AS (
-           INSERT INTO ${SCHEMA}.sales (account_id, ingestion_id, ${DATA})
-           SELECT $1, $2, ${DATA} FROM ${source}
-           ON CONFLICT (account_id, order_id, product_id) DO UPDATE SET
-             ${SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id').map((c) => `${c} = excluded.${c}`).join(', ')},
-             ingestion_id = excluded.ingestion_id, updated_at = now()
+           INSERT INTO ${SCHEMA}.sales (account_id, ingestion_id, ${DATA}) SELECT $1, $2, ${DATA} FROM ${source}${upsert}
            RETURNING (xmax = 0) AS inserted)
          SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM merged`,
         [accountId, ingestionId],
-      );
-    const valid = `${STAGE} WHERE error_field IS NULL`;
+      ))!.inserted;
     await tx.rows('SAVEPOINT merge');
-    let result: { inserted: number };
+    let inserted: number;
     try {
-      result = (await merge(valid))!;
+      inserted = await merge(`${STAGE} WHERE error_field IS NULL`);
     } catch (error) {
-      if ((error as { code?: string }).code !== CARDINALITY_VIOLATION) throw error;
+      const code = (error as { code?: string }).code;
+      if (code !== UNIQUE_VIOLATION && code !== CARDINALITY_VIOLATION) throw error;
       await tx.rows('ROLLBACK TO SAVEPOINT merge');
-      result = (await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${valid} ORDER BY order_id, product_id, record DESC) last`))!;
+      inserted = await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) last`);
     }
+    // Without error lines, no second pass over the staging table.
+    if (errorLines === 0) return inserted;
     await tx.rows(
       `INSERT INTO ${SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
        SELECT $1, line, record, error_field, error_reason FROM ${STAGE} WHERE error_field IS NOT NULL ORDER BY record, line`,
       [ingestionId],
     );
-    return result.inserted;
+    return inserted;
   }
 
   /**

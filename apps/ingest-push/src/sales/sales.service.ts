@@ -236,7 +236,7 @@ export class SalesService {
         await this.repository.copyIntoStage(tx, transform, abort.signal);
         streamedMs = performance.now() - started;
         stage = 'merging';
-        const inserted = await this.repository.mergeStage(tx, id, caller.accountId);
+        const inserted = await this.repository.mergeStage(tx, id, caller.accountId, encoder.storedErrors);
         if (!(await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted }))) {
           throw new IngestionCancelledException(id);
         }
