@@ -1,11 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { launchChromium, startWebhookReceiver, TEST_OUTPUT, type WebhookReceiver } from '@app/testkit';
-import { Client } from 'pg';
+import { freePort, freshDatabase, launchChromium, startWebhookReceiver, TEST_OUTPUT, type WebhookReceiver } from '@app/testkit';
 import type { Browser, Page } from 'playwright-core';
 
 const ROOT = join(__dirname, '../../..');
@@ -13,31 +11,6 @@ const run = promisify(execFile);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureBuilt } = require(join(ROOT, 'tools/app-build.js')) as { ensureBuilt(app: string): Promise<void> };
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** Polls `check` until it returns true, for at most `ms` (then fails naming `what`). */
 async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshDatabase } from './support/boot';
+import { freshDatabase } from '@app/testkit';
 import { ROOT } from '../src/workspace';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { generateEncryptionKeys } from '@app/secrets';
 import { Client } from 'pg';
 import { deployableApps, ROOT } from '../src/workspace';
-import { freePort, freshDatabase, waitForHealth } from './support/boot';
+import { freePort, freshDatabase } from '@app/testkit';
+import { waitForHealth } from './support/boot';
 
 const run = promisify(execFile);
 

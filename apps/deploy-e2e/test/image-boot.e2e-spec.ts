@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateEncryptionKeys } from '@app/secrets';
 import { deployableApps, ROOT } from '../src/workspace';
-import { freePort, freshDatabase, waitForHealth } from './support/boot';
+import { freePort, freshDatabase } from '@app/testkit';
+import { waitForHealth } from './support/boot';
 
 const run = promisify(execFile);
 

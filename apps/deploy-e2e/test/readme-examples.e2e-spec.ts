@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, freshDatabase, waitForHealth } from './support/boot';
+import { freePort, freshDatabase } from '@app/testkit';
+import { waitForHealth } from './support/boot';
 import { extractExamples, linkProblems, readmeFiles, runExamples, type ExampleFailure } from '../src/readme-examples';
 import { ROOT } from '../src/workspace';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { eventually, FakeFcm, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
-import { freshDatabase } from './support/boot';
+import { freshDatabase } from '@app/testkit';
 import { startTopology, type Topology } from './support/topology';
 
 // One topology for the file (it takes ~30 s to start on two cores); the tests run in order, the restarts last.

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { createTestApp, freePort, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
 import { WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
 import Redis from 'ioredis';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
@@ -32,14 +31,6 @@ async function stopRedis(server: ChildProcess): Promise<void> {
   await exited;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('webhooks while Redis is down', () => {
   let redis: ChildProcess;

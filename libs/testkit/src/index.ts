@@ -1,5 +1,6 @@
 export * from './test-app';
 export * from './worker-database';
+export * from './fresh-database';
 export * from './pooled-database';
 export * from './service-basics';
 export * from './webhook-receiver';

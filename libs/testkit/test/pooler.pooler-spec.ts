@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DatabaseConfig, prepared, Sql } from '@app/database';
-import { expectNoSessionState, pooledUrl } from '../src';
+import { expectNoSessionState, freshDatabase, pooledUrl } from '../src';
 
 
 // Runs in `npm run test:pooler` (TEST_DATABASE_POOLER=pgbouncer): PgBouncer in transaction mode, a few server
@@ -9,18 +9,10 @@ import { expectNoSessionState, pooledUrl } from '../src';
 // a server connection stays there.
 let databases = 0;
 async function pooledDatabase(): Promise<{ direct: string; pooled: string }> {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `t_${process.env.TEST_RUN_ID}_pooler_${process.env.JEST_WORKER_ID ?? '1'}_${++databases}`;
-  const client = new Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  const pooled = pooledUrl(url.toString());
+  const direct = await freshDatabase(`t_${process.env.TEST_RUN_ID}_pooler_${process.env.JEST_WORKER_ID ?? '1'}_${++databases}`);
+  const pooled = pooledUrl(direct);
   if (!pooled) throw new Error('These tests need PgBouncer: run them with `npm run test:pooler` (TEST_DATABASE_POOLER=pgbouncer).');
-  return { direct: url.toString(), pooled };
+  return { direct, pooled };
 }
 
 function config(pooler: 'session' | 'transaction'): DatabaseConfig {

@@ -1,34 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { Client } from 'pg';
-
-/** Creates (or recreates) a database; global teardown drops every t_<run>_* one. */
-export async function freshDatabase(name: string): Promise<string> {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const client = new Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** A port nothing listens on at the moment, for an app started as a child process. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** 200 once the app at `port` answers /health, else why not (the child exited, or 40 s passed). */
 export async function waitForHealth(port: number, child: ChildProcess): Promise<number | string> {

@@ -4,6 +4,7 @@ import { useApiQuery } from '../../api/hooks';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
 import { List } from '../../components/List';
+import { FilterSelect } from '../../components/FilterSelect';
 
 export interface MessageView {
   id: string;
@@ -31,16 +32,7 @@ export default function Messages() {
     <>
       <h1>Messages</h1>
       <form onSubmit={submit} className="inline" aria-label="Filter messages">
-        <div className="field">
-          <label htmlFor="msg-status">Status</label>
-          <select id="msg-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s || 'any'}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="msg-status" label="Status" value={status} options={STATUSES} onChange={setStatus} />
         <div className="field">
           <label htmlFor="msg-recipient">Recipient</label>
           <input id="msg-recipient" value={recipient} onChange={(e) => setRecipient(e.target.value)} />

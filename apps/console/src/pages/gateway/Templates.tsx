@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { List } from '../../components/List';
+import { FilterSelect } from '../../components/FilterSelect';
 
 interface TemplateView {
   id: string;
@@ -27,26 +28,8 @@ export default function Templates() {
     <>
       <h1>Templates</h1>
       <form onSubmit={submit} className="inline" aria-label="Filter templates">
-        <div className="field">
-          <label htmlFor="tpl-status">Review state</label>
-          <select id="tpl-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s || 'any'}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="tpl-category">Category</label>
-          <select id="tpl-category" value={category} onChange={(e) => setCategory(e.target.value)}>
-            {CATEGORIES.map((s) => (
-              <option key={s} value={s}>
-                {s || 'any'}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="tpl-status" label="Review state" value={status} options={STATUSES} onChange={setStatus} />
+        <FilterSelect id="tpl-category" label="Category" value={category} options={CATEGORIES} onChange={setCategory} />
         <button type="submit">Apply</button>
       </form>
       <List<TemplateView>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { when } from '../../components/Json';
 import { List } from '../../components/List';
 import { SALES, type IngestionSummary } from './types';
+import { FilterSelect } from '../../components/FilterSelect';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
 
@@ -13,16 +14,14 @@ export default function Runs() {
   return (
     <>
       <h1>Ingestion runs</h1>
-      <div className="field inline">
-        <label htmlFor="run-status">Status</label>
-        <select id="run-status" value={status} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s || 'any'}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        className="field inline"
+        id="run-status"
+        label="Status"
+        value={status}
+        options={STATUSES}
+        onChange={(value) => setParams(value ? { status: value } : {})}
+      />
       <List<IngestionSummary>
         service="ingestion"
         path={`${SALES}/ingestions`}
