@@ -1,4 +1,4 @@
-import { ValidationFailedException } from '@app/errors';
+import { ValidationFailedException } from '@app/errors/exceptions';
 
 /** Date-times PostgreSQL reads exactly as written (microseconds kept). */
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;

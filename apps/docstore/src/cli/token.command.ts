@@ -1,4 +1,4 @@
-import { isUuid } from '@app/auth';
+import { isUuid } from '@app/auth/uuid';
 import { defineCommand } from '@app/database';
 import { DOCSTORE_SCOPES } from '../tokens/docstore-scopes';
 import { tokenScopesProblem } from '../tokens/token-scopes.validator';

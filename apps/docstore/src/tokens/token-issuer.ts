@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { generateSecret, hashSecret } from '@app/auth';
+import { generateSecret, hashSecret } from '@app/auth/secret';
 import { storableTimestamp } from '@app/database';
-import { ValidationFailedException } from '@app/errors';
+import { ValidationFailedException } from '@app/errors/exceptions';
 import type { TokenView } from './token.dto';
 import type { TokenScopes } from './token-scopes';
 import type { TokensRepository } from './tokens.repository';

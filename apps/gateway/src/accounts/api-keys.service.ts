@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mintOpaqueKey } from '@app/auth';
+import { mintOpaqueKey } from '@app/auth/secret';
 import type { SecretCipher } from '@app/secrets';
 import type { AccountsRepository } from './accounts.repository';
-import { API_KEY_PREFIX } from './gateway-auth';
+
+/** API keys are `gw_<id>_<secret>`. */
+export const API_KEY_PREFIX = 'gw';
 
 export interface NewApiKey {
   phone: string;

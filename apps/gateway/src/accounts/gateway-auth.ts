@@ -1,8 +1,6 @@
 import { credentialSource, namedHeader, opaqueKey, type AuthOptions } from '@app/auth';
 import { ApiKeyStore } from './api-key.store';
-
-/** API keys are `gw_<id>_<secret>`. */
-export const API_KEY_PREFIX = 'gw';
+import { API_KEY_PREFIX } from './api-keys.service';
 
 /** The gateway authenticates one way: the `apikey` header, checked by the API key store. */
 export const GATEWAY_AUTH: AuthOptions = {

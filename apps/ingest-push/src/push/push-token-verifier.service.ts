@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { bearerHeader, CachedCredentialStore, credentialSource, mintOpaqueKey, opaqueKey, type Principal } from '@app/auth';
-import type { AccountsRepository } from '../accounts/accounts.repository';
+import { bearerHeader, CachedCredentialStore, credentialSource, opaqueKey, type Principal } from '@app/auth';
 import { PushConfig } from './push.config';
 import { PushTokensRepository } from './push-tokens.repository';
+import { TOKEN_PREFIX } from './push-token-issuer';
 
 /** The name of the push credential source (routes opt in with `@AcceptCredentials(PUSH_CREDENTIALS)`). */
 export const PUSH_CREDENTIALS = 'push-token';
-/** Push tokens read `push_<token id>_<secret>`. */
-const TOKEN_PREFIX = 'push';
 
 /**
  * Push bearer tokens from `push_tokens` on the shared cached store: the id part is looked
@@ -42,12 +39,3 @@ export const pushCredentialSource = credentialSource({
     invalid: 'The push token in the Authorization header (Bearer push_<id>_<secret>) is invalid or revoked.',
   },
 });
-
-/** Creates a token for the account named `accountName` (created if new); returns the token, shown only now. */
-export async function issuePushToken(tokens: PushTokensRepository, accounts: AccountsRepository, accountName: string, name: string): Promise<string> {
-  const accountId = await accounts.idNamed(accountName);
-  const id = randomUUID();
-  const { key, secretHash } = mintOpaqueKey(TOKEN_PREFIX, id);
-  await tokens.insert(id, accountId, name, secretHash);
-  return key;
-}

@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CachedCredentialStore, credentialSource, namedHeader, opaqueKey, type Principal } from '@app/auth';
 import { Sql } from '@app/database';
 import { SalesConfig } from './sales.config';
-
-/** Sales API keys read `sales_<key id>_<secret>`. */
-export const SALES_KEY_PREFIX = 'sales';
+import { SALES_KEY_PREFIX } from './sales-api-keys.service';
 
 /**
  * The `apiKey` header's store: keys looked up by id in `sales_api_keys`, secrets compared

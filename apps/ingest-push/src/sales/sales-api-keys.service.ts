@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { mintOpaqueKey } from '@app/auth';
+import { mintOpaqueKey } from '@app/auth/secret';
 import { Sql } from '@app/database';
 import { AccountsRepository } from '../accounts/accounts.repository';
-import { SALES_KEY_PREFIX } from './sales-api-key.store';
+
+/** Sales API keys read `sales_<key id>_<secret>`. */
+export const SALES_KEY_PREFIX = 'sales';
 
 export interface NewApiKey {
   /** The whole key, shown once. */
