@@ -44,55 +44,57 @@ export function DeliveryLog({ service, webhookPath, sizeParam }: { service: Serv
         path={`${webhookPath}/deliveries`}
         sizeParam={sizeParam}
         label="Deliveries"
-        columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Actions']}
-        empty="No deliveries yet."
-        row={(d) => [
-          <tr key={d.id}>
-            <td>{d.event}</td>
-            <td>{d.status}</td>
-            <td>{d.attempts}</td>
-            <td>
-              {d.response_status ?? '—'}
-              {d.duration_ms !== null ? ` in ${d.duration_ms} ms` : ''}
-              {d.error ? ` (${d.error})` : ''}
-            </td>
-            <td>{when(d.created_at)}</td>
-            <td>
-              <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
-                Attempts
-              </button>{' '}
-              <button type="button" onClick={() => redeliver.mutate(d.id)} disabled={redeliver.isPending}>
-                Redeliver
-              </button>
-            </td>
-          </tr>,
-          open === d.id && (
-            <tr key={`${d.id}-attempts`}>
-              <td colSpan={6}>
-                <List<Attempt>
-                  service={service}
-                  path={`${webhookPath}/deliveries/${encodeURIComponent(d.id)}/attempts`}
-                  sizeParam={sizeParam}
-                  label={`Attempts of delivery ${d.id}`}
-                  columns={['#', 'Trigger', 'Outcome', 'Status', 'Duration', 'Answer', 'When']}
-                  row={(a) => (
-                    <tr key={a.attempt}>
-                      <td>{a.attempt}</td>
-                      <td>{a.trigger}</td>
-                      <td>{a.outcome}</td>
-                      <td>{a.response_status ?? '—'}</td>
-                      <td>{a.duration_ms !== null ? `${a.duration_ms} ms` : '—'}</td>
-                      <td>
-                        <code className="clip">{a.response_body ?? a.error ?? ''}</code>
-                      </td>
-                      <td>{when(a.attempted_at)}</td>
-                    </tr>
-                  )}
-                />
-              </td>
-            </tr>
-          ),
+        columns={[
+          { header: 'Event', cell: (d) => d.event },
+          { header: 'Status', cell: (d) => d.status },
+          { header: 'Attempts', cell: (d) => d.attempts },
+          {
+            header: 'Last answer',
+            cell: (d) => (
+              <>
+                {d.response_status ?? '—'}
+                {d.duration_ms !== null ? ` in ${d.duration_ms} ms` : ''}
+                {d.error ? ` (${d.error})` : ''}
+              </>
+            ),
+          },
+          { header: 'Created', cell: (d) => when(d.created_at) },
+          {
+            header: 'Actions',
+            cell: (d) => (
+              <>
+                <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
+                  Attempts
+                </button>{' '}
+                <button type="button" onClick={() => redeliver.mutate(d.id)} disabled={redeliver.isPending}>
+                  Redeliver
+                </button>
+              </>
+            ),
+          },
         ]}
+        rowKey={(d) => d.id}
+        empty="No deliveries yet."
+        details={(d) =>
+          open === d.id && (
+            <List<Attempt>
+              service={service}
+              path={`${webhookPath}/deliveries/${encodeURIComponent(d.id)}/attempts`}
+              sizeParam={sizeParam}
+              label={`Attempts of delivery ${d.id}`}
+              columns={[
+                { header: '#', cell: (a) => a.attempt },
+                { header: 'Trigger', cell: (a) => a.trigger },
+                { header: 'Outcome', cell: (a) => a.outcome },
+                { header: 'Status', cell: (a) => a.response_status ?? '—' },
+                { header: 'Duration', cell: (a) => (a.duration_ms !== null ? `${a.duration_ms} ms` : '—') },
+                { header: 'Answer', cell: (a) => <code className="clip">{a.response_body ?? a.error ?? ''}</code> },
+                { header: 'When', cell: (a) => when(a.attempted_at) },
+              ]}
+              rowKey={(a) => a.attempt}
+            />
+          )
+        }
       />
     </section>
   );

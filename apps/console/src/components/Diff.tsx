@@ -1,4 +1,5 @@
 import { diffLines } from 'diff';
+import { Table, type Column } from './Table';
 
 interface Row {
   left: string | null;
@@ -31,38 +32,35 @@ export function sideBySide(before: string, after: string): Row[] {
   return rows;
 }
 
+/** One side's column: its changed cells get `changedClass` and say `changedWord` to screen readers. */
+function side(key: 'left' | 'right', header: string, changedClass: string, changedWord: string): Column<Row> {
+  return {
+    header,
+    key,
+    className: (r) => (r.kind === 'same' ? '' : changedClass),
+    cell: (r) => (
+      <>
+        {r.kind !== 'same' && r[key] !== null && <span className="sr-only">{`${changedWord}: `}</span>}
+        <code>{r[key] ?? ''}</code>
+      </>
+    ),
+  };
+}
+
 /** Two JSON values side by side, changed lines marked (and named for screen readers). */
 export default function Diff({ left, right, leftLabel, rightLabel }: { left: unknown; right: unknown; leftLabel: string; rightLabel: string }) {
   const rows = sideBySide(JSON.stringify(left, null, 2), JSON.stringify(right, null, 2));
   const changed = rows.filter((r) => r.kind !== 'same').length;
   return (
-    <div className="table-wrap" role="region" aria-label={`Diff of ${leftLabel} and ${rightLabel}`} tabIndex={0}>
-      <p aria-live="polite">{changed === 0 ? 'The two versions hold the same data.' : `${changed} changed line${changed === 1 ? '' : 's'}.`}</p>
-      <table className="diff">
-        <caption className="sr-only">
-          {leftLabel} beside {rightLabel}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{leftLabel}</th>
-            <th scope="col">{rightLabel}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i} className={r.kind}>
-              <td className={r.kind === 'same' ? '' : 'del'}>
-                {r.kind !== 'same' && r.left !== null && <span className="sr-only">removed: </span>}
-                <code>{r.left ?? ''}</code>
-              </td>
-              <td className={r.kind === 'same' ? '' : 'ins'}>
-                {r.kind !== 'same' && r.right !== null && <span className="sr-only">added: </span>}
-                <code>{r.right ?? ''}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label={`Diff of ${leftLabel} and ${rightLabel}`}
+      caption={`${leftLabel} beside ${rightLabel}`}
+      note={<p aria-live="polite">{changed === 0 ? 'The two versions hold the same data.' : `${changed} changed line${changed === 1 ? '' : 's'}.`}</p>}
+      className="diff"
+      columns={[side('left', leftLabel, 'del', 'removed'), side('right', rightLabel, 'ins', 'added')]}
+      rows={rows}
+      rowKey={(_, i) => i}
+      rowProps={(r) => ({ className: r.kind })}
+    />
   );
 }

@@ -1,29 +1,25 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { api } from '../api/client';
 import { nextPage, query, type Page } from '../api/paging';
 import type { Service } from '../auth/credentials';
 import { useSession } from '../auth/session';
 import { ErrorNote } from './ErrorNote';
+import { Table, type TableProps } from './Table';
 
-interface ListProps<T> {
+interface ListProps<T> extends Omit<TableProps<T>, 'rows'> {
   service: Service;
   /** Path without the page parameters; `params` are added to it. */
   path: string;
   params?: Record<string, string | undefined>;
   /** `per_page` (Laravel envelope) or `limit` (gateway). */
   sizeParam?: 'per_page' | 'limit';
-  label: string;
-  columns: string[];
-  row(item: T): ReactNode;
-  empty?: string;
 }
 
 /**
  * A table that loads one page at a time (the API's own paging) and adds the next page on demand, so a
  * list of 10,000 rows never blocks the page: only what was asked for is fetched and rendered.
  */
-export function List<T>({ service, path, params = {}, sizeParam = 'per_page', label, columns, row, empty = 'Nothing here yet.' }: ListProps<T>) {
+export function List<T>({ service, path, params = {}, sizeParam = 'per_page', empty = 'Nothing here yet.', ...table }: ListProps<T>) {
   const { credentials } = useSession();
   const result = useInfiniteQuery({
     queryKey: [service, path, params, 'list'],
@@ -40,25 +36,7 @@ export function List<T>({ service, path, params = {}, sizeParam = 'per_page', la
       <p className="muted" aria-live="polite">
         {items.length} shown{typeof total === 'number' ? ` of ${total}` : ''}
       </p>
-      {items.length === 0 ? (
-        <p>{empty}</p>
-      ) : (
-        <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
-          <table>
-            <caption className="sr-only">{label}</caption>
-            <thead>
-              <tr>
-                {columns.map((c) => (
-                  <th key={c} scope="col">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>{items.map((item) => row(item))}</tbody>
-          </table>
-        </div>
-      )}
+      <Table {...table} rows={items} empty={empty} />
       {result.hasNextPage && (
         <button type="button" onClick={() => result.fetchNextPage()} disabled={result.isFetchingNextPage}>
           {result.isFetchingNextPage ? 'Loading…' : 'Load more'}

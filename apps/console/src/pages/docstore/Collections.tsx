@@ -23,18 +23,14 @@ export default function Collections() {
         service="docstore"
         path={`${clientPath(credentials.docstoreClient!)}/collections`}
         label="Collections"
-        columns={['Environment', 'Context', 'Type', 'Documents']}
+        columns={[
+          { header: 'Environment', cell: (c) => c.environment },
+          { header: 'Context', cell: (c) => c.context },
+          { header: 'Type', cell: (c) => <Link to={documentsPage(c)}>{c.type}</Link> },
+          { header: 'Documents', cell: (c) => c.documents ?? c.count ?? '' },
+        ]}
+        rowKey={(c) => `${c.environment}/${c.context}/${c.type}`}
         empty="No documents yet: open a collection above to create the first."
-        row={(c) => (
-          <tr key={`${c.environment}/${c.context}/${c.type}`}>
-            <td>{c.environment}</td>
-            <td>{c.context}</td>
-            <td>
-              <Link to={documentsPage(c)}>{c.type}</Link>
-            </td>
-            <td>{c.documents ?? c.count ?? ''}</td>
-          </tr>
-        )}
       />
     </>
   );

@@ -110,19 +110,13 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
         path={collectionPath(client, collection)}
         params={listParams}
         label="Documents"
-        columns={['Key', 'Version', 'Updated', 'Data']}
-        row={(d) => (
-          <tr key={d.id}>
-            <td>
-              <Link to={documentPage(collection, d.key)}>{d.key}</Link>
-            </td>
-            <td>{d.version}</td>
-            <td>{when(d.updated_at)}</td>
-            <td>
-              <code className="clip">{JSON.stringify(d.data)}</code>
-            </td>
-          </tr>
-        )}
+        columns={[
+          { header: 'Key', cell: (d) => <Link to={documentPage(collection, d.key)}>{d.key}</Link> },
+          { header: 'Version', cell: (d) => d.version },
+          { header: 'Updated', cell: (d) => when(d.updated_at) },
+          { header: 'Data', cell: (d) => <code className="clip">{JSON.stringify(d.data)}</code> },
+        ]}
+        rowKey={(d) => d.id}
       />
     </>
   );

@@ -72,23 +72,22 @@ export default function Tokens() {
         service="docstore"
         path={base}
         label="Tokens"
-        columns={['Name', 'Status', 'Scopes', 'Last used', 'Expires', 'Action']}
-        row={(t) => (
-          <tr key={t.id}>
-            <td>{t.name}</td>
-            <td>{t.status}</td>
-            <td>
-              <code className="clip">{JSON.stringify(t.scopes)}</code>
-            </td>
-            <td>{when(t.last_used_at)}</td>
-            <td>{when(t.expires_at)}</td>
-            <td>
+        columns={[
+          { header: 'Name', cell: (t) => t.name },
+          { header: 'Status', cell: (t) => t.status },
+          { header: 'Scopes', cell: (t) => <code className="clip">{JSON.stringify(t.scopes)}</code> },
+          { header: 'Last used', cell: (t) => when(t.last_used_at) },
+          { header: 'Expires', cell: (t) => when(t.expires_at) },
+          {
+            header: 'Action',
+            cell: (t) => (
               <button type="button" onClick={() => revoke.mutate(t.id)} aria-label={`Revoke ${t.name}`}>
                 Revoke
               </button>
-            </td>
-          </tr>
-        )}
+            ),
+          },
+        ]}
+        rowKey={(t) => t.id}
       />
     </>
   );

@@ -66,24 +66,26 @@ export default function Webhooks() {
         service="docstore"
         path={base}
         label="Webhooks"
-        columns={['URL', 'Events', 'Status', 'Actions']}
-        row={(w) => (
-          <tr key={w.id} aria-current={selected === w.id ? 'true' : undefined}>
-            <td>
-              <code className="clip">{w.url}</code>
-            </td>
-            <td>{w.events.join(', ')}</td>
-            <td>{w.status}</td>
-            <td>
-              <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.url}`}>
-                Deliveries
-              </button>{' '}
-              <button type="button" onClick={() => rotate.mutate(w.id)} aria-label={`Rotate secret of ${w.url}`}>
-                Rotate secret
-              </button>
-            </td>
-          </tr>
-        )}
+        columns={[
+          { header: 'URL', cell: (w) => <code className="clip">{w.url}</code> },
+          { header: 'Events', cell: (w) => w.events.join(', ') },
+          { header: 'Status', cell: (w) => w.status },
+          {
+            header: 'Actions',
+            cell: (w) => (
+              <>
+                <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.url}`}>
+                  Deliveries
+                </button>{' '}
+                <button type="button" onClick={() => rotate.mutate(w.id)} aria-label={`Rotate secret of ${w.url}`}>
+                  Rotate secret
+                </button>
+              </>
+            ),
+          },
+        ]}
+        rowKey={(w) => w.id}
+        rowProps={(w) => ({ 'aria-current': selected === w.id ? 'true' : undefined })}
       />
       {selected && <DeliveryLog key={selected} service="docstore" webhookPath={`${base}/${encodeURIComponent(selected)}`} sizeParam="per_page" />}
     </>

@@ -46,20 +46,21 @@ export default function Messages() {
         sizeParam="limit"
         params={{ status: params.get('status') ?? undefined, recipient: params.get('recipient') ?? undefined }}
         label="Messages"
-        columns={['To', 'Type', 'Status', 'Sent', 'Details']}
-        row={(m) => (
-          <tr key={m.id}>
-            <td>{m.to}</td>
-            <td>{m.type}</td>
-            <td>{m.status}</td>
-            <td>{when(m.created_at)}</td>
-            <td>
+        columns={[
+          { header: 'To', cell: (m) => m.to },
+          { header: 'Type', cell: (m) => m.type },
+          { header: 'Status', cell: (m) => m.status },
+          { header: 'Sent', cell: (m) => when(m.created_at) },
+          {
+            header: 'Details',
+            cell: (m) => (
               <button type="button" onClick={() => setParams({ ...Object.fromEntries(params), message: m.id })} aria-label={`Timeline of the message to ${m.to} sent ${when(m.created_at)}`}>
                 Timeline
               </button>
-            </td>
-          </tr>
-        )}
+            ),
+          },
+        ]}
+        rowKey={(m) => m.id}
       />
     </>
   );

@@ -38,15 +38,13 @@ export default function Templates() {
         sizeParam="limit"
         params={{ status: params.get('status') ?? undefined, category: params.get('category') ?? undefined }}
         label="Templates"
-        columns={['Name', 'Language', 'Category', 'Review state']}
-        row={(t) => (
-          <tr key={t.id}>
-            <td>{t.name}</td>
-            <td>{t.language}</td>
-            <td>{t.category}</td>
-            <td>{t.status}</td>
-          </tr>
-        )}
+        columns={[
+          { header: 'Name', cell: (t) => t.name },
+          { header: 'Language', cell: (t) => t.language },
+          { header: 'Category', cell: (t) => t.category },
+          { header: 'Review state', cell: (t) => t.status },
+        ]}
+        rowKey={(t) => t.id}
       />
     </>
   );

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { DeliveryLog } from '../../components/DeliveryLog';
 import { ErrorNote } from '../../components/ErrorNote';
+import { Table } from '../../components/Table';
 
 interface Registration {
   id: string;
@@ -46,33 +47,23 @@ export default function Webhooks() {
       </form>
       <ErrorNote error={list.error} />
       {list.data && (
-        <div className="table-wrap" role="region" aria-label="Webhooks" tabIndex={0}>
-          <table>
-            <caption className="sr-only">Webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Types</th>
-                <th scope="col">Log</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.webhooks.map((w) => (
-                <tr key={w.id}>
-                  <td>
-                    <code className="clip">{w.endpoint}</code>
-                  </td>
-                  <td>{(w.types ?? []).join(', ')}</td>
-                  <td>
-                    <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.endpoint}`}>
-                      Deliveries
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Webhooks"
+          columns={[
+            { header: 'Endpoint', cell: (w) => <code className="clip">{w.endpoint}</code> },
+            { header: 'Types', cell: (w) => (w.types ?? []).join(', ') },
+            {
+              header: 'Log',
+              cell: (w) => (
+                <button type="button" onClick={() => setParams({ webhook: w.id })} aria-label={`Deliveries of ${w.endpoint}`}>
+                  Deliveries
+                </button>
+              ),
+            },
+          ]}
+          rows={list.data.webhooks}
+          rowKey={(w) => w.id}
+        />
       )}
       {selected && <DeliveryLog key={selected} service="gateway" webhookPath={`/api/Webhooks/${encodeURIComponent(selected)}`} sizeParam="limit" />}
     </>

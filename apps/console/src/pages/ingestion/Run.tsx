@@ -5,6 +5,7 @@ import { useApiQuery } from '../../api/hooks';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
+import { Table } from '../../components/Table';
 import { runPath, type IngestionSummary } from './types';
 
 /** One run: its counts, its rejected rows with line numbers, and the error CSV. */
@@ -65,29 +66,17 @@ export function RunSummary({ run }: { run: IngestionSummary }) {
             Download the error CSV
           </button>
           <ErrorNote error={error} />
-          <div className="table-wrap" role="region" aria-label="Rejected rows" tabIndex={0}>
-            <table>
-              <caption className="sr-only">Rejected rows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col">Record</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {errors.map((e, i) => (
-                  <tr key={i}>
-                    <td>{e.line}</td>
-                    <td>{e.record}</td>
-                    <td>{e.field || '—'}</td>
-                    <td>{e.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Rejected rows"
+            columns={[
+              { header: 'Line', cell: (e) => e.line },
+              { header: 'Record', cell: (e) => e.record },
+              { header: 'Field', cell: (e) => e.field || '—' },
+              { header: 'Reason', cell: (e) => e.reason },
+            ]}
+            rows={errors}
+            rowKey={(_, i) => i}
+          />
         </>
       )}
     </section>

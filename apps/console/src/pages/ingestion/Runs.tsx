@@ -27,20 +27,16 @@ export default function Runs() {
         path={`${SALES}/ingestions`}
         params={{ status: status || undefined }}
         label="Ingestion runs"
-        columns={['Started', 'Status', 'Format', 'Received', 'Inserted', 'Updated', 'Rejected']}
-        row={(r) => (
-          <tr key={r.ingestion_id}>
-            <td>
-              <Link to={`/ingestion/run?id=${encodeURIComponent(r.ingestion_id)}`}>{when(r.started_at)}</Link>
-            </td>
-            <td>{r.status}</td>
-            <td>{r.format}</td>
-            <td>{r.received}</td>
-            <td>{r.inserted}</td>
-            <td>{r.updated}</td>
-            <td>{r.rejected}</td>
-          </tr>
-        )}
+        columns={[
+          { header: 'Started', cell: (r) => <Link to={`/ingestion/run?id=${encodeURIComponent(r.ingestion_id)}`}>{when(r.started_at)}</Link> },
+          { header: 'Status', cell: (r) => r.status },
+          { header: 'Format', cell: (r) => r.format },
+          { header: 'Received', cell: (r) => r.received },
+          { header: 'Inserted', cell: (r) => r.inserted },
+          { header: 'Updated', cell: (r) => r.updated },
+          { header: 'Rejected', cell: (r) => r.rejected },
+        ]}
+        rowKey={(r) => r.ingestion_id}
       />
     </>
   );

@@ -4,6 +4,7 @@ import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { query, type Page } from '../../api/paging';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
+import { Table } from '../../components/Table';
 import { batchPath, countsText, type BatchSummary } from './types';
 
 interface Item {
@@ -45,36 +46,22 @@ export default function Batch() {
           <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending || Boolean(b.cancelled_at)}>
             Cancel what is still scheduled
           </button>
-          <div className="table-wrap" role="region" aria-label="Items" tabIndex={0}>
-            <table>
-              <caption className="sr-only">Items and their results</caption>
-              <thead>
-                <tr>
-                  {['#', 'Device', 'Platform', 'Status', 'Due', 'Sent', 'Attempts', 'Error'].map((c) => (
-                    <th key={c} scope="col">
-                      {c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {b.items.data.map((i) => (
-                  <tr key={i.id}>
-                    <td>{i.index}</td>
-                    <td>
-                      <code className="clip">{i.nm_push}</code>
-                    </td>
-                    <td>{i.platform}</td>
-                    <td>{i.status}</td>
-                    <td>{when(i.due_at)}</td>
-                    <td>{when(i.sent_at)}</td>
-                    <td>{i.attempts}</td>
-                    <td>{i.error ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Items"
+            caption="Items and their results"
+            columns={[
+              { header: '#', cell: (i) => i.index },
+              { header: 'Device', cell: (i) => <code className="clip">{i.nm_push}</code> },
+              { header: 'Platform', cell: (i) => i.platform },
+              { header: 'Status', cell: (i) => i.status },
+              { header: 'Due', cell: (i) => when(i.due_at) },
+              { header: 'Sent', cell: (i) => when(i.sent_at) },
+              { header: 'Attempts', cell: (i) => i.attempts },
+              { header: 'Error', cell: (i) => i.error ?? '' },
+            ]}
+            rows={b.items.data}
+            rowKey={(i) => i.id}
+          />
           <nav aria-label="Item pages" className="inline">
             <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
               Previous page

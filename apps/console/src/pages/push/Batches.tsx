@@ -71,18 +71,14 @@ export default function Batches() {
         service="push"
         path={BULK}
         label="Batches"
-        columns={['Created', 'Accepted', 'Rejected', 'Counts', 'Cancelled']}
-        row={(b) => (
-          <tr key={b.batch_id}>
-            <td>
-              <Link to={`/push/batch?id=${encodeURIComponent(b.batch_id)}`}>{when(b.created_at)}</Link>
-            </td>
-            <td>{b.accepted}</td>
-            <td>{b.rejected}</td>
-            <td>{countsText(b.counts)}</td>
-            <td>{when(b.cancelled_at)}</td>
-          </tr>
-        )}
+        columns={[
+          { header: 'Created', cell: (b) => <Link to={`/push/batch?id=${encodeURIComponent(b.batch_id)}`}>{when(b.created_at)}</Link> },
+          { header: 'Accepted', cell: (b) => b.accepted },
+          { header: 'Rejected', cell: (b) => b.rejected },
+          { header: 'Counts', cell: (b) => countsText(b.counts) },
+          { header: 'Cancelled', cell: (b) => when(b.cancelled_at) },
+        ]}
+        rowKey={(b) => b.batch_id}
       />
     </>
   );
