@@ -7,6 +7,7 @@ import { nextPage, query, type Page } from '../../api/paging';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Json, when } from '../../components/Json';
+import { Table } from '../../components/Table';
 import { collectionFrom, documentPath, documentsPage, type Collection, type DocumentView } from './paths';
 
 const Diff = lazy(() => import('../../components/Diff'));
@@ -115,33 +116,25 @@ function History({ path }: { path: string }) {
       <ErrorNote error={history.error ?? restore.error} />
       {restore.isSuccess && <p role="status">Restored as version {restore.data.version}.</p>}
       {entries.length > 0 && (
-        <div className="table-wrap" role="region" aria-label="Versions" tabIndex={0}>
-          <table>
-            <caption className="sr-only">Versions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Written</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e, i) => (
-                <tr key={e.id}>
-                  <td>v{e.version}</td>
-                  <td>{when(e.created_at)}</td>
-                  <td>
-                    {i > 0 && (
-                      <button type="button" onClick={() => restore.mutate(e.id)} disabled={restore.isPending}>
-                        Restore v{e.version}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Versions"
+          caption="Versions, newest first"
+          columns={[
+            { header: 'Version', cell: (e) => `v${e.version}` },
+            { header: 'Written', cell: (e) => when(e.created_at) },
+            {
+              header: 'Action',
+              cell: (e, i) =>
+                i > 0 && (
+                  <button type="button" onClick={() => restore.mutate(e.id)} disabled={restore.isPending}>
+                    Restore v{e.version}
+                  </button>
+                ),
+            },
+          ]}
+          rows={entries}
+          rowKey={(e) => e.id}
+        />
       )}
       {history.hasNextPage && (
         <button type="button" onClick={() => history.fetchNextPage()}>
@@ -152,26 +145,8 @@ function History({ path }: { path: string }) {
         <>
           <h3>Compare two versions</h3>
           <div className="inline">
-            <div className="field">
-              <label htmlFor="diff-left">From</label>
-              <select id="diff-left" value={a.id} onChange={(e) => setLeft(e.target.value)}>
-                {entries.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    v{e.version}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="diff-right">To</label>
-              <select id="diff-right" value={b.id} onChange={(e) => setRight(e.target.value)}>
-                {entries.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    v{e.version}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <VersionSelect id="diff-left" label="From" entries={entries} value={a.id} onChange={setLeft} />
+            <VersionSelect id="diff-right" label="To" entries={entries} value={b.id} onChange={setRight} />
           </div>
           <Suspense fallback={<p>Loading the diff…</p>}>
             <Diff left={a.data} right={b.data} leftLabel={`v${a.version}`} rightLabel={`v${b.version}`} />
@@ -179,5 +154,20 @@ function History({ path }: { path: string }) {
         </>
       )}
     </section>
+  );
+}
+
+function VersionSelect({ id, label, entries, value, onChange }: { id: string; label: string; entries: HistoryEntry[]; value: string; onChange(id: string): void }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {entries.map((e) => (
+          <option key={e.id} value={e.id}>
+            v{e.version}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
