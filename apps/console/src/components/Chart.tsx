@@ -5,7 +5,7 @@ import type { Series } from '../api/stats';
 
 const COLOURS = ['#1f6feb', '#2da44e', '#bf8700', '#cf222e', '#8250df', '#0a7ea4', '#bc4c00', '#57606a'];
 
-/** An hourly line chart (uPlot), sized to its container; the same numbers are in the table beside it. */
+/** An hourly line chart (uPlot), sized to its container; the totals of the same series follow it as text. */
 export default function Chart({ data, title }: { data: Series; title: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -30,5 +30,5 @@ export default function Chart({ data, title }: { data: Series; title: string }) 
       plot.destroy();
     };
   }, [data, title]);
-  return <div ref={box} className="chart" role="img" aria-label={`${title}: hourly chart; the table below has the same numbers`} />;
+  return <div ref={box} className="chart" role="img" aria-label={`${title}: hourly chart; the totals follow it`} />;
 }
