@@ -42,8 +42,9 @@ describe('GET …/collections and GET …/stats: the reads across a client colle
     await create('staging', 'blog', 'post', 'p');
     await request(ds.http).put(`${c.doc()}/a`).set(c.auth).send(docBody('a', { key: 'a', v: 2 })).expect(200);
     await request(ds.http).delete(`${c.doc()}/b`).set(c.auth).expect(200);
-    // Finished deliveries of a webhook, as the workers record them: two to production/shop now, one failed to staging/blog, one 3 hours ago.
-    const hook = await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: 'https://93.184.216.34/hook', events: ['document.read'] }).expect(201);
+    // Finished deliveries of a webhook (made under the client id in upper case, which it counts under all the same), as the
+    // workers record them: two to production/shop now, one failed to staging/blog, one 3 hours ago.
+    const hook = await request(ds.http).post(`/api/v1/client/${c.id.toUpperCase()}/webhooks`).set(c.auth).send({ url: 'https://93.184.216.34/hook', events: ['document.read'] }).expect(201);
     const deliver = (env: string, ctx: string, status: string, hoursAgo: number) =>
       ds.get(Sql).rows(
         `INSERT INTO docstore.webhook_deliveries (webhook_id, owner, event_id, event_type, occurred_at, data, status, next_attempt_at, created_at)

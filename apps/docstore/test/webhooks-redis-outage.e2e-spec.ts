@@ -1,36 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createTestApp, freePort, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import type { ChildProcess } from 'node:child_process';
+import { createTestApp, freePort, startOwnRedis, startWebhookReceiver, stopOwnRedis, type TestApp, type WebhookReceiver } from '@app/testkit';
 import { WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
-import Redis from 'ioredis';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 // Deliveries are asynchronous: tests wait for them (never for a fixed time), bounded by this.
 jest.setTimeout(30_000);
-
-/** A redis-server of this test's own, so stopping it disturbs no other test. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  for (;;) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return server;
-    } catch {
-      probe.disconnect();
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-async function stopRedis(server: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGKILL');
-  await exited;
-}
-
 
 describe('webhooks while Redis is down', () => {
   let redis: ChildProcess;
@@ -41,7 +16,7 @@ describe('webhooks while Redis is down', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    redis = await startRedis(port);
+    redis = await startOwnRedis(port);
     receiver = await startWebhookReceiver();
     ds = await startDocstore({
       REDIS_URL: `redis://127.0.0.1:${port}`,
@@ -54,7 +29,7 @@ describe('webhooks while Redis is down', () => {
   afterAll(async () => {
     await ds.close();
     await receiver.close();
-    if (redis.exitCode === null) await stopRedis(redis);
+    await stopOwnRedis(redis);
   });
 
   it('accepts every write, keeps its event in the outbox, and delivers each once Redis is back', async () => {
@@ -62,13 +37,13 @@ describe('webhooks while Redis is down', () => {
     await request(ds.http).post(`${c.doc()}/before`).set(c.auth).send(docBody('before', {})).expect(201);
     await receiver.waitFor(1);
 
-    await stopRedis(redis);
+    await stopOwnRedis(redis);
     const keys = Array.from({ length: 20 }, (_, i) => `during-${i}`);
     for (const key of keys) await request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, { key })).expect(201);
     expect((await request(ds.http).get('/health').expect(200)).body.info.redis.status).toBe('down');
     expect(receiver.calls).toHaveLength(1);
 
-    redis = await startRedis(port);
+    redis = await startOwnRedis(port);
     const calls = await receiver.waitFor(21);
     expect(new Set(calls.map((call) => call.json.data.key))).toEqual(new Set(['before', ...keys]));
   });
@@ -77,7 +52,7 @@ describe('webhooks while Redis is down', () => {
 describe('webhook jobs lost with Redis data', () => {
   it('queues again at once (not after the periodic check) a delivery whose job an empty restarted Redis no longer has', async () => {
     const port = await freePort();
-    let redis = await startRedis(port);
+    let redis = await startOwnRedis(port);
     const receiver = await startWebhookReceiver();
     // One queue for both apps: the same Redis and the same key prefix.
     const env = {
@@ -94,8 +69,8 @@ describe('webhook jobs lost with Redis data', () => {
       await request(api.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
       await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
       await api.get<WebhookLane>(WEBHOOK_LANE).drain(); // the job is now in Redis, and only there
-      await stopRedis(redis);
-      redis = await startRedis(port); // empty: no persistence
+      await stopOwnRedis(redis);
+      redis = await startOwnRedis(port); // empty: no persistence
       worker = await createTestApp(DocstoreWebhookWorkerModule, { ...env, WEBHOOK_WORKERS: 'only' });
       const [call] = await receiver.waitFor(1);
       expect(call.json).toMatchObject({ type: 'document.created', data: { key: 'k' } });
@@ -103,7 +78,7 @@ describe('webhook jobs lost with Redis data', () => {
       await worker?.close();
       await api.close();
       await receiver.close();
-      await stopRedis(redis);
+      await stopOwnRedis(redis);
     }
   });
 });

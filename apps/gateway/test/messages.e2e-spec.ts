@@ -1,19 +1,13 @@
 import 'reflect-metadata';
 import { Pruner, Sql } from '@app/database';
 import { eventually } from '@app/testkit';
-import { NETWORK, request, startGateway, text, type Gateway, type Phone } from './support/gateway-test';
+import { NETWORK, request, text, useGateway, type Gateway, type Phone } from './support/gateway-test';
 
 describe('POST api/Messages (sandbox)', () => {
   let gw: Gateway;
   let phone: Phone;
 
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  beforeEach(async () => {
-    phone = await gw.newPhone();
-  });
+  useGateway({ app: (g) => (gw = g), phone: (p) => (phone = p) });
 
   const send = (body: unknown, headers: Record<string, string> = phone.headers) => request(gw.http).post('/api/Messages').set(headers).send(body as object);
   const count = async () => Number((await gw.get(Sql).one<{ n: string }>(`SELECT count(*) AS n FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref WHERE p.phone_id = $1`, [phone.phoneId]))!.n);

@@ -1,17 +1,11 @@
 import 'reflect-metadata';
-import { NETWORK, request, startGateway, type Gateway, type Phone } from './support/gateway-test';
+import { NETWORK, request, useGateway, type Gateway, type Phone } from './support/gateway-test';
 
 describe('api/Profiles (sandbox)', () => {
   let gw: Gateway;
   let phone: Phone;
 
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  beforeEach(async () => {
-    phone = await gw.newPhone();
-  });
+  useGateway({ app: (g) => (gw = g), phone: (p) => (phone = p) });
 
   const update = (body: unknown, query = '', p: Phone = phone) => request(gw.http).post(`/api/Profiles${query}`).set(p.headers).send(body as object);
   const read = (p: Phone = phone) => request(gw.http).get('/api/Profiles').set(p.headers).expect(200);

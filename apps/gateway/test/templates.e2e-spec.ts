@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Sql } from '@app/database';
 import { eventually } from '@app/testkit';
-import { NETWORK, request, startGateway, type Gateway, type Phone } from './support/gateway-test';
+import { NETWORK, request, useGateway, type Gateway, type Phone } from './support/gateway-test';
 
 export function marketing(name: string, extra: Record<string, unknown>[] = []): Record<string, unknown> {
   return {
@@ -21,13 +21,7 @@ describe('api/Templates (sandbox)', () => {
   let gw: Gateway;
   let phone: Phone;
 
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(() => gw.close());
-  beforeEach(async () => {
-    phone = await gw.newPhone();
-  });
+  useGateway({ app: (g) => (gw = g), phone: (p) => (phone = p) });
 
   const create = (body: unknown) => request(gw.http).post('/api/Templates').set(phone.headers).send(body as object);
   const get = (id: string) => request(gw.http).get(`/api/Templates/${id}`).set(phone.headers);

@@ -7,3 +7,4 @@ export * from './sql';
 export * from './sql.service';
 export * from './timestamp';
 export * from './command-line';
+export * from './concurrent-index';

@@ -1,10 +1,12 @@
-import { Param, type PipeTransform } from '@nestjs/common';
-
-/** A client id is a UUID, so its letter case carries nothing: every route stores and compares it in lower case. */
-const lowerCase: PipeTransform<string, string> = { transform: (value) => value.toLowerCase() };
+import { Param } from '@nestjs/common';
 
 /**
- * The `:client` path parameter in lower case, as the auth guard compares it and the DOC routes store it
- * (DocumentPathPipe), so that a webhook or token made under `/client/ABC…` belongs to client `abc…`.
+ * A client id is a UUID, so its letter case carries nothing: every route, the auth guard and the CLI store and
+ * compare it as this gives it (lower case), so that a webhook or token made under `/client/ABC…` belongs to client `abc…`.
  */
-export const ClientIdParam = (): ParameterDecorator => Param('client', lowerCase);
+export function clientIdOf(raw: string): string {
+  return raw.toLowerCase();
+}
+
+/** The `:client` path parameter as `clientIdOf` gives it. */
+export const ClientIdParam = (): ParameterDecorator => Param('client', { transform: clientIdOf });

@@ -1,5 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { ValidationFailedException, type FieldErrors } from '@app/errors';
+import { clientIdOf } from './client-id.param';
 import type { DocumentScope } from './document-scope';
 
 /** Path segments: 1 to 255 characters, no slash and no control characters. */
@@ -32,7 +33,7 @@ export class DocumentPathPipe implements PipeTransform<Record<string, string>, D
     }
     if (errors) throw new ValidationFailedException(errors);
     return {
-      scope: { clientId: params.client.toLowerCase(), environment: params.environment, context: params.context, type: params.type },
+      scope: { clientId: clientIdOf(params.client), environment: params.environment, context: params.context, type: params.type },
       key: params.key,
       historyId: params.history_id,
     };

@@ -1,5 +1,6 @@
 import { isUuid } from '@app/auth/uuid';
 import { defineCommand } from '@app/database';
+import { clientIdOf } from '../address/client-id.param';
 import { DOCSTORE_SCOPES } from '../tokens/docstore-scopes';
 import { tokenScopesProblem } from '../tokens/token-scopes.validator';
 import { TokensRepository } from '../tokens/tokens.repository';
@@ -24,7 +25,7 @@ export const TOKEN_COMMAND = defineCommand({
     if (problem) throw new Error(problem);
     const expiresAt = values['expires-at'] ?? null;
     if (expiresAt !== null && Number.isNaN(Date.parse(expiresAt))) throw new Error('--expires-at must be an ISO 8601 timestamp.');
-    return { client: client.toLowerCase(), name: values.name ?? 'cli', scopes, expiresAt };
+    return { client: clientIdOf(client), name: values.name ?? 'cli', scopes, expiresAt };
   },
   run: async (sql, args) => (await issueToken(new TokensRepository(sql), args.client, args.name, args.scopes, args.expiresAt)).plainText,
 });

@@ -60,8 +60,8 @@ export class ClientOverviewRepository {
    * From `since` on, by UTC hour, in one statement: history entries (version 1 created, later ones
    * updated; index document_history_client_created_idx), documents soft-deleted and still deleted
    * (documents_client_deleted_idx), and the client's webhook deliveries that succeeded or failed by
-   * the hour of their event (webhook_deliveries_webhook_created_idx), each within the areas. Webhooks keep their
-   * client id as the path spelled it, so both lower and upper case are matched.
+   * the hour of their event (webhook_deliveries_webhook_created_idx), each within the areas. Webhook owners are client
+   * ids in lower case, as every one is stored (clientIdOf).
    */
   activity(clientId: string, since: string, areas: 'all' | ScopeArea[]): Promise<Array<{ hour: string; kind: OverviewKind; n: number }>> {
     const params: unknown[] = [clientId, since];
@@ -76,7 +76,7 @@ export class ClientOverviewRepository {
        UNION ALL
        SELECT ${hourOf('d.created_at')}, d.status, count(*)::int
          FROM docstore.webhook_deliveries d
-        WHERE d.webhook_id IN (SELECT w.id FROM docstore.webhooks w WHERE w.owner IN ($1::uuid::text, upper($1::uuid::text)))
+        WHERE d.webhook_id IN (SELECT w.id FROM docstore.webhooks w WHERE w.owner = $1::uuid::text)
           AND d.created_at >= $2 AND d.status IN ('succeeded', 'failed') AND ${events} GROUP BY 1, 2`,
       params,
     );

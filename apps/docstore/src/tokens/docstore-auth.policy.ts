@@ -13,6 +13,7 @@ import {
 } from '@app/auth';
 import { BadRequestException, ForbiddenException } from '@app/errors';
 import type { Request } from 'express';
+import { clientIdOf } from '../address/client-id.param';
 import { TokenVerifier } from './token-verifier.service';
 import { hasScope, type TokenScopes } from './token-scopes';
 
@@ -32,7 +33,7 @@ export class DocstoreAuthPolicy implements AuthPolicy<DocstorePrincipal> {
     const client = stringParam(req, 'client');
     if (client !== undefined) {
       if (!isUuid(client)) throw new BadRequestException('The client in the path must be a UUID.');
-      if (client.toLowerCase() !== principal.ownerId) throw new ForbiddenException('This token does not act for this client.');
+      if (clientIdOf(client) !== principal.ownerId) throw new ForbiddenException('This token does not act for this client.');
     }
     const target = { environment: stringParam(req, 'environment'), context: stringParam(req, 'context') };
     for (const scope of scopes) {

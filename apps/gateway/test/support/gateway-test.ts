@@ -65,6 +65,17 @@ export function text(to: string, body = 'hello'): Record<string, unknown> {
   return { messaging_product: NETWORK, recipient_type: 'individual', to, type: 'text', text: { body } };
 }
 
+/** For a describe block: a sandbox gateway (started before the block, closed after it) and a fresh phone before each test. */
+export function useGateway(on: { app(gw: Gateway): void; phone(phone: Phone): void }): void {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+    on.app(gw);
+  });
+  afterAll(() => gw.close());
+  beforeEach(async () => on.phone(await gw.newPhone()));
+}
+
 /**
  * For a describe block: a gateway on the `cloud` provider pointed at its own fake Graph API
  * (started before the block, closed after it, its calls and answers reset before each test).

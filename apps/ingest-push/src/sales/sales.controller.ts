@@ -1,9 +1,9 @@
-import { Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, StreamableFile } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { HOURLY_WINDOWS, paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { ApiErrors } from '@app/errors';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
 import { IngestionNotFoundException, InvalidIngestionIdException } from './sales.exception';
@@ -28,10 +28,10 @@ export class SalesController {
   @ApiBody(SALES_FILE_BODY)
   @ApiErrors(400, 408, 409, 413, 415, 503)
   @ApiHeader({ name: 'X-Ingestion-Id', required: false, description: 'A UUID the client chooses as the ingestion id (409 when it is taken).' })
-  upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestionSummary> {
+  upload(@Req() req: Request): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
-    return this.sales.ingest(salesCaller(req), { format, body: req, response: res, id: ingestionIdHeader(req) });
+    return this.sales.ingest(salesCaller(req), { format, body: req, id: ingestionIdHeader(req) });
   }
 
   /** The API key's account's ingestions, newest first (`status` filters), each as GET …/ingestions/{id} without `errors`. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException, isTransientFault, ValidationFailedException } from '@app/errors';
 import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
@@ -32,7 +32,6 @@ export interface SalesCaller {
 export interface SalesUpload {
   format: SalesFormat;
   body: IncomingMessage;
-  response: ServerResponse;
   /** The id the client chose (X-Ingestion-Id), or null. */
   id: string | null;
 }
@@ -71,8 +70,6 @@ export interface IngestionStats {
 
 const INGESTION_STATUSES: readonly IngestionStatus[] = ['running', 'completed', 'failed', 'cancelled'];
 
-/** nginx's status for a request whose client closed the connection before the answer. */
-const CLIENT_CLOSED_REQUEST = 499;
 const BUSY_RETRY_SECONDS = 5;
 const ERROR_PAGE = 5000;
 
@@ -176,7 +173,7 @@ export class SalesService {
   }
 
   private async run(caller: SalesCaller, upload: SalesUpload): Promise<IngestionSummary> {
-    const { body, response, format } = upload;
+    const { body, format } = upload;
     const config = this.config;
     const id = await this.repository.createIngestion(caller.accountId, caller.apiKeyId, format, upload.id);
     if (id === null) throw new IngestionIdInUseException(upload.id!, await this.repository.statusOf(caller.accountId, upload.id!));
@@ -215,14 +212,9 @@ export class SalesService {
       stage = 'storing';
       stopWatch();
     };
-    // Before the access log's own listener: the line and the metrics say 499, as nginx does.
-    const markClosed = () => {
-      if (!response.writableFinished) response.statusCode = CLIENT_CLOSED_REQUEST;
-    };
     body.on('close', onGone);
     body.on('error', onGone);
     body.once('end', onEnd);
-    response.prependOnceListener('close', markClosed);
     // Its errors reach us through the COPY (and `failure`); this keeps a late one from going unhandled.
     transform.on('error', () => undefined);
     this.heartbeat.add({ id, stage: () => stage, counts, cancel: () => fail(new IngestionCancelledException(id)) });

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A client id is stored in lower case everywhere (ClientIdParam). Webhooks made under an upper-case `/client/…` path
+ * A client id is stored in lower case everywhere (clientIdOf). Webhooks made under an upper-case `/client/…` path
  * were stored as spelled, so they never matched their client's events: this brings them and their deliveries to lower
  * case. A webhook whose lower-case twin with the same URL already exists is left as it is (the twin is the one that works).
  */
