@@ -14,6 +14,7 @@ export * from './metrics-sample';
 export * from './folder-cycles';
 export * from './route-walk';
 export * from './openapi-check';
+export * from './response-check';
 export * from './webhook-receive-tool';
 export * from './trickle-body';
 export * from './ts-child-preload';
