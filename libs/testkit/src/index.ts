@@ -19,3 +19,4 @@ export * from './webhook-receive-tool';
 export * from './trickle-body';
 export * from './ts-child-preload';
 export * from './push-fakes';
+export * from './console-api-types';
