@@ -35,9 +35,9 @@ interface Call extends BenchStatement {
 /** A pg client that records what it is sent and answers with no rows. */
 class Recorder {
   readonly calls: Call[] = [];
-  async query(sent: string | Call, values: unknown[] = []): Promise<{ rows: unknown[] }> {
+  query(sent: string | Call, values: unknown[] = []): Promise<{ rows: unknown[] }> {
     this.calls.push(typeof sent === 'string' ? { text: sent, values } : sent);
-    return { rows: [] };
+    return Promise.resolve({ rows: [] });
   }
 }
 
