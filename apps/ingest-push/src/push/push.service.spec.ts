@@ -111,7 +111,7 @@ describe('PushService (in-memory repository)', () => {
     const { service, repository, account } = setup({ PUSH_MAX_ITEMS: 2 });
     const none = await service.submit(account, [item({ nm_push: '' })], undefined).catch((e: unknown) => e);
     expect(none).toBeInstanceOf(NoValidPushException);
-    expect((none as NoValidPushException).getResponse()).toMatchObject({ errors: { '0.nm_push': ['nm_push must not be empty.'] } });
+    expect((none as NoValidPushException).extras).toMatchObject({ accepted: 0, rejected: 1, items: [{ index: 0, errors: { nm_push: ['nm_push must not be empty.'] } }] });
     await expect(service.submit(account, [item(), item(), item()], undefined)).rejects.toBeInstanceOf(TooManyPushesException);
     expect(repository.batchRows).toEqual([]);
   });
