@@ -27,7 +27,8 @@ function toAttempt(row: QueuedDelivery, options: WebhookEngineOptions): Delivery
  * The webhook outbox (`webhook_deliveries`) as a lane of libs/queue: due deliveries go to
  * `webhook-delivery`, at most the webhook's delivery window queued per active webhook (see
  * DELIVERY_WINDOW in webhook-attempts.repository.ts; at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK),
- * DELIVERIES_PER_JOB of one webhook to a job. The relay runs when a write recorded events, when
+ * at most WEBHOOK_MAX_IN_FLIGHT_PER_OWNER per owner across its webhooks, owners taking turns in
+ * each claim (libs/queue's round-robin claim), DELIVERIES_PER_JOB of one webhook to a job. The relay runs when a write recorded events, when
  * a worker finished a job, every WEBHOOK_RELAY_INTERVAL_MS, and checks for lost jobs at start,
  * when Redis comes back, and every WEBHOOK_REQUEUE_AFTER_SECONDS. Workers run as WEBHOOK_WORKERS says.
  */
@@ -47,6 +48,7 @@ export function webhookLane(): Provider[] {
       item: (row) => toAttempt(row, options),
       itemsPerJob: DELIVERIES_PER_JOB,
       perKey: config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+      perOwner: config.WEBHOOK_MAX_IN_FLIGHT_PER_OWNER,
       batch: 500,
       intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
       sweepMs: config.WEBHOOK_REQUEUE_AFTER_SECONDS * 1000,
