@@ -3,7 +3,7 @@ import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestApp, eventually, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { verifyWebhook, WEBHOOK_LANE, type WebhookLane, WebhooksRepository } from '@app/webhooks';
+import { verifyWebhook, WEBHOOK_LANE, WebhookAttemptsRepository, type WebhookLane } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
@@ -172,18 +172,25 @@ describe('webhook delivery', () => {
     const history = await request(ds.http).get(`${doc}/a/history`).set(c.auth).expect(200);
     await request(ds.http).delete(`${doc}/a`).set(c.auth).expect(200);
     const restored = await request(ds.http).post(`${doc}/a/history/${history.body.data[2].id}/restore`).set(c.auth).expect(200);
-    await request(ds.http).get(doc).set(c.auth).expect(200);
-    const calls = await receiver.waitFor(9);
-    const seen = calls.map((x) => `${x.json.type} ${x.json.data.key} v${x.json.data.version}`).sort();
+    const listed = await request(ds.http).get(doc).set(c.auth).expect(200);
+    const calls = await receiver.waitFor(8);
+    const single = calls.filter((x) => x.json.data.documents === undefined);
+    const seen = single.map((x) => `${x.json.type} ${x.json.data.key} v${x.json.data.version}`).sort();
     expect(seen).toEqual([
-      'document.created a v1', 'document.created b v1', 'document.deleted a v3',
-      'document.read a v2', 'document.read a v4', 'document.read b v1',
+      'document.created a v1', 'document.created b v1', 'document.deleted a v3', 'document.read a v2',
       'document.updated a v2', 'document.updated a v3', 'document.updated a v4',
     ]);
+    // The list page is one event naming what it showed.
+    const page = calls.find((x) => x.json.data.documents !== undefined)!.json;
+    expect(page.type).toBe('document.read');
+    expect(page.data).toEqual({
+      environment: 'production', context: 'shop', type: 'product', page: 1, per_page: 15, total: 2,
+      documents: listed.body.data.map((d: { id: string; key: string; version: number }) => ({ id: d.id, key: d.key, version: d.version })),
+    });
     const deleted = calls.find(byType('document.deleted'))!.json.data;
     expect(deleted.deleted_at).toEqual(expect.any(String));
     expect(calls.find((x) => x.json.type === 'document.updated' && x.json.data.version === 4)!.json.data).toEqual(restored.body);
-    expect(new Set(calls.map((x) => x.headers['webhook-id'])).size).toBe(9);
+    expect(new Set(calls.map((x) => x.headers['webhook-id'])).size).toBe(8);
   });
 
   it('treats the client id in any letter case as one client: a webhook made under upper case gets the events and lists under lower case', async () => {
@@ -356,7 +363,7 @@ describe('webhook outbox relay and attempt recording', () => {
        VALUES ($1, $2, gen_random_uuid(), 'document.created', now(), '{}')`,
       [hook.id, c.id],
     );
-    const repository = ds.get(WebhooksRepository);
+    const repository = ds.get(WebhookAttemptsRepository);
     let recording: Promise<Set<string>> | undefined;
     // A worker as fast as can be: it claims and records while the relay has not committed yet.
     await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {
