@@ -68,6 +68,21 @@ describe('webhook registration', () => {
     expect((await request(ds.http).get(w.base).set(c.auth)).body.total).toBe(1);
   });
 
+  it('holds a client to WEBHOOKS_MAX_PER_OWNER webhooks (20 by default), also when the creates come at once', async () => {
+    const w = webhooksOf(ds, c);
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => w.create({ url: `https://93.184.216.34/cap/${i}`, events: ['document.read'] })));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(20);
+    const refused = answers.filter((r) => r.status !== 201);
+    const message = 'At most 20 webhooks are allowed: delete one to add another.';
+    expect(refused.map((r) => [r.status, r.body])).toEqual(Array(5).fill([422, { message, errors: { url: [message] } }]));
+    expect((await request(ds.http).get(w.base).set(c.auth)).body.total).toBe(20);
+    // Another client has a cap of its own; a deletion makes room.
+    const other = await ds.newClient();
+    await webhooksOf(ds, other).create({ url: 'https://93.184.216.34/cap/0', events: ['document.read'] }).expect(201);
+    await request(ds.http).delete(`${w.base}/${answers.find((r) => r.status === 201)!.body.id}`).set(c.auth).expect(204);
+    await w.create({ url: 'https://93.184.216.34/cap/again', events: ['document.read'] }).expect(201);
+  });
+
   it('updates url, events and status; a url another webhook has is 409; delete is 204 then 404', async () => {
     const w = webhooksOf(ds, c);
     const a = (await w.create({ url: 'https://93.184.216.34/a', events: ['document.read'] }).expect(201)).body;
@@ -191,6 +206,20 @@ describe('webhook delivery', () => {
     expect(deleted.deleted_at).toEqual(expect.any(String));
     expect(calls.find((x) => x.json.type === 'document.updated' && x.json.data.version === 4)!.json.data).toEqual(restored.body);
     expect(new Set(calls.map((x) => x.headers['webhook-id'])).size).toBe(8);
+  });
+
+  it('makes a list page one read event per webhook, whatever its number of documents; a single GET stays one per document', async () => {
+    await subscribe(['document.read']);
+    await subscribe(['document.read'], `${receiver.url}?second`);
+    await request(ds.http).post(`${c.doc()}/bulk`).set(c.auth).send({ documents: Array.from({ length: 100 }, (_, i) => ({ key: `p${i}`, data: { i } })) }).expect(200);
+    const reads = async () => (await ds.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM docstore.webhook_deliveries WHERE owner = $1 AND event_type = 'document.read'`, [c.id]))!.n;
+    // The answer comes once the event is recorded.
+    await request(ds.http).get(`${c.doc()}?per_page=100`).set(c.auth).expect(200);
+    expect(await reads()).toBe(2);
+    await request(ds.http).get(`${c.doc()}/p1`).set(c.auth).expect(200);
+    expect(await reads()).toBe(4);
+    const pages = (await receiver.waitFor(2, (x) => x.json.data.documents !== undefined)).map((x) => x.json.data);
+    expect(pages.map((p) => [p.total, p.documents.length])).toEqual([[100, 100], [100, 100]]);
   });
 
   it('treats the client id in any letter case as one client: a webhook made under upper case gets the events and lists under lower case', async () => {

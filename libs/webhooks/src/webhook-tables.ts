@@ -11,7 +11,7 @@ export class WebhookTables {
   readonly deliveries: string;
   readonly attempts: string;
 
-  constructor(dataSource: Pick<DataSource, 'driver'>) {
+  constructor(dataSource: DataSource) {
     this.schema = `"${String(dataSource.driver.schema).replace(/"/g, '""')}"`;
     this.webhooks = `${this.schema}.webhooks`;
     this.deliveries = `${this.schema}.webhook_deliveries`;
