@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,27 +6,17 @@ import { generateEncryptionKeys } from '@app/secrets';
 import { eventually, freePort, freshDatabase } from '@app/testkit';
 import { Client } from 'pg';
 import { ROOT } from '../src/workspace';
+import { builtEntry as entry, hasExited as exited, startProcess, statusOf, stopProcesses, type AppProcess as Proc, type BuiltApp as App } from './support/built-app';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureBuilt } = require(join(ROOT, 'tools/app-build.js')) as { ensureBuilt(app: string): Promise<void> };
 
-const APPS = ['docstore', 'gateway', 'ingest-push'] as const;
-type App = (typeof APPS)[number];
+const APPS: readonly App[] = ['docstore', 'gateway', 'ingest-push'];
 const REPLICAS = 3;
 /** Every process started together must be healthy (or done) within this, as the issue's deployments need. */
 const BOUND_MS = 60_000;
 
 const dist = (app: App) => join(ROOT, 'dist', app);
-const entry = (app: App) => join(dist(app), 'apps', app, 'src', 'main.js');
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: string;
-  /** Resolves with the exit code. */
-  done: Promise<number | null>;
-}
 
 /** The credential commands of a provisioning script, as `main.js <command>` runs them. */
 const COMMANDS: Array<{ app: App; argv: (i: number) => string[]; prints: RegExp }> = [
@@ -49,14 +38,7 @@ describe('processes started together on a fresh database', () => {
   let tmp: string;
 
   const start = (name: string, args: string[], env: Record<string, string>): Proc => {
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', ENCRYPTION_KEYS: encryptionKeys, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const proc: Proc = { name, child, output: '', done: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
-    child.stdout!.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
+    const proc = startProcess(name, args, { ENCRYPTION_KEYS: encryptionKeys, LOG_LEVEL: 'warn', ...env });
     procs.push(proc);
     return proc;
   };
@@ -71,8 +53,7 @@ describe('processes started together on a fresh database', () => {
   }, 900_000);
 
   afterAll(async () => {
-    for (const { child } of procs) if (!exited(child)) child.kill('SIGTERM');
-    await Promise.all(procs.map((p) => p.done));
+    await stopProcesses(procs);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }, 30_000);
 
@@ -97,7 +78,7 @@ describe('processes started together on a fresh database', () => {
         eventually(async () => {
           if (exited(r.child)) return `${r.name} exited: ${r.output.slice(-800)}`;
           if (Date.now() > deadline) return `${r.name} not healthy within 60 s`;
-          return (await status(r.port)) === 200 ? 'healthy' : undefined;
+          return (await statusOf(`http://127.0.0.1:${r.port}/health`)) === 200 ? 'healthy' : undefined;
         }),
       ),
     );
@@ -141,7 +122,7 @@ migrateDatabaseAt(process.env.DATABASE_URL, { schema: 'docstore', entities: [], 
     const answers: number[] = [];
     const docstores = replicas.filter((r) => r.app === 'docstore');
     const done = await eventually(async () => {
-      answers.push(...(await Promise.all(docstores.map((r) => status(r.port)))));
+      answers.push(...(await Promise.all(docstores.map((r) => statusOf(`http://127.0.0.1:${r.port}/health`)))));
       if (next.every((p) => exited(p.child))) return next.map((p) => ({ name: p.name, code: p.child.exitCode }));
       return Date.now() > deadline ? next.map((p) => ({ name: p.name, code: exited(p.child) ? p.child.exitCode : 'still running' })) : undefined;
     });
@@ -158,14 +139,3 @@ migrateDatabaseAt(process.env.DATABASE_URL, { schema: 'docstore', entities: [], 
     }
   }, 120_000);
 });
-
-/** The status of GET /health on `port`, or 0 when nothing answers within 2 s. */
-async function status(port: number): Promise<number> {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2000) });
-    await res.arrayBuffer();
-    return res.status;
-  } catch {
-    return 0;
-  }
-}
