@@ -235,7 +235,11 @@ export class SalesRepository {
     );
   }
 
+  /**
+   * An upload's transaction: its COPY lasts as long as the body (bounded by the upload's own deadlines) and its merge
+   * grows with the file, so neither DB_STATEMENT_TIMEOUT_SECONDS nor the client's query timeout applies.
+   */
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
-    return this.sql.transaction(work);
+    return this.sql.transaction(work, { longRunning: true });
   }
 }
