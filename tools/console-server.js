@@ -190,4 +190,4 @@ function decodeSafe(pathname) {
   }
 }
 
-module.exports = { createConsoleServer, serviceFor, forwardable, CONTENT_SECURITY_POLICY, STATIC_HEADERS, LINGER_MS };
+module.exports = { createConsoleServer, serviceFor, CONTENT_SECURITY_POLICY, STATIC_HEADERS };
