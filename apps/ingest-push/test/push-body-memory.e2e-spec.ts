@@ -39,7 +39,9 @@ function attack(port: number, token: string, body: Buffer, start: number): Promi
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('error', () => undefined);
-    socket.write(`POST /api/pushm/bulk HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n`);
+    socket.write(
+      `POST /api/pushm/bulk HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n`,
+    );
     socket.write(body, () => (stalledAt = Date.now() - start));
     socket.once('close', () => {
       const closedAt = Date.now() - start;
@@ -79,7 +81,11 @@ describe('JSON bodies in flight', () => {
     const body = Buffer.alloc(SENT, '1');
     body.write('{"pushs":[');
     // Warm up: one small push, so the baseline includes what serving a request loads.
-    await fetch(`http://127.0.0.1:${child.port}/api/pushm/bulk`, { method: 'POST', headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`http://127.0.0.1:${child.port}/api/pushm/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     await child.gc();
     const baseline = rss(child.pid);
 

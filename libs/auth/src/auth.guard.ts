@@ -193,7 +193,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
   }
 }
 
-const NO_STORE: CredentialStore = { verify: async () => null };
+const NO_STORE: CredentialStore = { verify: () => null };
 
 function clientAddress(req: Request): string {
   return req.ip ?? 'unknown';
