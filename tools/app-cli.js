@@ -32,9 +32,7 @@ async function runAppCli(app, argv) {
   if (!cli) throw new Error(`${path.relative(ROOT, file)} exports no command line.`);
   await cli.main(
     argv.length > 0 ? argv : ['help'],
-    async () => {
-      throw new Error(`${argv[0]} is not a command of ${app}.`);
-    },
+    () => Promise.reject(new Error(`${argv[0]} is not a command of ${app}.`)),
     async () => {
       // The app's settings need a key even when this command stores no secret.
       process.env.ENCRYPTION_KEYS = localEncryptionKeys();

@@ -46,7 +46,7 @@ describe('CachedCredentialStore', () => {
   it('looks a row up once while cached, once for concurrent misses, and again after evict', async () => {
     const t = table({ a: row('a', 'sa') });
     const store = new CachedCredentialStore(t, options);
-    await Promise.all(Array.from({ length: 10 }, () => store.verify({ id: 'a', secret: 'sa' })));
+    await Promise.all(Array.from({ length: 10 }, async () => store.verify({ id: 'a', secret: 'sa' })));
     await store.verify({ id: 'a', secret: 'sa' });
     expect(t.calls).toEqual(['a']);
     store.evict('a');

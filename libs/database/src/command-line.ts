@@ -194,9 +194,9 @@ function parseOptions(command: DatabaseCommand, args: string[], usage: string) {
 }
 
 /** The direct PostgreSQL URL (DATABASE_DIRECT_URL, else DATABASE_URL): a command migrates under a session lock. */
-async function configuredDatabase(): Promise<CommandDatabase> {
+function configuredDatabase(): Promise<CommandDatabase> {
   const config = loadConfig(DatabaseConfig);
-  return { url: directDatabaseUrl(config), migrationLockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS, close: async () => undefined };
+  return Promise.resolve({ url: directDatabaseUrl(config), migrationLockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS, close: () => Promise.resolve() });
 }
 
 /** parseArgs's errors quote the argument; they become one sentence naming it. */

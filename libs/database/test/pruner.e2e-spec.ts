@@ -65,7 +65,7 @@ describe('Pruner (real PostgreSQL)', () => {
   });
 
   it('leaves a table alone while another session holds its prune lock', async () => {
-    const holder = await dataSource.createQueryRunner();
+    const holder = dataSource.createQueryRunner();
     await holder.connect();
     try {
       await holder.query('BEGIN');

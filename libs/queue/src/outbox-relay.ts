@@ -195,7 +195,8 @@ export class OutboxRelay<Row, Item extends LaneItem> {
     while (this.running) await this.running;
     if (this.stopped) return this.claim().then(() => undefined);
     this.kick();
-    await this.running;
+    // kick() started a claim: read the field again (the loop above left it narrowed to null).
+    await (this.running as Promise<void> | null);
   }
 
   /**
