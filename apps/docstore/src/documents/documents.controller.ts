@@ -1,14 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
-import { ApiErrors, ValidationFailedException, type FieldErrors } from '@app/errors';
+import { ApiErrors } from '@app/errors';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request, Response } from 'express';
 import { ApiDocumentPath } from '../address/document-path.decorator';
 import { DocumentPathPipe, type DocumentAddress } from '../address/document-path.pipe';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { expectedVersion, IF_MATCH, notModified, setDocumentEtag } from './document-etag';
-import { parseBoolean, parseListQuery } from './document-query';
+import { DocumentListQueryDto, DocumentReadQueryDto, isTrueWord } from './document-query.dto';
 import { BULK_BODY_EXAMPLES, BulkBodyDto, DOCUMENT_BODY_EXAMPLES, DocumentBodyDto, type DocumentView } from './document.dto';
 import { DocumentsService } from './documents.service';
 
@@ -30,10 +30,8 @@ export class DocumentsController {
     schema: { type: 'object', additionalProperties: { type: 'string' }, example: { name: 'Mug', price_gte: '5' } },
     description: 'filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]).',
   })
-  @ApiQuery({ name: 'sort', required: false, description: 'field,-field (data fields, or _key, _version, _created_at, _updated_at).' })
-  @ApiQuery({ name: 'deleted', required: false, type: Boolean })
-  async list(@Param(DocumentPathPipe) at: DocumentAddress, @Query() query: Record<string, unknown>, @PageRequest() paging: Paging): Promise<Paginated<DocumentView>> {
-    const { rows, total } = await this.documents.list(at.scope, parseListQuery(query), paging);
+  async list(@Param(DocumentPathPipe) at: DocumentAddress, @Query() query: DocumentListQueryDto, @PageRequest() paging: Paging): Promise<Paginated<DocumentView>> {
+    const { rows, total } = await this.documents.list(at.scope, DocumentListQueryDto.read(query), paging);
     return paginate(rows, total, paging);
   }
 
@@ -60,12 +58,10 @@ export class DocumentsController {
   @RequireScopes(DocstoreScope.DocumentRead)
   @ApiDocumentPath('key')
   @ApiErrors(404)
-  @ApiQuery({ name: 'deleted', required: false, type: Boolean })
-  async get(@Param(DocumentPathPipe) at: DocumentAddress, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView | void> {
-    const errors: FieldErrors = {};
-    const includeDeleted = parseBoolean(req.query.deleted, 'deleted', errors);
-    if (errors.deleted) throw new ValidationFailedException(errors);
-    const document = setDocumentEtag(res, await this.documents.get(at.scope, at.key, includeDeleted));
+  async get(
+    @Param(DocumentPathPipe) at: DocumentAddress, @Query() query: DocumentReadQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response,
+  ): Promise<DocumentView | void> {
+    const document = setDocumentEtag(res, await this.documents.get(at.scope, at.key, isTrueWord(query.deleted)));
     if (notModified(req, document)) {
       res.status(304);
       return;

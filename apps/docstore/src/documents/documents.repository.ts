@@ -5,7 +5,7 @@ import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
 import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
-import type { DocumentListQuery } from './document-query';
+import type { DocumentListQuery } from './document-query.dto';
 import type { DocumentView } from './document.dto';
 import { DocumentWriteConflictException } from './documents.exception';
 

@@ -6,7 +6,7 @@ import { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
 import { DocstoreConfig } from '../config/docstore.config';
 import { SchemasService } from '../schemas/schemas.service';
-import type { DocumentListQuery } from './document-query';
+import type { DocumentListQuery } from './document-query.dto';
 import { DocumentEvent } from './document-events';
 import type { BulkItemDto, DocumentBodyDto, DocumentView } from './document.dto';
 import {
