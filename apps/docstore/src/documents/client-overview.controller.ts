@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@
 import { ApiErrors } from '@app/errors';
 import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request } from 'express';
-import type { DocstorePrincipal } from '../tokens/docstore-auth.policy';
+import type { DocstorePrincipal } from '../tokens/docstore-principal';
 import { ClientStatsDto, CollectionDto, StatsQueryDto } from './client-overview.dto';
 import { ClientOverviewService } from './client-overview.service';
 

@@ -5,7 +5,7 @@ import { AuthEndpoint, RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request } from 'express';
-import type { DocstorePrincipal } from './docstore-auth.policy';
+import type { DocstorePrincipal } from './docstore-principal';
 import { DocstoreScope } from './docstore-scopes';
 import { CREATE_TOKEN_EXAMPLES, CreateTokenDto, TokenCreatedDto, TokenDto, UPDATE_TOKEN_EXAMPLES, UpdateTokenDto } from './token.dto';
 import { TokensService } from './tokens.service';
