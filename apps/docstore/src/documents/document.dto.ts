@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, isObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { KeepRaw, QuickCheck } from '@app/errors';
-import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from '../address/document-path.pipe';
+import { PATH_SEGMENT, PATH_SEGMENT_MAX_LENGTH, PATH_SEGMENT_MESSAGE } from '../address/document-path.pipe';
 
 /** Ten years: a longer ttl is a mistake, not a wish. */
 export const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;
@@ -17,7 +17,7 @@ class ExpiryDto {
   @IsOptional() @IsISO8601({ strict: true })
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ description: 'Seconds from now until the document expires; sets expires_at.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_TTL_SECONDS, description: 'Seconds from now until the document expires; sets expires_at.' })
   @IsOptional() @IsInt() @Min(1) @Max(MAX_TTL_SECONDS)
   ttl?: number;
 }
@@ -43,8 +43,8 @@ export class DocumentBodyDto extends ExpiryDto {
 
 @QuickCheck(acceptsBulkItem)
 export class BulkItemDto extends ExpiryDto {
-  @ApiProperty()
-  @IsString() @MaxLength(255, { message: PATH_SEGMENT_MESSAGE }) @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
+  @ApiProperty({ minLength: 1, maxLength: PATH_SEGMENT_MAX_LENGTH, pattern: PATH_SEGMENT.source })
+  @IsString() @MaxLength(PATH_SEGMENT_MAX_LENGTH, { message: PATH_SEGMENT_MESSAGE }) @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
   key!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
@@ -54,7 +54,7 @@ export class BulkItemDto extends ExpiryDto {
 
 @QuickCheck(acceptsBulkBody)
 export class BulkBodyDto {
-  @ApiProperty({ type: [BulkItemDto] })
+  @ApiProperty({ type: [BulkItemDto], minItems: 1, maxItems: BULK_HARD_LIMIT, description: 'At most BULK_MAX_ITEMS (a setting) items.' })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(BULK_HARD_LIMIT)
   @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => BulkItemDto)
   documents!: BulkItemDto[];

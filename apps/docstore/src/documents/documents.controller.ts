@@ -8,7 +8,7 @@ import { ApiDocumentPath } from '../address/document-path.decorator';
 import { DocumentPathPipe, type DocumentAddress } from '../address/document-path.pipe';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { expectedVersion, IF_MATCH, notModified, setDocumentEtag } from './document-etag';
-import { DocumentListQueryDto, DocumentReadQueryDto, isTrueWord } from './document-query.dto';
+import { DocumentListQueryDto, DocumentReadQueryDto, isTrueWord, MAX_FILTERS } from './document-query.dto';
 import { BULK_BODY_EXAMPLES, BulkBodyDto, DOCUMENT_BODY_EXAMPLES, DocumentBodyDto, DocumentDeletedDto, DocumentDto } from './document.dto';
 import { DocumentsService } from './documents.service';
 
@@ -31,7 +31,7 @@ export class DocumentsController {
     style: 'deepObject',
     explode: true,
     schema: { type: 'object', additionalProperties: { type: 'string' }, example: { name: 'Mug', price_gte: '5' } },
-    description: 'filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]).',
+    description: `filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]); at most ${MAX_FILTERS}.`,
   })
   @ApiPaginatedResponse(DocumentDto, 'One page of the live documents (all of them with deleted=true).')
   async list(@Param(DocumentPathPipe) at: DocumentAddress, @Query() query: DocumentListQueryDto, @PageRequest() paging: Paging): Promise<Paginated<DocumentDto>> {

@@ -4,6 +4,9 @@ import { IsTokenScopes } from './token-scopes.validator';
 import type { TokenStatus } from './token.entity';
 import type { TokenScopes } from './token-scopes';
 
+/** Longest token name. */
+export const TOKEN_NAME_MAX_LENGTH = 255;
+
 const SCOPE_LIST = { type: 'array', items: { type: 'string' }, example: ['document:read'] } as const;
 /** Token scopes, in requests and answers alike. */
 const SCOPES_DOC = {
@@ -39,8 +42,8 @@ export const UPDATE_TOKEN_EXAMPLES = {
 };
 
 export class CreateTokenDto {
-  @ApiProperty({ maxLength: 255 })
-  @IsString() @IsNotEmpty() @MaxLength(255)
+  @ApiProperty({ maxLength: TOKEN_NAME_MAX_LENGTH })
+  @IsString() @IsNotEmpty() @MaxLength(TOKEN_NAME_MAX_LENGTH)
   name!: string;
 
   @ApiProperty(SCOPES_DOC)
@@ -53,8 +56,8 @@ export class CreateTokenDto {
 }
 
 export class UpdateTokenDto {
-  @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @ApiPropertyOptional({ maxLength: TOKEN_NAME_MAX_LENGTH })
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(TOKEN_NAME_MAX_LENGTH)
   name?: string;
 
   @ApiPropertyOptional(SCOPES_DOC)

@@ -3,6 +3,11 @@ import type { AttemptTrigger, AttemptView, DeliveryStatus, DeliveryView, Webhook
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DOCUMENT_EVENTS } from '../documents/document-events';
 
+/** Longest webhook URL. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** Most entries `events` may list (repeats are merged when stored). */
+export const MAX_WEBHOOK_EVENTS = DOCUMENT_EVENTS.length * 4;
+
 const EVENTS_MESSAGE = `Each event must be one of: ${DOCUMENT_EVENTS.join(', ')}.`;
 
 export const CREATE_WEBHOOK_EXAMPLES = {
@@ -15,12 +20,12 @@ export const UPDATE_WEBHOOK_EXAMPLES = {
 };
 
 export class CreateWebhookDto {
-  @ApiProperty({ maxLength: 2048, description: 'https URL of a public host (http only for WEBHOOK_ALLOWED_TARGETS).' })
-  @IsString() @MaxLength(2048)
+  @ApiProperty({ maxLength: WEBHOOK_URL_MAX_LENGTH, description: 'https URL of a public host (http only for WEBHOOK_ALLOWED_TARGETS).' })
+  @IsString() @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   url!: string;
 
-  @ApiProperty({ type: [String], enum: DOCUMENT_EVENTS })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(DOCUMENT_EVENTS.length * 4) @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
+  @ApiProperty({ type: [String], enum: DOCUMENT_EVENTS, minItems: 1, maxItems: MAX_WEBHOOK_EVENTS })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_WEBHOOK_EVENTS) @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
   events!: string[];
 
   @ApiPropertyOptional({ enum: ['active', 'inactive'], default: 'active' })
@@ -30,12 +35,12 @@ export class CreateWebhookDto {
 
 /** Every field optional: what is given changes, the rest stays. */
 export class UpdateWebhookDto {
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional() @IsString() @MaxLength(2048)
+  @ApiPropertyOptional({ maxLength: WEBHOOK_URL_MAX_LENGTH })
+  @IsOptional() @IsString() @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   url?: string;
 
-  @ApiPropertyOptional({ type: [String], enum: DOCUMENT_EVENTS })
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(DOCUMENT_EVENTS.length * 4) @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
+  @ApiPropertyOptional({ type: [String], enum: DOCUMENT_EVENTS, minItems: 1, maxItems: MAX_WEBHOOK_EVENTS })
+  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_WEBHOOK_EVENTS) @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
   events?: string[];
 
   @ApiPropertyOptional({ enum: ['active', 'inactive'] })
