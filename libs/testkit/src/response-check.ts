@@ -2,8 +2,11 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Ajv2019, { type AnySchema, type ValidateFunction } from 'ajv/dist/2019';
+import Ajv2019, { type ValidateFunction } from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
+
+/** What every app serves outside its API, and so outside its OpenAPI document (libs/server): not checked. */
+const OUTSIDE_THE_API = /^\/(?:health(?:\/live)?|metrics|docs(?:-json|\/.*)?)$/;
 
 /** Bodies larger than this are not kept for checking (an export stream, a large page): counted as skipped. */
 const MAX_CAPTURED_BYTES = 4 * 1024 * 1024;
@@ -48,6 +51,7 @@ export class ResponseCheck {
     res.on('finish', () => {
       if (res.statusCode < 200 || res.statusCode > 299 || size > MAX_CAPTURED_BYTES) return;
       const url = req.originalUrl ?? req.url ?? '/';
+      if (OUTSIDE_THE_API.test(url.split('?')[0])) return;
       this.answers.push({
         method: (req.method ?? 'GET').toLowerCase(),
         path: url.split('?')[0],
@@ -60,11 +64,11 @@ export class ResponseCheck {
   };
 
   /** Checks what was recorded against the app's OpenAPI document (loaded only when there is something to check), forgets it, and returns the problems. */
-  async check(load: () => Promise<OpenApiDocument>): Promise<string[]> {
+  async check(load: () => Promise<object>): Promise<string[]> {
     const answers = this.answers.splice(0);
     const json = answers.filter((a) => /^application\/(?:[\w.+-]+\+)?json\b/i.test(a.type) && a.method !== 'head' && a.body.length > 0);
     if (json.length === 0) return [];
-    const operations = new OperationIndex(await load());
+    const operations = new OperationIndex((await load()) as OpenApiDocument);
     const problems = new Set<string>();
     for (const answer of json) {
       const found = operations.find(answer.method, answer.path);
@@ -131,7 +135,7 @@ class OperationIndex {
       const answer = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
       const content = Object.entries(answer?.content ?? {}).find(([type]) => /json/i.test(type));
       const schema = content?.[1].schema;
-      this.validators.set(key, schema ? this.ajv.compile(toJsonSchema(schema, this.document) as AnySchema) : null);
+      this.validators.set(key, schema ? this.ajv.compile(toJsonSchema(schema, this.document) as object) : null);
     }
     return this.validators.get(key) ?? null;
   }

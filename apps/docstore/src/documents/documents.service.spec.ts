@@ -180,16 +180,17 @@ describe('DocumentsService (in-memory repository)', () => {
     expect(repository.rows.size).toBe(0);
   });
 
-  it('emits one read event per document read and hands every recorded delivery to the relay', async () => {
+  it('emits one read event per document read and one per list page, and hands every recorded delivery to the relay', async () => {
     repository.subscribers = 1;
     await service.create(scope, 'a', body('a', {}));
     await service.create(scope, 'b', body('b', {}));
     await service.get(scope, 'a', false);
     const page = await service.list(scope, LIST, { page: 1, perPage: 15, offset: 0 });
     expect(page).toMatchObject({ total: 2, rows: [{ key: 'a' }, { key: 'b' }] });
+    await service.list({ ...scope, type: 'empty' }, LIST, { page: 1, perPage: 15, offset: 0 });
     expect(events.emitted).toEqual([
       { owner: scope.clientId, eventType: DocumentEvent.Read, count: 1 },
-      { owner: scope.clientId, eventType: DocumentEvent.Read, count: 2 },
+      { owner: scope.clientId, eventType: DocumentEvent.Read, count: 1 },
     ]);
     expect(events.recordedDeliveries).toBe(2);
   });
