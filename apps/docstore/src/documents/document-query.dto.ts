@@ -135,22 +135,15 @@ function parseFilter(name: string, raw: unknown, errors: FieldErrors): DocumentF
   return { path, op: op as FilterOperator, value: raw };
 }
 
-/** The list's fixed parameters: every other name must be a filter. */
-const LIST_PARAMETERS: ReadonlySet<string> = new Set(['page', 'per_page', 'sort', 'deleted']);
-
 /**
- * Reads the `filter[…]` parameters of the whole query. Any other parameter the list does not
- * know (`per_page[]`, `sort[]`, a typo) is refused in the words of the pipe's own whitelist.
+ * Reads the `filter…` parameters of the whole query (other names are the pipe's: declared ones are
+ * checked, the bracket forms of declared ones refused, unknown ones dropped).
  */
 export function readFilters(query: Record<string, unknown>): FilterReading {
   const errors: FieldErrors = {};
   const filters: DocumentFilter[] = [];
   for (const [name, raw] of Object.entries(query)) {
-    if (LIST_PARAMETERS.has(name)) continue;
-    if (name !== 'filter' && !name.startsWith('filter[')) {
-      errors[name] = [`property ${name} should not exist`];
-      continue;
-    }
+    if (name !== 'filter' && !name.startsWith('filter[')) continue;
     const filter = parseFilter(name, raw, errors);
     if (filter) filters.push(filter);
   }
@@ -188,7 +181,7 @@ export const AreDocumentFilters = (): PropertyDecorator =>
 /**
  * `GET DOC`: paging, `sort`, `deleted` and any number of `filter[…]` parameters. Only the declared
  * fields are kept (`@Exclude()`): the filters, whose names vary, are read from the whole query into
- * `filter` and checked there with every other name the list does not know.
+ * `filters` (not `filter`, which would make every `filter[…]` the bracket form of a declared name).
  */
 @Exclude()
 export class DocumentListQueryDto extends PageQueryDto {
@@ -206,11 +199,11 @@ export class DocumentListQueryDto extends PageQueryDto {
   /** Documented by the controller's `filter` deepObject parameter. */
   @ApiHideProperty()
   @Expose() @Transform(({ obj }: { obj: Record<string, unknown> }) => readFilters(obj)) @AreDocumentFilters()
-  filter!: FilterReading;
+  filters!: FilterReading;
 
   /** The query the repository lists by. */
   static read(query: DocumentListQueryDto): DocumentListQuery {
-    return { filters: query.filter.filters, sort: readSort(query.sort).sort, deleted: isTrueWord(query.deleted) };
+    return { filters: query.filters.filters, sort: readSort(query.sort).sort, deleted: isTrueWord(query.deleted) };
   }
 }
 
