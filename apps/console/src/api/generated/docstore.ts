@@ -392,6 +392,7 @@ export interface components {
             };
         };
         BulkBodyDto: {
+            /** @description At most BULK_MAX_ITEMS (a setting) items. */
             documents: components["schemas"]["BulkItemDto"][];
         };
         DocumentBodyDto: {
@@ -1094,7 +1095,7 @@ export interface operations {
                 sort?: string;
                 /** @description Also list soft-deleted and expired documents. */
                 deleted?: boolean;
-                /** @description filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]). */
+                /** @description filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]); at most 20. */
                 filter?: {
                     [key: string]: string;
                 };
