@@ -34,6 +34,13 @@ describe('createValidationPipe', () => {
     await expect(query({ name: ['a', 'b'] })).rejects.toMatchObject({ extras: { errors: { name: ['name must be a string'] } } });
   });
 
+  it('refuses the bracket forms of a declared query parameter, naming them as sent, and drops those of unknown ones', async () => {
+    const query = (value: unknown) => pipe.transform(value, { type: 'query', metatype: NameDto });
+    await expect(query({ 'name[]': 'a' })).rejects.toMatchObject({ extras: { errors: { 'name[]': ['The name parameter takes a single value: name[] is not accepted.'] } } });
+    await expect(query({ name: 'a', 'name[0]': 'b', 'name[x]': 'c' })).rejects.toMatchObject({ extras: { errors: { 'name[0]': [expect.any(String)], 'name[x]': [expect.any(String)] } } });
+    await expect(query({ name: 'a', 'utm[]': 'x', '[]': 'y' })).resolves.toEqual({ name: 'a' });
+  });
+
   it.each(['bogus', 'prototype', 'constructor', 'toString', 'hasOwnProperty'])('refuses an unknown field named %s with 422 naming it', async (key) => {
     const failure = run(JSON.parse(`{"${key}": ""}`));
     await expect(failure).rejects.toBeInstanceOf(ValidationFailedException);

@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { getMetadataStorage } from 'class-validator';
 import { InvalidPathParameterException, ValidationFailedException, type FieldErrors } from './common.exception';
 import { isStorableText } from './storable-text';
 
@@ -124,6 +125,35 @@ function checkPathParameters(value: unknown, name?: string): void {
   }
 }
 
+const DECLARED = new WeakMap<object, ReadonlySet<string>>();
+
+/** The properties a DTO declares (those class-validator's whitelist keeps). */
+function declaredProperties(metatype: object): ReadonlySet<string> {
+  let names = DECLARED.get(metatype);
+  if (!names) {
+    names = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype as new () => object, '', true, false).map((m) => m.propertyName));
+    DECLARED.set(metatype, names);
+  }
+  return names;
+}
+
+/**
+ * Refuses `per_page[]=5`, `window[0]=7d`, `sort[a]=x`: Express's simple query parser keeps the brackets in
+ * the name, so the array or object form of a declared parameter would otherwise be dropped as an unknown
+ * name and the default silently used. Named as sent. Costs nothing while no name holds a bracket.
+ */
+function refuseBracketForms(value: unknown, metatype: unknown): void {
+  if (value === null || typeof value !== 'object' || typeof metatype !== 'function') return;
+  let errors: FieldErrors | undefined;
+  for (const name of Object.keys(value)) {
+    const bracket = name.indexOf('[');
+    if (bracket <= 0) continue;
+    const declared = name.slice(0, bracket);
+    if (declaredProperties(metatype).has(declared)) (errors ??= {})[name] = [`The ${declared} parameter takes a single value: ${name} is not accepted.`];
+  }
+  if (errors) throw new ValidationFailedException(errors);
+}
+
 /**
  * Nest's validation pipe, with path parameters checked for storable text, and @KeepRaw
  * fields passed through untouched: they are validated as empty stand-ins of the same kind
@@ -139,7 +169,10 @@ class AppValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'query' && this.queries) return this.queries.transform(value, metadata);
+    if (metadata.type === 'query' && this.queries) {
+      refuseBracketForms(value, metadata.metatype);
+      return this.queries.transform(value, metadata);
+    }
     if (metadata.type === 'param') checkPathParameters(value, metadata.data);
     if (metadata.metatype && QUICK_CHECKS.get(metadata.metatype)?.(value)) return value;
     if (!metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);

@@ -3,9 +3,10 @@ import { ValidationFailedException, type FieldErrors } from '@app/errors';
 import { clientIdOf } from './client-id.param';
 import type { DocumentScope } from './document-scope';
 
-/** Path segments: 1 to 255 characters, no slash and no control characters. */
-export const PATH_SEGMENT = /^[^/\u0000-\u001f\u007f]{1,255}$/;
-export const PATH_SEGMENT_MESSAGE = '$property must be 1 to 255 characters without "/" or control characters.';
+/** Path segments (and bulk keys): 1 to PATH_SEGMENT_MAX_LENGTH characters, no slash and no control characters. */
+export const PATH_SEGMENT_MAX_LENGTH = 255;
+export const PATH_SEGMENT = new RegExp(`^[^/\\u0000-\\u001f\\u007f]{1,${PATH_SEGMENT_MAX_LENGTH}}$`);
+export const PATH_SEGMENT_MESSAGE = `$property must be 1 to ${PATH_SEGMENT_MAX_LENGTH} characters without "/" or control characters.`;
 const HISTORY_ID = /^[1-9]\d{0,17}$/;
 const SEGMENTS = ['environment', 'context', 'type', 'key'] as const;
 

@@ -1,8 +1,8 @@
 import { pageRead } from './document-events';
-import type { DocumentView } from './document.dto';
+import type { DocumentDto } from './document.dto';
 
-const doc = (key: string, version: number): DocumentView =>
-  ({ id: `id-${key}`, key, version, data: { big: 'x'.repeat(10_000) } }) as unknown as DocumentView;
+const doc = (key: string, version: number): DocumentDto =>
+  ({ id: `id-${key}`, key, version, data: { big: 'x'.repeat(10_000) } }) as unknown as DocumentDto;
 
 describe('pageRead', () => {
   it("names the page's documents by id, key and version, in order, and none of their data", () => {

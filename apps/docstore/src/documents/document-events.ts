@@ -1,6 +1,6 @@
 import type { PageQuery } from '@app/pagination';
 import type { DocumentScope } from '../address/document-scope';
-import type { DocumentView } from './document.dto';
+import type { DocumentDto } from './document.dto';
 
 /**
  * The webhook events of the document store. Created: POST create (also reviving a
@@ -28,10 +28,10 @@ export interface PageRead {
   page: number;
   per_page: number;
   total: number;
-  documents: Array<Pick<DocumentView, 'id' | 'key' | 'version'>>;
+  documents: Array<Pick<DocumentDto, 'id' | 'key' | 'version'>>;
 }
 
-export function pageRead(scope: DocumentScope, page: PageQuery, rows: readonly DocumentView[], total: number): PageRead {
+export function pageRead(scope: DocumentScope, page: PageQuery, rows: readonly DocumentDto[], total: number): PageRead {
   return {
     environment: scope.environment, context: scope.context, type: scope.type, page: page.page, per_page: page.perPage, total,
     documents: rows.map((d) => ({ id: d.id, key: d.key, version: d.version })),

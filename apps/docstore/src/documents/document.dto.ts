@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, isObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { KeepRaw, QuickCheck } from '@app/errors';
-import { PATH_SEGMENT, PATH_SEGMENT_MESSAGE } from '../address/document-path.pipe';
+import { PATH_SEGMENT, PATH_SEGMENT_MAX_LENGTH, PATH_SEGMENT_MESSAGE } from '../address/document-path.pipe';
 
 /** Ten years: a longer ttl is a mistake, not a wish. */
 export const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;
@@ -17,7 +17,7 @@ class ExpiryDto {
   @IsOptional() @IsISO8601({ strict: true })
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ description: 'Seconds from now until the document expires; sets expires_at.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_TTL_SECONDS, description: 'Seconds from now until the document expires; sets expires_at.' })
   @IsOptional() @IsInt() @Min(1) @Max(MAX_TTL_SECONDS)
   ttl?: number;
 }
@@ -43,8 +43,8 @@ export class DocumentBodyDto extends ExpiryDto {
 
 @QuickCheck(acceptsBulkItem)
 export class BulkItemDto extends ExpiryDto {
-  @ApiProperty()
-  @IsString() @MaxLength(255, { message: PATH_SEGMENT_MESSAGE }) @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
+  @ApiProperty({ minLength: 1, maxLength: PATH_SEGMENT_MAX_LENGTH, pattern: PATH_SEGMENT.source })
+  @IsString() @MaxLength(PATH_SEGMENT_MAX_LENGTH, { message: PATH_SEGMENT_MESSAGE }) @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
   key!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
@@ -54,7 +54,7 @@ export class BulkItemDto extends ExpiryDto {
 
 @QuickCheck(acceptsBulkBody)
 export class BulkBodyDto {
-  @ApiProperty({ type: [BulkItemDto] })
+  @ApiProperty({ type: [BulkItemDto], minItems: 1, maxItems: BULK_HARD_LIMIT, description: 'At most BULK_MAX_ITEMS (a setting) items.' })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(BULK_HARD_LIMIT)
   @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => BulkItemDto)
   documents!: BulkItemDto[];
@@ -111,18 +111,50 @@ export function acceptsBulkBody(value: unknown): boolean {
   return Array.isArray(documents) && documents.length >= 1 && documents.length <= BULK_HARD_LIMIT && documents.every(acceptsBulkItem);
 }
 
-/** A document as the API shows it. */
-export interface DocumentView {
-  id: string;
-  client_id: string;
-  environment: string;
-  context: string;
-  type: string;
-  key: string;
-  data: Record<string, unknown>;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  deleted_at: string | null;
+const TIMESTAMP = { type: String, format: 'date-time', example: '2026-11-22T03:24:50.123456Z' } as const;
+const NULLABLE_TIMESTAMP = { ...TIMESTAMP, nullable: true, example: null } as const;
+
+/** A document as the API shows it (and as its webhook events carry it). */
+export class DocumentDto {
+  @ApiProperty({ description: 'The row id, a decimal string.', example: '42' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The client, in lower case.' })
+  client_id!: string;
+
+  @ApiProperty({ example: 'production' })
+  environment!: string;
+
+  @ApiProperty({ example: 'shop' })
+  context!: string;
+
+  @ApiProperty({ example: 'product' })
+  type!: string;
+
+  @ApiProperty({ example: 'sku-1' })
+  key!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The JSON object stored, as sent.', example: PRODUCT })
+  data!: Record<string, unknown>;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  version!: number;
+
+  @ApiProperty(TIMESTAMP)
+  created_at!: string;
+
+  @ApiProperty(TIMESTAMP)
+  updated_at!: string;
+
+  @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When it expires (then it reads as deleted); null: never.' })
+  expires_at!: string | null;
+
+  @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When it was soft-deleted; null while live.' })
+  deleted_at!: string | null;
+}
+
+/** The answer of `DELETE DOC/{key}`. */
+export class DocumentDeletedDto {
+  @ApiProperty({ example: 'Document deleted.' })
+  message!: string;
 }
