@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, APP_PORTS, CONSOLE_PORT } = require('./defaults');
-const { writeRunState, clearRunState } = require('./run-state');
+const { writeRunState, clearRunState, readRunState } = require('./run-state');
 const { createConsoleServer } = require('./console-server');
 const { localEncryptionKeys } = require('./encryption-keys');
 const { ensureRunDatabase, ensureRedis, terminate, redact } = require('./local-services');
@@ -83,8 +83,11 @@ async function main() {
   services.push(redis);
   if (stopping) return;
   say(`PostgreSQL ${redact(postgres.url)}, Redis ${redact(redis.url)}`);
-  // For the credential commands run in other shells (tools/app-cli.js): this database, whatever its port.
-  writeRunState({ databaseUrl: postgres.url, redisUrl: redis.url, ports: { ...APP_PORTS, console: CONSOLE_PORT } });
+  // For the credential commands run in other shells (tools/app-cli.js): this database, whatever its port. The first
+  // `npm start` of the clone keeps the file while it runs (a second one, e.g. a test's stack, leaves it alone).
+  const other = readRunState();
+  if (other && other.pid !== process.pid) say(`another npm start (pid ${other.pid}) runs in this clone: the credential commands keep using its database`);
+  else writeRunState({ databaseUrl: postgres.url, redisUrl: redis.url, ports: { ...APP_PORTS, console: CONSOLE_PORT } });
 
   if (process.env.SKIP_BUILD !== '1') {
     const code = await build(names);
