@@ -9,15 +9,30 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 
+/**
+ * The port setting `name`, or `fallback` when unset. A bad value stops the tool here with one sentence
+ * naming the setting as the user wrote it: read later it would reach an app as `PORT=NaN`.
+ * @param {string} name
+ * @param {number} fallback
+ * @returns {number}
+ */
+function portSetting(name, fallback) {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  if (/^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535) return Number(text);
+  process.stderr.write(`Setting ${name} is invalid (a port number from 1 to 65535); got ${JSON.stringify(text)}.\n`);
+  process.exit(1);
+}
+
 /** The apps `npm start` runs, with their ports (each overridable by its variable). */
 const APP_PORTS = {
-  docstore: Number(process.env.DOCSTORE_PORT || 3001),
-  gateway: Number(process.env.GATEWAY_PORT || 3002),
-  'ingest-push': Number(process.env.INGEST_PUSH_PORT || 3003),
+  docstore: portSetting('DOCSTORE_PORT', 3001),
+  gateway: portSetting('GATEWAY_PORT', 3002),
+  'ingest-push': portSetting('INGEST_PUSH_PORT', 3003),
 };
 
 /** The web console's port (`npm start` serves it with the three APIs behind it, tools/console-server.js). */
-const CONSOLE_PORT = Number(process.env.CONSOLE_PORT || 3000);
+const CONSOLE_PORT = portSetting('CONSOLE_PORT', 3000);
 
 /** Files of this clone that stay in it: the generated encryption key. */
 const LOCAL_DIR = path.join(ROOT, '.data');
@@ -40,7 +55,7 @@ const EMBEDDED_ROOT = isRoot
  */
 const EMBEDDED_POSTGRES = {
   // `npm start` and the CLIs: one `services` database, each app in its own schema.
-  run: { dataDir: path.join(EMBEDDED_ROOT, 'postgres'), port: Number(process.env.EMBEDDED_PG_PORT || 54320), database: 'services' },
+  run: { dataDir: path.join(EMBEDDED_ROOT, 'postgres'), port: portSetting('EMBEDDED_PG_PORT', 54320), database: 'services' },
   // `npm test` without TEST_DATABASE_URL: the admin database; each Jest worker creates its own.
   test: { dataDir: path.join(EMBEDDED_ROOT, 'test-postgres'), port: 54321, database: 'postgres' },
 };
@@ -48,7 +63,13 @@ const EMBEDDED_POSTGRES = {
 /** The default Redis; REDIS_URL (TEST_REDIS_URL in tests) overrides it. */
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-module.exports = { ROOT, APP_PORTS, CONSOLE_PORT, LOCAL_DIR, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot };
+/**
+ * What a running `npm start` uses (its pid, database and Redis URLs, ports), written when it is up and removed when
+ * it stops, so the credential commands in another shell use the same database (tools/run-state.js).
+ */
+const RUN_STATE_FILE = path.join(LOCAL_DIR, 'run-state.json');
+
+module.exports = { ROOT, APP_PORTS, CONSOLE_PORT, LOCAL_DIR, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, RUN_STATE_FILE, isRoot };
 
 // `node tools/defaults.js KEY` prints one of them (for scripts such as .ci/run).
 if (require.main === module) {

@@ -10,6 +10,7 @@ const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { Client } = require('pg');
 const { ROOT, EMBEDDED_ROOT, EMBEDDED_POSTGRES, REDIS_URL, isRoot } = require('./defaults');
+const { processAlive } = require('./run-state');
 const DEBUG = process.env.DEBUG_LOCAL_SERVICES === '1';
 const noop = async () => {};
 
@@ -225,6 +226,29 @@ async function isOurStaleCluster(dataDir, port) {
   throw new ServiceError(`Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`);
 }
 
+/**
+ * The PostgreSQL that owns `dataDir` now, from its postmaster.pid (pid, then data directory, start time, port),
+ * or null when none runs there.
+ * @returns {{ pid: number, port: number } | null}
+ */
+function livePostmaster(dataDir) {
+  let lines;
+  try {
+    lines = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  return processAlive(pid, 'postgres') ? { pid, port: Number(lines[3]) } : null;
+}
+
+/** What to do about `dataDir` after a failure: delete it only when no PostgreSQL owns it, never the live database. */
+function dataDirAdvice(dataDir) {
+  const live = livePostmaster(dataDir);
+  if (!live) return `, or delete ${dataDir} to start fresh`;
+  return `; ${dataDir} is the live database of PostgreSQL pid ${live.pid} (port ${live.port}): use that one (EMBEDDED_PG_PORT=${live.port}), or stop it (Ctrl-C in its \`npm start\`), but do not delete it`;
+}
+
 async function startEmbedded(dataDir, port) {
   const account = postgresAccount();
   const bin = await postgresBinaries(account);
@@ -246,7 +270,7 @@ async function startEmbedded(dataDir, port) {
   if (!ready) {
     await terminate(child, 'SIGKILL');
     throw new ServiceError(
-      sentence(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (${log.last(/FATAL|PANIC|ERROR|EACCES/)}); free that port, or delete ${dataDir} to start fresh, or set DATABASE_URL to a PostgreSQL of your own`),
+      sentence(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (${log.last(/FATAL|PANIC|ERROR|EACCES/)}); free that port, or set DATABASE_URL to a PostgreSQL of your own${dataDirAdvice(dataDir)}`),
     );
   }
   // SIGINT is PostgreSQL's "fast shutdown".
@@ -270,15 +294,19 @@ async function ensurePostgres(where) {
     return { url, stop: noop };
   }
 
-  const { dataDir, port, database } = where;
+  const { dataDir, database } = where;
   const dir = path.resolve(ROOT, dataDir);
+  let { port } = where;
+  // The cluster may already run on another port (`EMBEDDED_PG_PORT=… npm start` in another shell): use it there.
+  const live = livePostmaster(dir);
+  if (live && live.port !== port && (await isOurStaleCluster(dir, live.port).catch(() => false))) port = live.port;
   let stop;
   try {
     stop = (await isOurStaleCluster(dir, port)) ? noop : await startEmbedded(dir, port);
   } catch (err) {
     if (err instanceof ServiceError) throw err;
     // Anything unforeseen (a directory it cannot create, a copy that fails) still gets one sentence.
-    throw new ServiceError(sentence(`The embedded PostgreSQL could not start (${reason(err)}); fix that, or delete ${dir} to start fresh, or set DATABASE_URL to a PostgreSQL of your own`));
+    throw new ServiceError(sentence(`The embedded PostgreSQL could not start (${reason(err)}); fix that, or set DATABASE_URL to a PostgreSQL of your own${dataDirAdvice(dir)}`));
   }
   try {
     await withPgClient(
@@ -294,7 +322,7 @@ async function ensurePostgres(where) {
     );
   } catch (err) {
     await stop();
-    throw new ServiceError(sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); delete ${dir} to start fresh`));
+    throw new ServiceError(sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); fix that${dataDirAdvice(dir)}`));
   }
   return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`, stop };
 }
@@ -333,7 +361,12 @@ function onPath(binary) {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-async function ensureRedis({ url = REDIS_URL } = {}) {
+/**
+ * A Redis at `url`, or (on loopback, with redis-server on PATH) one started there for this process; `say`
+ * hears about the latter, since the user named a Redis of their own that was not running.
+ * @param {{ url?: string, say?: (line: string) => void }} [options]
+ */
+async function ensureRedis({ url = REDIS_URL, say = () => {} } = {}) {
   if (await redisAnswers(url)) return { url, stop: noop };
 
   const u = new URL(url);
@@ -362,6 +395,7 @@ async function ensureRedis({ url = REDIS_URL } = {}) {
     if (await redisAnswers(url)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  say(`nothing answered at ${redact(url)}: started a redis-server there for this session (pid ${child.pid}, no persistence); it stops with this process`);
   return { url, stop: () => terminate(child, 'SIGTERM', 5000) };
 }
 

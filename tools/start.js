@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, APP_PORTS, CONSOLE_PORT } = require('./defaults');
+const { writeRunState, clearRunState, readRunState } = require('./run-state');
 const { createConsoleServer } = require('./console-server');
 const { localEncryptionKeys } = require('./encryption-keys');
 const { ensureRunDatabase, ensureRedis, terminate, redact } = require('./local-services');
@@ -26,6 +27,7 @@ async function shutdown() {
   consoleServer?.close();
   consoleServer?.closeAllConnections();
   await Promise.all([...children].map((child) => terminate(child, 'SIGTERM', 10_000)));
+  clearRunState();
   await Promise.all(services.map((s) => s.stop().catch((err) => say(`stopping a service failed: ${err.message}`))));
   process.exit(crashed ? 1 : 0);
 }
@@ -33,6 +35,7 @@ async function shutdown() {
 /** Stops what this process started, however it ends (only when run as `npm start`, not when loaded). */
 function handleExit() {
   process.on('exit', () => {
+    clearRunState();
     for (const child of children) child.kill('SIGKILL');
   });
   for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -76,10 +79,15 @@ async function main() {
   const postgres = await ensureRunDatabase();
   services.push(postgres);
   if (stopping) return;
-  const redis = await ensureRedis({ url: process.env.REDIS_URL || undefined });
+  const redis = await ensureRedis({ url: process.env.REDIS_URL || undefined, say });
   services.push(redis);
   if (stopping) return;
   say(`PostgreSQL ${redact(postgres.url)}, Redis ${redact(redis.url)}`);
+  // For the credential commands run in other shells (tools/app-cli.js): this database, whatever its port. The first
+  // `npm start` of the clone keeps the file while it runs (a second one, e.g. a test's stack, leaves it alone).
+  const other = readRunState();
+  if (other && other.pid !== process.pid) say(`another npm start (pid ${other.pid}) runs in this clone: the credential commands keep using its database`);
+  else writeRunState({ databaseUrl: postgres.url, redisUrl: redis.url, ports: { ...APP_PORTS, console: CONSOLE_PORT } });
 
   if (process.env.SKIP_BUILD !== '1') {
     const code = await build(names);
@@ -103,7 +111,7 @@ async function main() {
   for (const app of apps) {
     const port = String(APP_PORTS[/** @type {keyof APP_PORTS} */ (app)]);
     const env = appEnvironment(app, { ...process.env, DATABASE_URL: postgres.url, REDIS_URL: redis.url, ENCRYPTION_KEYS: encryptionKeys, PORT: port });
-    if (env.NODE_EXTRA_CA_CERTS && env.NODE_EXTRA_CA_CERTS !== process.env.NODE_EXTRA_CA_CERTS) say(`${app} trusts the local webhook CA ${path.relative(process.cwd(), env.NODE_EXTRA_CA_CERTS)}`);
+    if (env.NODE_EXTRA_CA_CERTS === LOCAL_CA_CERT) say(`${app} trusts the local webhook CA ${path.relative(process.cwd(), env.NODE_EXTRA_CA_CERTS)}`);
     const child = run(process.execPath, [entry(app)], env);
     say(`${app} started (pid ${child.pid}, port ${port})`);
     child.once('exit', (code, signal) => {
@@ -131,18 +139,33 @@ function startConsole() {
 
 /**
  * An app's environment: `base`, and for the gateway (whose webhooks are https only) the local
- * CA of `npm run webhook:receive -- --https` when that exists and nothing else is set.
+ * CA of `npm run webhook:receive -- --https` when that exists. Node reads one NODE_EXTRA_CA_CERTS file:
+ * when the user set one, the gateway gets a file of both bundles (`trusted.pem` beside the CA), so
+ * neither their CAs nor the local receiver stop being trusted; a bundle it cannot read is said aloud.
  * @param {string} app
  * @param {NodeJS.ProcessEnv} base
  * @param {string} [caFile]
+ * @param {(line: string) => void} [tell]
  * @returns {NodeJS.ProcessEnv}
  */
-function appEnvironment(app, base, caFile = LOCAL_CA_CERT) {
+function appEnvironment(app, base, caFile = LOCAL_CA_CERT, tell = say) {
   // One REDIS_PREFIX for all would put the docstore's and the gateway's webhook queues under one name, where each
   // app's workers would take the other's jobs: each app gets its own below the given one.
   const env = base.REDIS_PREFIX ? { ...base, REDIS_PREFIX: `${base.REDIS_PREFIX}${app}:` } : base;
-  if (app !== 'gateway' || env.NODE_EXTRA_CA_CERTS || !fs.existsSync(caFile)) return env;
-  return { ...env, NODE_EXTRA_CA_CERTS: caFile };
+  if (app !== 'gateway' || !fs.existsSync(caFile)) return env;
+  const own = env.NODE_EXTRA_CA_CERTS;
+  if (!own) return { ...env, NODE_EXTRA_CA_CERTS: caFile };
+  let bundle;
+  try {
+    bundle = fs.readFileSync(own, 'utf8');
+  } catch (err) {
+    tell(`WARNING: NODE_EXTRA_CA_CERTS=${own} cannot be read (${/** @type {Error} */ (err).message}); the gateway trusts only the local webhook CA ${caFile}`);
+    return { ...env, NODE_EXTRA_CA_CERTS: caFile };
+  }
+  const combined = path.join(path.dirname(caFile), 'trusted.pem');
+  fs.writeFileSync(combined, `${bundle.trimEnd()}\n${fs.readFileSync(caFile, 'utf8')}`);
+  tell(`gateway: NODE_EXTRA_CA_CERTS=${own} and the local webhook CA combined into ${path.relative(process.cwd(), combined)}`);
+  return { ...env, NODE_EXTRA_CA_CERTS: combined };
 }
 
 module.exports = { appEnvironment };

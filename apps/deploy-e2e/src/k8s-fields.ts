@@ -9,6 +9,7 @@ import { ROOT } from './workspace';
  */
 const KINDS: Record<string, [string, string]> = {
   'v1/ConfigMap': ['kubernetes-models/v1/ConfigMap', 'IConfigMap'],
+  'v1/Namespace': ['kubernetes-models/v1/Namespace', 'INamespace'],
   'v1/Secret': ['kubernetes-models/v1/Secret', 'ISecret'],
   'v1/Service': ['kubernetes-models/v1/Service', 'IService'],
   'v1/PersistentVolumeClaim': ['kubernetes-models/v1/PersistentVolumeClaim', 'IPersistentVolumeClaim'],

@@ -2,14 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EncryptionConfig } from '@app/secrets';
 import { unknownFields } from './k8s-fields';
-import { kustomize, type Manifest } from './kustomize';
-import { appSettings } from './settings';
+import { kustomize, podContainers, selects, type Manifest } from './kustomize';
+import { appConfigDeclarations, appSettings } from './settings';
 import { deployableApps, ROOT } from './workspace';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 // The Kubernetes API's own schemas (OpenAPI definitions of each kind), compiled by the kubernetes-models package.
 const MODELS: Record<string, () => new (data: unknown) => { validate(): void }> = {
   'v1/ConfigMap': () => require('kubernetes-models/v1/ConfigMap').ConfigMap,
+  'v1/Namespace': () => require('kubernetes-models/v1/Namespace').Namespace,
   'v1/Secret': () => require('kubernetes-models/v1/Secret').Secret,
   'v1/Service': () => require('kubernetes-models/v1/Service').Service,
   'v1/PersistentVolumeClaim': () => require('kubernetes-models/v1/PersistentVolumeClaim').PersistentVolumeClaim,
@@ -89,7 +90,9 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
 
   it('every manifest validates against the Kubernetes schema of its kind', () => {
     expect(manifests.map(schemaProblem).filter(Boolean)).toEqual([]);
-    expect(new Set(manifests.map((m) => m.kind))).toEqual(new Set(['ConfigMap', 'Secret', 'Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'Job', 'PersistentVolumeClaim']));
+    // An overlay also has its Namespace (the base has no namespace of its own).
+    const namespace = _name === 'base' ? [] : ['Namespace'];
+    expect(new Set(manifests.map((m) => m.kind))).toEqual(new Set([...namespace, 'ConfigMap', 'Secret', 'Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'Job', 'PersistentVolumeClaim']));
   });
 
   it('has an API Deployment, Service, HPA, PDB, Ingress, ConfigMap, Secret and migration Job per service', () => {
@@ -361,6 +364,153 @@ describe('the environments', () => {
 
   it('talks to the real chat network in production only: the base and staging keep the sandbox', () => {
     expect({ base: provider('base'), staging: provider('overlays/staging'), production: provider('overlays/production') }).toEqual({ base: 'sandbox', staging: 'sandbox', production: 'cloud' });
+  });
+});
+
+/** The `-l` selector of each `kubectl apply -k <overlay>` in a README section's code (none: the whole overlay). */
+function applySelectors(section: string): Array<string | null> {
+  const readme = readFileSync(join(ROOT, 'k8s/README.md'), 'utf8');
+  const start = readme.indexOf(`### ${section}\n`);
+  if (start < 0) throw new Error(`k8s/README.md has no section ${section}`);
+  const text = readme.slice(start, readme.indexOf('\n### ', start + 1));
+  const applies = [...text.matchAll(/kubectl apply -k k8s\/overlays\/production((?: -l '[^']*'| -l [^\s`]+)?)/g)];
+  return applies.map(([, flag]) => (flag ? flag.replace(/^ -l '?|'$/g, '') : null));
+}
+
+describe('the first deploy and rollout in k8s/README.md', () => {
+  const rollout = applySelectors('Rollout');
+  const overlays = TREES.filter(([name]) => name.startsWith('overlays/'));
+
+  it('reads two applies from the rollout, both with a selector', () => {
+    expect(rollout).toEqual(["app.kubernetes.io/component in (config,migration)", 'app.kubernetes.io/component!=secret-template']);
+  });
+
+  it.each(overlays)('applies no Secret template of %s, but everything else', (_name, manifests) => {
+    for (const selector of rollout) {
+      const secrets = manifests.filter((m) => m.kind === 'Secret' && selects(selector!, m.metadata.labels));
+      expect({ selector, secrets: secrets.map((m) => m.metadata.name) }).toEqual({ selector, secrets: [] });
+    }
+    // Every template is labelled so, and every other object is applied by the last step.
+    expect(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.labels?.['app.kubernetes.io/component'])).toEqual(expect.arrayContaining(['secret-template']));
+    expect(new Set(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.labels?.['app.kubernetes.io/component']))).toEqual(new Set(['secret-template']));
+    expect(manifests.filter((m) => m.kind !== 'Secret' && !selects(rollout.at(-1)!, m.metadata.labels)).map((m) => m.metadata.name)).toEqual([]);
+    // The first step carries the config and the migration Jobs, never a Deployment.
+    expect(new Set(manifests.filter((m) => selects(rollout[0]!, m.metadata.labels)).map((m) => m.kind))).toEqual(new Set(['ConfigMap', 'Job']));
+  });
+
+  it.each(overlays)('has a Namespace in %s, the one its objects live in, which the namespace step alone selects', (_name, manifests) => {
+    const [selector] = applySelectors('First deploy');
+    const namespaces = manifests.filter((m) => m.kind === 'Namespace');
+    expect(namespaces).toHaveLength(1);
+    expect(manifests.filter((m) => selects(selector!, m.metadata.labels))).toEqual(namespaces);
+    expect(new Set(manifests.filter((m) => m.kind !== 'Namespace').map((m) => m.metadata.namespace))).toEqual(new Set([namespaces[0].metadata.name]));
+  });
+
+  it('builds and points the overlays at every image: the three services and the console', () => {
+    const readme = readFileSync(join(ROOT, 'k8s/README.md'), 'utf8');
+    const images = new Set(TREES.flatMap(([, ms]) => ms.flatMap(podContainers).map((c) => /services\/([\w-]+)/.exec(c.image)?.[1]).filter(Boolean)));
+    expect([...images].sort()).toEqual(['console', 'docstore', 'gateway', 'ingest-push']);
+    expect(readme).toContain('for app in docstore gateway ingest-push console; do');
+  });
+});
+
+describe('production\'s providers', () => {
+  const production = TREES.find(([name]) => name === 'overlays/production')![1];
+  // Loaded as settings.ts loads the apps' classes (by require), so both see one copy of the lib.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadConfig } = require('@app/config') as { loadConfig(cls: new () => object, env: NodeJS.ProcessEnv): object };
+  const container = (deployment: string) => podSpec(production.find((m) => m.kind === 'Deployment' && m.metadata.name === deployment)!).containers[0];
+  /** The app's config class that declares `setting`, loaded with `env`. */
+  const classes = new Map<string, Array<new () => object>>();
+  const load = (app: string, setting: string, env: Record<string, string>) => {
+    if (!classes.has(app)) classes.set(app, appConfigDeclarations(app).flatMap((d) => d.features) as Array<new () => object>);
+    const cls = classes.get(app)!.find((c) => setting in new c())!;
+    return () => loadConfig(cls, env);
+  };
+
+  it.each([
+    ['gateway', 'gateway', ['GATEWAY_PROVIDER']],
+    ['ingest-push', 'ingest-push', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS']],
+    ['ingest-push', 'ingest-push-workers', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS']],
+  ])('%s (%s) runs the real providers, and refuses to start on a sandbox one', (app, deployment, providers) => {
+    const settings = Object.fromEntries(containerSettings(production, container(deployment)));
+    expect({ deployment, DEPLOY_ENV: settings.DEPLOY_ENV, ALLOW_SANDBOX_PROVIDER: settings.ALLOW_SANDBOX_PROVIDER }).toEqual({ deployment, DEPLOY_ENV: 'production', ALLOW_SANDBOX_PROVIDER: undefined });
+    for (const provider of providers) {
+      expect({ provider, value: settings[provider] }).toEqual({ provider, value: expect.not.stringMatching(/^sandbox$/) });
+      expect(load(app, provider, { ...settings, APNS_KEY_ID: 'ABC123DEFG', APNS_TEAM_ID: 'DEF123GHIJ' })).not.toThrow();
+      expect(load(app, provider, { ...settings, [provider]: 'sandbox' })).toThrow(`Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`);
+      const unset = { ...settings };
+      delete unset[provider];
+      expect(load(app, provider, unset)).toThrow(`Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`);
+      expect(load(app, provider, { ...unset, ALLOW_SANDBOX_PROVIDER: 'true', APNS_KEY_ID: 'ABC123DEFG', APNS_TEAM_ID: 'DEF123GHIJ' })).not.toThrow();
+    }
+  });
+
+  it('mounts the FCM and APNs keys where the settings say, from the push keys Secret', () => {
+    for (const deployment of ['ingest-push', 'ingest-push-workers']) {
+      const c = container(deployment) as Container & { volumeMounts: Array<{ name: string; mountPath: string; readOnly?: boolean }> };
+      const settings = containerSettings(production, c);
+      const volumes = spec<{ template: { spec: { volumes: Array<{ name: string; secret?: { secretName: string } }> } } }>(production.find((m) => m.metadata.name === deployment)!).template.spec.volumes;
+      for (const file of [settings.get('FCM_SERVICE_ACCOUNT_FILE')!, settings.get('APNS_KEY_FILE')!]) {
+        const mount = c.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`))!;
+        const secretName = volumes.find((v) => v.name === mount?.name)?.secret?.secretName;
+        const secret = production.find((m) => m.kind === 'Secret' && m.metadata.name === secretName);
+        expect({ deployment, file, readOnly: mount?.readOnly, key: Object.keys((secret?.stringData ?? {}) as object).includes(file.slice(mount.mountPath.length + 1)) }).toEqual({ deployment, file, readOnly: true, key: true });
+      }
+    }
+  });
+
+  it('staging keeps the sandboxes, which start there', () => {
+    const staging = TREES.find(([name]) => name === 'overlays/staging')![1];
+    const settings = Object.fromEntries(containerSettings(staging, podSpec(staging.find((m) => m.kind === 'Deployment' && m.metadata.name === 'ingest-push')!).containers[0]));
+    expect(settings.DEPLOY_ENV).toBeUndefined();
+    expect(load('ingest-push', 'PUSH_PROVIDER_ANDROID', settings)).not.toThrow();
+  });
+});
+
+describe('the first-credential Jobs (k8s/jobs)', () => {
+  const jobs = kustomize(join(ROOT, 'k8s/jobs'));
+  const production = TREES.find(([name]) => name === 'overlays/production')![1];
+  const COMMANDS = [
+    ['docstore', 'token'],
+    ['gateway', 'apikey'],
+    ['ingest-push', 'apikey'],
+    ['ingest-push', 'push-token'],
+  ];
+
+  it('run each credential command once, with the image and settings of the app\'s migration Job, in production\'s namespace', () => {
+    expect(jobs.map(schemaProblem).filter(Boolean)).toEqual([]);
+    expect(jobs.map((j) => j.kind)).toEqual(COMMANDS.map(() => 'Job'));
+    for (const [app, command] of COMMANDS) {
+      const job = jobs.find((j) => podContainers(j)[0].command?.toString().startsWith(`node,apps/${app}/src/main.js,${command},`))!;
+      expect({ app, command, found: Boolean(job) }).toEqual({ app, command, found: true });
+      const [c] = podSpec(job).containers;
+      const migration = podSpec(production.find((m) => m.kind === 'Job' && m.metadata.name === `${app}-migrate`)!).containers[0];
+      expect({ job: job.metadata.name, image: c.image.split(':')[0], envFrom: c.envFrom, namespace: job.metadata.namespace, backoffLimit: spec<{ backoffLimit: number }>(job).backoffLimit }).toEqual({
+        job: job.metadata.name,
+        image: migration.image.split(':')[0],
+        envFrom: migration.envFrom,
+        namespace: 'services',
+        backoffLimit: 0,
+      });
+      // Selectable alone, as the README applies it.
+      expect(jobs.filter((j) => selects(`app.kubernetes.io/name=${job.metadata.name}`, j.metadata.labels))).toEqual([job]);
+    }
+  });
+});
+
+describe('the label selectors', () => {
+  it('match as kubectl -l does', () => {
+    const labels = { 'app.kubernetes.io/component': 'config', tier: 'x' };
+    expect(selects('app.kubernetes.io/component in (config,migration)', labels)).toBe(true);
+    expect(selects('app.kubernetes.io/component in (migration)', labels)).toBe(false);
+    expect(selects('app.kubernetes.io/component notin (migration)', labels)).toBe(true);
+    expect(selects('app.kubernetes.io/component!=secret-template', {})).toBe(true);
+    expect(selects('app.kubernetes.io/component!=config', labels)).toBe(false);
+    expect(selects('tier=x,app.kubernetes.io/component in (a,config)', labels)).toBe(true);
+    expect(selects('tier==y', labels)).toBe(false);
+    expect(selects('!tier', labels)).toBe(false);
+    expect(selects('tier', labels)).toBe(true);
   });
 });
 

@@ -24,7 +24,7 @@ const SUPPORTED = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'labe
 /**
  * Renders a kustomization as `kubectl kustomize` would, for the features k8s/ uses:
  * resources (files and directories), namespace, labels, images and JSON 6902 patches
- * (add/replace) with a kind and name-regex target. Anything else is an error, so the
+ * (add/replace, an array index included) with a kind and name-regex target. Anything else is an error, so the
  * manifests never rely on a feature this check cannot see.
  */
 export function kustomize(dir: string): Manifest[] {
@@ -55,7 +55,13 @@ export function kustomize(dir: string): Manifest[] {
       }
     }
   }
-  if (k.namespace) for (const m of out) m.metadata.namespace = k.namespace;
+  // As kustomize does: a Namespace object takes the namespace's name (it is not itself namespaced).
+  if (k.namespace) {
+    for (const m of out) {
+      if (m.kind === 'Namespace') m.metadata.name = k.namespace;
+      else m.metadata.namespace = k.namespace;
+    }
+  }
   return out;
 }
 
@@ -76,7 +82,14 @@ function applyOp<T>(doc: T, op: { op: string; path: string; value: unknown }, di
   }
   if (op.op === 'replace' && !(last in at)) throw new Error(`${dir}: replace of ${op.path}, which does not exist`);
   if (op.op !== 'replace' && op.op !== 'add') throw new Error(`${dir}: patch op ${op.op} is not supported`);
-  at[last] = op.value;
+  if (Array.isArray(at) && op.op === 'add') {
+    // RFC 6902: an index inserts before that element, `-` appends.
+    const index = last === '-' ? at.length : Number(last);
+    if (!Number.isInteger(index) || index > at.length) throw new Error(`${dir}: patch path ${op.path} is past the end of its array`);
+    at.splice(index, 0, op.value);
+  } else {
+    at[last] = op.value;
+  }
   return copy as T;
 }
 
@@ -89,4 +102,26 @@ function parseYamlText(text: string, where = 'patch'): unknown[] {
     if (doc.errors.length) throw new Error(`${where}: ${doc.errors[0].message}`);
     return doc.toJS();
   }).filter((doc) => doc !== null);
+}
+
+/**
+ * Whether `labels` match a label selector as `kubectl -l` takes it: comma-separated `k=v`, `k==v`, `k!=v`
+ * (also true without the label), `k in (a,b)`, `k notin (a,b)`, `k` and `!k`.
+ */
+export function selects(selector: string, labels: Record<string, string> = {}): boolean {
+  const terms = selector.match(/[^,(]+(\([^)]*\))?/g) ?? [];
+  return terms.every((raw) => {
+    const term = raw.trim();
+    const set = /^([\w./-]+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
+    if (set) {
+      const values = set[3].split(',').map((v) => v.trim());
+      const has = set[1] in labels && values.includes(labels[set[1]]);
+      return set[2] === 'in' ? has : !has;
+    }
+    const equality = /^([\w./-]+)\s*(==|=|!=)\s*([\w.-]*)$/.exec(term);
+    if (equality) return equality[2] === '!=' ? labels[equality[1]] !== equality[3] : labels[equality[1]] === equality[3];
+    if (/^![\w./-]+$/.test(term)) return !(term.slice(1) in labels);
+    if (/^[\w./-]+$/.test(term)) return term in labels;
+    throw new Error(`label selector term ${JSON.stringify(term)} is not understood`);
+  });
 }

@@ -12,7 +12,7 @@ export interface Setting {
   initial?: unknown;
 }
 
-interface SettingsDeclaration {
+export interface SettingsDeclaration {
   features: ClassConstructor<object>[];
   defaults?: Record<string, unknown>;
 }
@@ -24,6 +24,23 @@ interface SettingsDeclaration {
  * so this checks exactly what the app validates at start.
  */
 export function appSettings(app: string): Map<string, Setting> {
+  const settings = new Map<string, Setting>();
+  for (const { features, defaults = {} } of appConfigDeclarations(app)) {
+    for (const cls of features) {
+      const instance = new cls() as Record<string, unknown>;
+      const metadata = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+      for (const name of new Set(metadata.map((m) => m.propertyName))) {
+        const optional = metadata.some((m) => m.propertyName === name && m.type === 'conditionalValidation');
+        const initial = defaults[name] ?? instance[name];
+        settings.set(name, { name, required: !optional && initial === undefined, initial });
+      }
+    }
+  }
+  return settings;
+}
+
+/** The config classes an app validates at start (see appSettings), with the app's defaults for shared settings. */
+export function appConfigDeclarations(app: string): SettingsDeclaration[] {
   const declarations: SettingsDeclaration[] = [];
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -36,17 +53,5 @@ export function appSettings(app: string): Map<string, Setting> {
     spy.mockRestore();
   });
   if (declarations.length === 0) throw new Error(`apps/${app}/src declares no settings (no ConfigModule.forRoot call)`);
-  const settings = new Map<string, Setting>();
-  for (const { features, defaults = {} } of declarations) {
-    for (const cls of features) {
-      const instance = new cls() as Record<string, unknown>;
-      const metadata = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
-      for (const name of new Set(metadata.map((m) => m.propertyName))) {
-        const optional = metadata.some((m) => m.propertyName === name && m.type === 'conditionalValidation');
-        const initial = defaults[name] ?? instance[name];
-        settings.set(name, { name, required: !optional && initial === undefined, initial });
-      }
-    }
-  }
-  return settings;
+  return declarations;
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,10 @@ jest.setTimeout(60_000);
 const ROOT = join(__dirname, '../../..');
 // By path, its pieces apart: Nx's graph would otherwise count tools (and its dev packages) in the app's image.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const start = require(join(ROOT, 'tools', 'start.js')) as { appEnvironment(app: string, base: NodeJS.ProcessEnv, caFile?: string): NodeJS.ProcessEnv };
+const start = require(join(ROOT, 'tools', 'start.js')) as { appEnvironment(app: string, base: NodeJS.ProcessEnv, caFile?: string, tell?: (line: string) => void): NodeJS.ProcessEnv };
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const localCa = require(join(ROOT, 'tools', 'local-ca.js')) as { makeCa(name: string, days: number): { key: string; cert: string } };
 
 /**
  * `npm run webhook:receive -- --https` (tools/webhook-receive.js): an https receiver whose
@@ -58,11 +61,11 @@ describe('webhook:receive --https with the gateway', () => {
     }
   });
 
-  it('npm start gives the gateway alone the local CA, when it exists and NODE_EXTRA_CA_CERTS is not set already', () => {
+  it('npm start gives the gateway alone the local CA, when it exists', () => {
     expect(start.appEnvironment('gateway', { PORT: '1' }, caFile)).toEqual({ PORT: '1', NODE_EXTRA_CA_CERTS: caFile });
     expect(start.appEnvironment('docstore', { PORT: '1' }, caFile)).toEqual({ PORT: '1' });
     expect(start.appEnvironment('gateway', { PORT: '1' }, join(caDir, 'missing.crt'))).toEqual({ PORT: '1' });
-    expect(start.appEnvironment('gateway', { NODE_EXTRA_CA_CERTS: '/etc/mine.crt' }, caFile)).toEqual({ NODE_EXTRA_CA_CERTS: '/etc/mine.crt' });
+    expect(start.appEnvironment('docstore', { NODE_EXTRA_CA_CERTS: '/etc/mine.crt' }, caFile)).toEqual({ NODE_EXTRA_CA_CERTS: '/etc/mine.crt' });
     // One REDIS_PREFIX given to `npm start` becomes one per app, so the two webhook queues never share a name.
     expect(start.appEnvironment('docstore', { REDIS_PREFIX: 'mine:' }, caFile)).toEqual({ REDIS_PREFIX: 'mine:docstore:' });
     expect(start.appEnvironment('gateway', { REDIS_PREFIX: 'mine:' }, join(caDir, 'missing.crt'))).toEqual({ REDIS_PREFIX: 'mine:gateway:' });
@@ -74,5 +77,25 @@ describe('webhook:receive --https with the gateway', () => {
     const base = { PATH: process.env.PATH };
     expect(await run(start.appEnvironment('gateway', base, caFile))).toBe('200');
     expect(await run(base)).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  });
+
+  it('with NODE_EXTRA_CA_CERTS already set, the gateway trusts both that bundle and the local CA, and npm start says so', async () => {
+    const probe = `fetch(${JSON.stringify(receiver.url)}, { method: 'POST', body: '{}' }).then((r) => console.log(r.status), (e) => console.log(e.cause?.code ?? e.message))`;
+    const run = async (env: NodeJS.ProcessEnv) => (await promisify(execFile)(process.execPath, ['-e', probe], { env })).stdout.trim();
+    const mine = join(caDir, 'mine.pem');
+    // The user's own bundle: another CA (a corporate proxy's, say).
+    writeFileSync(mine, `# the user's own CAs\n${localCa.makeCa('another CA', 2).cert}`);
+    const told: string[] = [];
+    const env = start.appEnvironment('gateway', { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: mine }, caFile, (line) => told.push(line));
+    expect(env.NODE_EXTRA_CA_CERTS).not.toBe(mine);
+    const trusted = readFileSync(env.NODE_EXTRA_CA_CERTS!, 'utf8');
+    expect(trusted).toContain("# the user's own CAs");
+    expect(trusted).toContain(readFileSync(caFile, 'utf8'));
+    expect(told.join('\n')).toContain(`NODE_EXTRA_CA_CERTS=${mine} and the local webhook CA combined`);
+    expect(await run(env)).toBe('200');
+    // A bundle it cannot read is said aloud, and the local CA is still trusted.
+    const missing = start.appEnvironment('gateway', { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: join(caDir, 'nope.pem') }, caFile, (line) => told.push(line));
+    expect(missing.NODE_EXTRA_CA_CERTS).toBe(caFile);
+    expect(told.at(-1)).toMatch(/^WARNING: NODE_EXTRA_CA_CERTS=.*nope\.pem cannot be read/);
   });
 });

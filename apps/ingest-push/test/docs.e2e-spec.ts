@@ -39,10 +39,18 @@ describe('ingest-push: OpenAPI document', () => {
     expect(posted.body).toMatchObject({ accepted: 1, rejected: 0 });
 
     const { key } = await app.get(SalesApiKeysService).createForAccountNamed('test', `docs-${process.pid}`);
-    const files = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content['application/json'].examples;
-    const json = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': 'application/json' }).send(JSON.stringify(files.json.value));
-    expect({ status: json.status, body: json.body }).toMatchObject({ status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
-    const csv = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': 'application/csv' }).send(files.csv.value as string);
-    expect({ status: csv.status, body: csv.body }).toMatchObject({ status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
+    // Each Content-Type offers only its own example: Try it out sends what the chosen type says.
+    const content = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content;
+    expect(Object.fromEntries(Object.entries(content).map(([type, c]) => [type, Object.keys(c.examples)]))).toEqual({ 'application/json': ['json'], 'application/csv': ['csv'], 'text/csv': ['csv'] });
+    for (const [type, body] of [['application/json', JSON.stringify(content['application/json'].examples.json.value)], ['application/csv', content['application/csv'].examples.csv.value], ['text/csv', content['text/csv'].examples.csv.value]]) {
+      const sent = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': type as string }).send(body as string);
+      expect({ type, status: sent.status, body: sent.body }).toMatchObject({ type, status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
+    }
+  });
+
+  it('shows the credential hints with their placeholders (`<id>` is not taken as HTML)', () => {
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, { description?: string }> } }).components.securitySchemes;
+    expect(schemes.apiKey.description).toBe('`sales_<id>_<secret>`');
+    expect(schemes.bearer.description).toBe('`push_<id>_<secret>` (npm run -s push:token)');
   });
 });

@@ -17,6 +17,17 @@ describe('run', () => {
     expect(await run(['constructor'])).toBe(2);
   });
 
+  it('answers `upload --help` with the usage on stdout and exit code 0', async () => {
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await run(['upload', '--help'])).toBe(0);
+      expect(stdout.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/^Usage: npm run -s ingest:upload/);
+      expect(written()).toBe('');
+    } finally {
+      stdout.mockRestore();
+    }
+  });
+
   it('runs a command, and turns its failure into one sentence and exit code 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sales-tool-'));
     try {

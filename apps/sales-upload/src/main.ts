@@ -5,7 +5,8 @@ import { UPLOAD_USAGE } from './upload/upload-args';
 import { UploadInterruptedError } from './upload/upload-file';
 
 const COMMANDS = new Map<string, (argv: string[]) => Promise<void>>([
-  ['upload', uploadCommand],
+  // The key may come from the environment (SALES_API_KEY): read here, where the tool meets it.
+  ['upload', (argv) => uploadCommand(argv, process.stdout, process.env)],
   ['generate', generateCommand],
 ]);
 

@@ -1,2 +1,3 @@
 export * from './config.module';
 export * from './load-config';
+export * from './deploy-environment';

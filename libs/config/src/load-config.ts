@@ -38,7 +38,9 @@ const SECRET_SETTING = /KEY|SECRET|TOKEN|PASSWORD/;
 /** Names the value as it was set (not as converted: "abc", not NaN), with any URL password hidden. */
 function describe(error: ValidationError, given: string | undefined): string {
   const reasons = Object.values(error.constraints ?? {}).join(', ');
-  const value = given === undefined ? 'it is missing' : SECRET_SETTING.test(error.property) ? 'the value is not shown' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
+  // A default can be refused too (a sandbox provider in production): say it was the default, not that it is missing.
+  const unset = error.value === undefined ? 'it is missing' : `it is unset, so "${String(error.value)}" (the default)`;
+  const value = given === undefined ? unset : SECRET_SETTING.test(error.property) ? 'the value is not shown' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
   return `Setting ${error.property} is invalid (${reasons}); ${value}.`;
 }
 

@@ -41,13 +41,23 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
   app.set(PUBLIC_BASE_URL_SETTING, config.PUBLIC_BASE_URL);
   if (docs) {
     const builder = new DocumentBuilder().setTitle(docs.title).setDescription(docs.description).setVersion(docs.version);
-    for (const source of Object.values(authOptions(app)?.sources ?? {})) if (source.docs) builder.addSecurity(source.docs.name, source.docs.scheme);
+    for (const source of Object.values(authOptions(app)?.sources ?? {})) {
+      if (source.docs) builder.addSecurity(source.docs.name, { ...source.docs.scheme, description: markdownLiteral(source.docs.scheme.description) });
+    }
     const document = SwaggerModule.createDocument(app, builder.build());
     // The error answers (ApiErrors) point at one schema: the body this app's errors render.
     document.components = { ...document.components, schemas: { ...document.components?.schemas, [ERROR_BODY_SCHEMA_NAME]: errorRenderer(app)?.schema ?? ERROR_BODY_SCHEMA } };
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
   return app;
+}
+
+/**
+ * Swagger UI renders descriptions as Markdown, where a placeholder such as `gw_<id>_<secret>` loses `<id>` as an
+ * HTML tag: each word holding one becomes a code span, which shows it as written (and reads the same in the JSON).
+ */
+export function markdownLiteral(text: string | undefined): string | undefined {
+  return text?.replace(/(`[^`]*`)|[^\s`]*<[^\s>]+>[^\s`]*/g, (word, code: string | undefined) => code ?? `\`${word}\``);
 }
 
 /** The app's auth options; a worker-only app has none. */

@@ -1,15 +1,15 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
-import type { SettingDefaults } from '@app/config';
+import { DeployEnvironmentSettings, NotSandboxInProduction, type SettingDefaults } from '@app/config';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export const GATEWAY_PROVIDERS = ['sandbox', 'cloud'] as const;
 export type GatewayProviderName = (typeof GATEWAY_PROVIDERS)[number];
 
 /** The gateway's own settings; it runs with these beside the core and webhook settings. */
-export class GatewayConfig {
+export class GatewayConfig extends DeployEnvironmentSettings {
   /** `sandbox` (default: behaves like the network, talks to nobody) or `cloud` (the WhatsApp Business Cloud API). */
-  @IsIn(GATEWAY_PROVIDERS)
+  @IsIn(GATEWAY_PROVIDERS) @NotSandboxInProduction('cloud')
   GATEWAY_PROVIDER: GatewayProviderName = 'sandbox';
 
   /** The `messaging_product` constant: the lowercase name of the chat network. */

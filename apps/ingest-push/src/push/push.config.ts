@@ -1,6 +1,7 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { DeployEnvironmentSettings, NotSandboxInProduction } from '@app/config';
 import { IsRetrySchedule, IsWorkerMode, parseRetrySchedule, type WorkerMode } from '@app/queue';
 import { isTimeZone } from './push-due-time';
 
@@ -17,7 +18,7 @@ class TimeZoneConstraint implements ValidatorConstraintInterface {
 const URL_OPTIONS = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
 
 /** Settings of bulk push: limits, scheduling, providers, fan-out. */
-export class PushConfig {
+export class PushConfig extends DeployEnvironmentSettings {
   /** The time zone of `dt_envio` + `hr_envio` (an IANA name). */
   @IsString() @Validate(TimeZoneConstraint)
   PUSH_TIMEZONE: string = 'UTC';
@@ -30,10 +31,10 @@ export class PushConfig {
   @IsInt() @Min(1) @Max(3650)
   PUSH_RETENTION_DAYS: number = 30;
 
-  @IsIn(['fcm', 'sandbox'])
+  @IsIn(['fcm', 'sandbox']) @NotSandboxInProduction('fcm')
   PUSH_PROVIDER_ANDROID: 'fcm' | 'sandbox' = 'sandbox';
 
-  @IsIn(['apns', 'sandbox'])
+  @IsIn(['apns', 'sandbox']) @NotSandboxInProduction('apns')
   PUSH_PROVIDER_IOS: 'apns' | 'sandbox' = 'sandbox';
 
   @IsUrl(URL_OPTIONS)

@@ -1,4 +1,4 @@
-import type { ApiBodyOptions, SchemaObject } from '@nestjs/swagger';
+import type { RequestBodyObject, SchemaObject } from '@nestjs/swagger';
 import { SALE_FIELDS, SALE_TYPES } from './sale-fields';
 
 /** One Sale record, generated from the field table the readers check against. */
@@ -34,15 +34,21 @@ const EXAMPLE_SALE: Record<string, string | number> = {
 
 const CSV_EXAMPLE = [SALE_FIELDS.map((f) => f.name), SALE_FIELDS.map((f) => String(EXAMPLE_SALE[f.name] ?? ''))].map((row) => row.join(';')).join('\n') + '\n';
 
+const CSV_CONTENT = {
+  schema: { type: 'string', description: `CSV: a header row names the columns, in any order, optional ones may be left out; empty optional cells are null. Columns: ${CSV_COLUMNS}.` },
+  examples: { csv: { summary: 'CSV: a header row and one sale', value: CSV_EXAMPLE } },
+};
+
 /**
- * The body of POST DataInserterSales/api/sales: the file itself, streamed. The schema and
- * the examples serve the JSON and the CSV Content-Types alike (OpenAPI lets Nest give one).
+ * The body of POST DataInserterSales/api/sales: the file itself, streamed. Each Content-Type has its own schema and
+ * example (Nest's @ApiBody gives every one the same), so Try it out sends CSV as CSV and JSON as JSON.
  */
-export const SALES_FILE_BODY: ApiBodyOptions = {
+export const SALES_FILE_BODY: RequestBodyObject = {
   description: 'The file, streamed: a JSON array of Sale objects (application/json), or semicolon-separated CSV with a header row (application/csv or text/csv).',
-  schema: { oneOf: [{ type: 'array', items: SALE }, { type: 'string', description: `CSV: a header row names the columns, in any order, optional ones may be left out; empty optional cells are null. Columns: ${CSV_COLUMNS}.` }] },
-  examples: {
-    json: { summary: 'JSON: an array of sales (Content-Type application/json)', value: [EXAMPLE_SALE] },
-    csv: { summary: 'CSV: a header row and one sale (Content-Type application/csv)', value: CSV_EXAMPLE },
+  required: true,
+  content: {
+    'application/json': { schema: { type: 'array', items: SALE }, examples: { json: { summary: 'JSON: an array of sales', value: [EXAMPLE_SALE] } } },
+    'application/csv': CSV_CONTENT,
+    'text/csv': CSV_CONTENT,
   },
 };

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, StreamableFile } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { ApiErrors } from '@app/errors';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
@@ -26,8 +26,7 @@ export class SalesController {
   @HttpCode(201)
   // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
   @StreamBody()
-  @ApiConsumes('application/json', 'application/csv', 'text/csv')
-  @ApiBody(SALES_FILE_BODY)
+  @ApiOperation({ requestBody: SALES_FILE_BODY })
   @ApiErrors(400, 408, 409, 413, 415, 503)
   @ApiHeader({ name: 'X-Ingestion-Id', required: false, description: 'A UUID the client chooses as the ingestion id (409 when it is taken).' })
   @ApiCreatedResponse({ type: IngestionSummary, description: 'The whole file is stored (its refused records listed in `errors`).' })

@@ -6,9 +6,13 @@ export type ServerStage = 'receiving' | 'storing' | 'merging';
 /**
  * The progress line on stderr: bytes done, rows/s, MB/s and ETA while sending, then the service's
  * own stage until it answers. Rows are an estimate, counted from line ends in CSV and from
- * "OrderId" keys in JSON. Rates count only bytes sent by this run (a skipped part is not a
- * transfer). Redrawn in place on a terminal, a line every 5 s (and at each stage change) otherwise.
+ * "OrderId" keys in JSON. Rates and the ETA count only bytes sent by this run (a skipped part, or one
+ * stored by an earlier run, is not a transfer), and the ETA waits for ETA_AFTER_MS of sending: from the
+ * first chunks alone (buffered locally in no time) it would be a guess. Redrawn in place on a terminal,
+ * a line every 5 s (and at each stage change) otherwise.
  */
+const ETA_AFTER_MS = 2000;
+
 export class ProgressBar {
   /** Bytes done: sent by this run, or in parts already stored. */
   bytes = 0;
@@ -65,7 +69,8 @@ export class ProgressBar {
       const rate = this.sent / seconds;
       line += `, ${Math.round(this.rows / seconds)} rows/s, ${mb(rate)} MB/s`;
       // Once the service is storing or merging, the wait is its own: an ETA from the send rate would say 0s.
-      if (!this.stage || this.stage.name === 'receiving') line += `, ETA ${Math.round((this.total - this.bytes) / rate)}s`;
+      const measured = now - this.firstSent >= ETA_AFTER_MS;
+      if (measured && (!this.stage || this.stage.name === 'receiving')) line += `, ETA ${Math.round((this.total - this.bytes) / rate)}s`;
     }
     if (this.stage) line += `, server: ${this.stage.name} (${this.stage.received} records)`;
     this.out.write(this.out.isTTY ? `\r${line}\x1b[K` : `${line}\n`);

@@ -1,4 +1,7 @@
-import { parseUploadArgs, UPLOAD_USAGE } from './upload-args';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseUploadArgs, parseUploadCommand, UPLOAD_USAGE } from './upload-args';
 
 const REQUIRED = ['--file', 'sales.csv', '--url', 'http://localhost:3003', '--api-key', 'k'];
 
@@ -35,13 +38,38 @@ describe('parseUploadArgs', () => {
     expect(parseUploadArgs(['--file', 'f', '--url', url, '--api-key', 'k']).url.toString()).toBe(expected);
   });
 
+  it('takes the key from --api-key, else the file --key-file names, else SALES_API_KEY', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upload-args-'));
+    try {
+      const keyFile = join(dir, 'key');
+      writeFileSync(keyFile, 'sales_from_file\n', { mode: 0o600 });
+      const base = ['--file', 'f', '--url', 'http://h'];
+      expect(parseUploadArgs([...base, '--key-file', keyFile], {}).apiKey).toBe('sales_from_file');
+      expect(parseUploadArgs(base, { SALES_API_KEY: 'sales_from_env' }).apiKey).toBe('sales_from_env');
+      expect(parseUploadArgs([...base, '--key-file', keyFile], { SALES_API_KEY: 'sales_from_env' }).apiKey).toBe('sales_from_file');
+      expect(parseUploadArgs([...base, '--api-key', 'k', '--key-file', keyFile], {}).apiKey).toBe('k');
+      expect(() => parseUploadArgs([...base, '--key-file', join(dir, 'missing')], {})).toThrow(`--key-file ${join(dir, 'missing')} cannot be read (ENOENT)`);
+      writeFileSync(keyFile, ' \n');
+      expect(() => parseUploadArgs([...base, '--key-file', keyFile], {})).toThrow(`--key-file ${keyFile} is empty`);
+      expect(() => parseUploadArgs(base, {})).toThrow(UPLOAD_USAGE);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers --help (or -h) with the usage, whatever else is given', () => {
+    expect(parseUploadCommand(['--help'])).toEqual({ help: true });
+    expect(parseUploadCommand([...REQUIRED, '-h', '--bogus'])).toEqual({ help: true });
+    expect(UPLOAD_USAGE).toContain('SALES_API_KEY');
+  });
+
   it.each([
     [['--url', 'http://h', '--api-key', 'k']],
     [['--file', 'f', '--api-key', 'k']],
     [['--file', 'f', '--url', 'http://h']],
     [['--file', '', '--url', 'http://h', '--api-key', 'k']],
   ])('answers with the usage when a required option is missing: %j', (argv) => {
-    expect(() => parseUploadArgs(argv)).toThrow(UPLOAD_USAGE);
+    expect(() => parseUploadArgs(argv, {})).toThrow(UPLOAD_USAGE);
   });
 
   it.each([

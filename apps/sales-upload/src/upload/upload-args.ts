@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -5,8 +6,13 @@ export const SALES_PATH = '/DataInserterSales/api/sales';
 /** Parts small enough that a rerun after Ctrl-C or a dropped connection resends little. */
 const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
 
-export const UPLOAD_USAGE =
-  'Usage: npm run -s ingest:upload -- --file sales.csv --url http://localhost:3003 --api-key <key> [--part-bytes N] [--retries 3] [--state FILE] [--format csv|json]';
+/** Where the key may come from besides --api-key and --key-file: a setting keeps it out of `ps`. */
+export const API_KEY_SETTING = 'SALES_API_KEY';
+
+export const UPLOAD_USAGE = [
+  'Usage: npm run -s ingest:upload -- --file sales.csv --url http://localhost:3003 [--key-file FILE | --api-key <key>] [--part-bytes N] [--retries 3] [--state FILE] [--format csv|json]',
+  `  the key: ${API_KEY_SETTING}=<key> in the environment, --key-file (a file holding it), or --api-key (visible to other users in ps)`,
+].join('\n');
 
 export type SalesFormat = 'csv' | 'json';
 
@@ -24,8 +30,19 @@ export interface UploadOptions {
   state: string;
 }
 
-/** The upload's options from `--name value` pairs; the format follows the file's extension unless `--format` says. */
-export function parseUploadArgs(argv: string[]): UploadOptions {
+/**
+ * The upload's options from `--name value` pairs; the format follows the file's extension unless `--format` says.
+ * The key: --api-key, else the file --key-file names, else SALES_API_KEY. `{ help: true }` for --help.
+ */
+export function parseUploadArgs(argv: string[], env: NodeJS.ProcessEnv = {}): UploadOptions {
+  const options = parseUploadCommand(argv, env);
+  if ('help' in options) throw new Error(UPLOAD_USAGE);
+  return options;
+}
+
+/** As parseUploadArgs, or `{ help: true }` when --help is among the arguments (whatever else is). */
+export function parseUploadCommand(argv: string[], env: NodeJS.ProcessEnv = {}): UploadOptions | { help: true } {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true };
   let values: Record<string, string | undefined>;
   try {
     ({ values } = parseArgs({
@@ -34,6 +51,7 @@ export function parseUploadArgs(argv: string[]): UploadOptions {
         file: { type: 'string' },
         url: { type: 'string' },
         'api-key': { type: 'string' },
+        'key-file': { type: 'string' },
         'part-bytes': { type: 'string' },
         retries: { type: 'string' },
         state: { type: 'string' },
@@ -45,7 +63,8 @@ export function parseUploadArgs(argv: string[]): UploadOptions {
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${UPLOAD_USAGE}`);
   }
-  const { file, url: base, 'api-key': apiKey } = values;
+  const { file, url: base } = values;
+  const apiKey = values['api-key'] || (values['key-file'] ? readKeyFile(values['key-file']) : env[API_KEY_SETTING]?.trim());
   if (!file || !base || !apiKey) throw new Error(UPLOAD_USAGE);
   const format = values.format || (extname(file).toLowerCase() === '.json' ? 'json' : 'csv');
   if (format !== 'csv' && format !== 'json') throw new Error('--format is csv or json');
@@ -58,6 +77,18 @@ export function parseUploadArgs(argv: string[]): UploadOptions {
     retries: count('--retries', values.retries ?? '3', 0),
     state: values.state || `${file}.upload-state.json`,
   };
+}
+
+function readKeyFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`--key-file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const key = text.trim();
+  if (!key) throw new Error(`--key-file ${path} is empty`);
+  return key;
 }
 
 function count(flag: string, text: string, min: number): number {

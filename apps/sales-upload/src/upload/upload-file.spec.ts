@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseUploadArgs } from './upload-args';
-import { uploadFile, UploadInterruptedError } from './upload-file';
+import { uploadFile, UploadInterruptedError, type PartResult } from './upload-file';
 
 interface Seen {
   method: string;
@@ -71,7 +71,7 @@ describe('uploadFile', () => {
   let base: string;
   let stderr: string;
   const err = { isTTY: false, write: (text: string) => ((stderr += text), true) } as unknown as NodeJS.WriteStream;
-  const upload = (controls: { signal?: AbortSignal } = {}) =>
+  const upload = (controls: { signal?: AbortSignal; onPart?: (part: PartResult) => void } = {}) =>
     uploadFile(parseUploadArgs(['--file', file, '--url', base, '--api-key', 'k', '--part-bytes', '40', '--retries', '0']), { pollMs: 10, err, ...controls });
   const saved = () => JSON.parse(readFileSync(statePath, 'utf8')) as Seen['state'];
   const until = async (condition: () => boolean) => {
@@ -160,6 +160,38 @@ describe('uploadFile', () => {
     // Only part 3 went again, under the id it was recorded with.
     expect(service.seen.filter((s) => s.method === 'POST').map((s) => s.id)).toEqual([first.parts[2].ingestion_id]);
     expect(stderr).not.toMatch(/\b0 rows\/s/);
+  });
+
+  it('hands over each part’s result as it finishes, before the next part is sent', async () => {
+    const postsWhenHeard: number[] = [];
+    const { parts } = await upload({ onPart: () => postsWhenHeard.push(service.seen.filter((s) => s.method === 'POST').length) });
+    expect(parts).toHaveLength(3);
+    expect(postsWhenHeard).toEqual([1, 2, 3]);
+  });
+
+  it('sends a large part without piling up listeners on the request (no MaxListenersExceededWarning)', async () => {
+    writeFileSync(file, `Head;Line\n${'r;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n'.repeat(100_000)}`);
+    // Node warns (MaxListenersExceededWarning) past 10 listeners of one event: the most the request ever held.
+    let most = 0;
+    const request = jest.spyOn(http, 'request').mockImplementation(((...args: Parameters<typeof http.request>) => {
+      // As http.request does: the constructor takes (url, options, callback), which its typings leave out.
+      const req = new (http.ClientRequest as unknown as new (...a: unknown[]) => http.ClientRequest)(...args);
+      for (const method of ['on', 'once'] as const) {
+        const original = req[method].bind(req);
+        req[method] = ((event: string, listener: (...a: unknown[]) => void) => {
+          const result = original(event, listener);
+          most = Math.max(most, req.listenerCount(event));
+          return result;
+        }) as typeof req.on;
+      }
+      return req;
+    }) as typeof http.request);
+    try {
+      await uploadFile(parseUploadArgs(['--file', file, '--url', base, '--api-key', 'k', '--retries', '0']), { pollMs: 10, err });
+    } finally {
+      request.mockRestore();
+    }
+    expect(most).toBeLessThanOrEqual(10);
   });
 
   it('shows no transfer rate for parts that were already stored', async () => {

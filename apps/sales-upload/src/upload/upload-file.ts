@@ -34,6 +34,8 @@ export interface UploadControls {
   /** How often the service is asked for its stage while a part is under way (ms). */
   pollMs?: number;
   err?: NodeJS.WriteStream;
+  /** Hears each part's result as soon as it is known (the upload command prints it then, not at the end). */
+  onPart?: (result: PartResult) => void;
 }
 
 /** The run stopped on Ctrl-C; the message says what became of the part under way. */
@@ -64,7 +66,7 @@ interface Request {
  */
 export async function uploadFile(options: UploadOptions, controls: UploadControls = {}): Promise<{ parts: PartResult[]; totals: UploadTotals }> {
   const { file, url, apiKey, format, maxPartBytes, retries } = options;
-  const { signal, pollMs = 1000, err = process.stderr } = controls;
+  const { signal, pollMs = 1000, err = process.stderr, onPart } = controls;
   const state = new UploadState(options.state, uploadIdentity(options));
   const plan = await planParts(file, format, maxPartBytes);
   const saved = state.savedParts();
@@ -80,6 +82,12 @@ export async function uploadFile(options: UploadOptions, controls: UploadControl
     signal?.addEventListener('abort', () => resolve('interrupted'), { once: true });
   });
   const results: PartResult[] = [];
+  const finished = (result: PartResult) => {
+    results.push(result);
+    // After the progress line, which may be unfinished on a terminal.
+    if (onPart && err.isTTY) err.write('\n');
+    onPart?.(result);
+  };
 
   const ask = async (id: string): Promise<IngestionSummary | null> => {
     const got = await send(new URL(`${url}/ingestions/${id}`), 'GET', { apiKey }, null).answer;
@@ -155,7 +163,7 @@ export async function uploadFile(options: UploadOptions, controls: UploadControl
       if (summary) {
         if (attempt === 0) {
           progress.skip(size);
-          results.push({ part: i + 1, of, skipped: 'already confirmed', ...pick(summary) });
+          finished({ part: i + 1, of, skipped: 'already confirmed', ...pick(summary) });
         }
         break;
       }
@@ -177,7 +185,7 @@ export async function uploadFile(options: UploadOptions, controls: UploadControl
       if (res?.status === 201) {
         summary = JSON.parse(res.body) as IngestionSummary;
         record(part, { outcome: 'completed' });
-        results.push({ part: i + 1, of, ...pick(summary) });
+        finished({ part: i + 1, of, ...pick(summary) });
         break;
       }
       if (res) {
@@ -248,9 +256,15 @@ function send(url: URL, method: string, headers: Record<string, string>, body: A
         if (sending.destroyed) return;
         onChunk?.(chunk);
         if (!sending.write(chunk)) {
-          await new Promise((resolve) => {
-            sending.once('drain', resolve);
-            sending.once('close', resolve);
+          // Both listeners go once either fires: left behind, one per pause, they pile up on the request.
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              sending.off('drain', done);
+              sending.off('close', done);
+              resolve();
+            };
+            sending.on('drain', done);
+            sending.on('close', done);
           });
         }
       }
