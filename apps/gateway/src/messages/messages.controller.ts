@@ -1,12 +1,14 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { GatewayApi } from '../common/api-version.guard';
-import { ApiCursorPage, CursorPageRequest, type CursorPage, type CursorPaging } from '../common/cursor-page';
+import type { PageLocation } from '@app/pagination';
+import { PageAddress, pagingOf, type CursorPage } from '../common/cursor-page';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
 import { SEND_MESSAGE_BODY } from './message.dto';
+import { MessageListQuery } from './message-query.dto';
 import { MessagesService, type SendResponse } from './messages.service';
 import type { MessageSummary, MessageView } from './messages.repository';
 
@@ -25,14 +27,8 @@ export class MessagesController {
 
   @Get()
   @ApiOperation({ summary: "The phone's messages, newest first, with their current status" })
-  @ApiQuery({ name: 'status', required: false, description: 'e.g. accepted, sent, delivered, read, failed' })
-  @ApiQuery({ name: 'recipient', required: false, description: 'The phone number the messages went to' })
-  @ApiQuery({ name: 'since', required: false, description: 'Sent at or after: ISO 8601 or Unix seconds' })
-  @ApiQuery({ name: 'until', required: false, description: 'Sent before: ISO 8601 or Unix seconds' })
-  @ApiQuery({ name: 'phone_id', required: false, description: 'Another phone of the same account' })
-  @ApiCursorPage()
-  list(@CurrentPhone() phone: PhoneContext, @Query() query: Record<string, unknown>, @CursorPageRequest() paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
-    return this.messages.list(phone, query, paging);
+  list(@CurrentPhone() phone: PhoneContext, @Query() query: MessageListQuery, @PageAddress() location: PageLocation): Promise<CursorPage<MessageSummary>> {
+    return this.messages.list(phone, query, pagingOf(query, location));
   }
 
   @Get(':id')

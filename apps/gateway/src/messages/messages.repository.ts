@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql, type SqlRunner } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
 import type { StatusChange } from '../network/network-events';
-import type { MessageFilter } from './message-query.validator';
+import type { MessageFilter } from './message-query.dto';
 
 export interface MessageView {
   id: string;

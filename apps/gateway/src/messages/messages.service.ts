@@ -7,7 +7,7 @@ import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkE
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
 import { parseMessageRequest } from './message.validator';
-import { parseMessageFilter, parseStatsWindow, STATS_WINDOWS, type StatsWindow } from './message-query.validator';
+import { messageFilter, STATS_WINDOWS, type MessageListQuery, type StatsQuery, type StatsWindow } from './message-query.dto';
 import { MessagesRepository, type MessageSummary, type MessageView } from './messages.repository';
 import { ThroughputLimiter } from './throughput.limiter';
 
@@ -81,18 +81,17 @@ export class MessagesService {
   }
 
   /** The phone's messages, newest first, filtered by status, recipient and time range. */
-  async list(own: PhoneContext, query: Record<string, unknown>, paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
+  async list(own: PhoneContext, query: MessageListQuery, paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
     const phone = await this.phones.select(own, query.phone_id);
-    const filter = parseMessageFilter(query);
-    const rows = await this.messages.list(phone.phoneRef, filter, paging.limit, keyOf(paging));
+    const rows = await this.messages.list(phone.phoneRef, messageFilter(query), paging.limit, keyOf(paging));
     const next = keyCursor(rows, paging.limit, (row) => row.created_at);
     return cursorPage(rows.slice(0, paging.limit).map((row) => ({ ...row, phone_id: phone.phoneId })), paging, next);
   }
 
   /** The phone's messages by hour of sending (UTC) and current status, for the last 24 hours or 7 days, the current hour last. */
-  async stats(own: PhoneContext, query: Record<string, unknown>): Promise<MessageStats> {
+  async stats(own: PhoneContext, query: StatsQuery): Promise<MessageStats> {
     const phone = await this.phones.select(own, query.phone_id);
-    const window = parseStatsWindow(query.window);
+    const window = query.window ?? '24h';
     const hours = STATS_WINDOWS[window];
     const first = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
     const since = new Date(first).toISOString();

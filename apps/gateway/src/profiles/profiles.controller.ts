@@ -1,7 +1,8 @@
 import { Body, Get, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
+import { PhoneQuery } from '../common/phone-query.dto';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
 import { UPDATE_PROFILE_BODY } from './profile.dto';
@@ -13,11 +14,10 @@ export class ProfilesController {
 
   @Post()
   @ApiOperation({ summary: 'Update the business profile' })
-  @ApiQuery({ name: 'phone_id', required: false, description: 'Another phone of the same account' })
   @ApiBody(UPDATE_PROFILE_BODY)
   @ApiErrors(403, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<{ success: true }> {
-    return this.profiles.update(phone, phoneId, body);
+  update(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query() query: PhoneQuery): Promise<{ success: true }> {
+    return this.profiles.update(phone, query.phone_id, body);
   }
 
   @Get()

@@ -13,7 +13,7 @@ export class ProfilesService {
   ) {}
 
   /** Updates the profile of the key's phone, or of another phone of its account (`phone_id`). */
-  async update(own: PhoneContext, phoneId: unknown, body: unknown): Promise<{ success: true }> {
+  async update(own: PhoneContext, phoneId: string | undefined, body: unknown): Promise<{ success: true }> {
     const fields = parseProfileUpdate(body, this.config.NETWORK);
     await this.provider.updateProfile(await this.phones.select(own, phoneId), fields);
     return { success: true };

@@ -1,11 +1,13 @@
 import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
 import { GatewayApi } from '../common/api-version.guard';
-import { ApiCursorPage, CursorPageRequest, type CursorPage, type CursorPaging } from '../common/cursor-page';
+import type { PageLocation } from '@app/pagination';
+import { PageAddress, pagingOf, type CursorPage } from '../common/cursor-page';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
-import { TEMPLATE_CATEGORIES, type PhoneContext } from '../network/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
+import { TemplateListQuery } from './template-query.dto';
 import { CREATE_TEMPLATE_BODY } from './template.dto';
 import { TemplatesService, type TemplateCreated } from './templates.service';
 import type { TemplateView } from './templates.repository';
@@ -26,11 +28,8 @@ export class TemplatesController {
 
   @Get()
   @ApiOperation({ summary: "The account's templates, newest first" })
-  @ApiQuery({ name: 'status', required: false, description: 'e.g. PENDING, APPROVED, REJECTED' })
-  @ApiQuery({ name: 'category', required: false, enum: [...TEMPLATE_CATEGORIES] })
-  @ApiCursorPage()
-  list(@CurrentPhone() phone: PhoneContext, @Query() query: Record<string, unknown>, @CursorPageRequest() paging: CursorPaging): Promise<CursorPage<TemplateView>> {
-    return this.templates.list(phone, query, paging);
+  list(@CurrentPhone() phone: PhoneContext, @Query() query: TemplateListQuery, @PageAddress() location: PageLocation): Promise<CursorPage<TemplateView>> {
+    return this.templates.list(phone, query, pagingOf(query, location));
   }
 
   @Get(':id')

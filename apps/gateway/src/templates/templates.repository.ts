@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import type { TemplateDraft } from '../network/chat-provider';
-import type { TemplateFilter } from './template-filter.validator';
+import type { TemplateFilter } from './template-query.dto';
 
 export interface TemplateView {
   id: string;

@@ -3,7 +3,7 @@ import { isNumericId } from '../common/numeric-id';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { NotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
-import { parseTemplateFilter } from './template-filter.validator';
+import type { TemplateListQuery } from './template-query.dto';
 import { parseTemplateDraft } from './template.validator';
 import { TemplatesRepository, type TemplateView } from './templates.repository';
 
@@ -35,8 +35,8 @@ export class TemplatesService {
   }
 
   /** The account's templates, newest first, filtered by status and category. */
-  async list(phone: PhoneContext, query: Record<string, unknown>, paging: CursorPaging): Promise<CursorPage<TemplateView>> {
-    const rows = await this.templates.list(phone.accountId, parseTemplateFilter(query), paging.limit, keyOf(paging));
+  async list(phone: PhoneContext, query: TemplateListQuery, paging: CursorPaging): Promise<CursorPage<TemplateView>> {
+    const rows = await this.templates.list(phone.accountId, { status: query.status, category: query.category }, paging.limit, keyOf(paging));
     const next = keyCursor(rows, paging.limit, (row) => row.created_at);
     return cursorPage(rows.slice(0, paging.limit).map(({ created_at: _keyset, ...template }) => template), paging, next);
   }

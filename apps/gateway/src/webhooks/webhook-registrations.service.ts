@@ -37,7 +37,7 @@ export class WebhookRegistrationsService {
     private readonly targets: TargetPolicy,
   ) {}
 
-  async create(own: PhoneContext, phoneId: unknown, body: unknown): Promise<RegistrationView & { success: true }> {
+  async create(own: PhoneContext, phoneId: string | undefined, body: unknown): Promise<RegistrationView & { success: true }> {
     const input = parseWebhookRegistration(body, { creating: true, acceptedTypes: this.config.webhookTypes });
     const phone = await this.targetPhone(own, phoneId, input);
     await this.checkEndpoint(input.endpoint!);
@@ -51,7 +51,7 @@ export class WebhookRegistrationsService {
     return { webhooks: rows.map((row) => this.view(own, row)), success: true };
   }
 
-  async update(own: PhoneContext, phoneId: unknown, id: string, body: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
     const input = parseWebhookRegistration(body, { creating: false, acceptedTypes: this.config.webhookTypes });
     const phone = await this.targetPhone(own, phoneId, input);
     if (input.endpoint !== undefined) await this.checkEndpoint(input.endpoint);
@@ -60,12 +60,12 @@ export class WebhookRegistrationsService {
     return { success: true, ...view };
   }
 
-  async delete(own: PhoneContext, phoneId: unknown, id: string): Promise<void> {
+  async delete(own: PhoneContext, phoneId: string | undefined, id: string): Promise<void> {
     await this.webhooks.delete((await this.phones.select(own, phoneId)).phoneRef, id);
   }
 
   /** The webhook's deliveries, newest first. */
-  async deliveries(own: PhoneContext, phoneId: unknown, id: string, paging: CursorPaging): Promise<CursorPage<DeliveryView>> {
+  async deliveries(own: PhoneContext, phoneId: string | undefined, id: string, paging: CursorPaging): Promise<CursorPage<DeliveryView>> {
     const phone = await this.phones.select(own, phoneId);
     const offset = offsetOf(paging);
     const { rows, total } = await this.webhooks.deliveries(phone.phoneRef, id, { perPage: paging.limit, offset });
@@ -73,7 +73,7 @@ export class WebhookRegistrationsService {
   }
 
   /** Every attempt of one delivery, oldest first. */
-  async attempts(own: PhoneContext, phoneId: unknown, id: string, deliveryId: string, paging: CursorPaging): Promise<CursorPage<AttemptView>> {
+  async attempts(own: PhoneContext, phoneId: string | undefined, id: string, deliveryId: string, paging: CursorPaging): Promise<CursorPage<AttemptView>> {
     const phone = await this.phones.select(own, phoneId);
     const offset = offsetOf(paging);
     const { rows, total } = await this.webhooks.attempts(phone.phoneRef, id, deliveryId, { perPage: paging.limit, offset });
@@ -81,12 +81,12 @@ export class WebhookRegistrationsService {
   }
 
   /** Sends a delivery again, whatever became of it, as a new attempt. */
-  async redeliver(own: PhoneContext, phoneId: unknown, id: string, deliveryId: string): Promise<DeliveryView> {
+  async redeliver(own: PhoneContext, phoneId: string | undefined, id: string, deliveryId: string): Promise<DeliveryView> {
     return this.webhooks.redeliver((await this.phones.select(own, phoneId)).phoneRef, id, deliveryId);
   }
 
   /** The phone a registration is for: the `phone_id` query's, else the key's; a `phone` in the body must be that phone's number. */
-  private async targetPhone(own: PhoneContext, phoneId: unknown, input: WebhookRegistration): Promise<PhoneContext> {
+  private async targetPhone(own: PhoneContext, phoneId: string | undefined, input: WebhookRegistration): Promise<PhoneContext> {
     const phone = await this.phones.select(own, phoneId);
     if (input.phone !== undefined && input.phone !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
     return phone;
