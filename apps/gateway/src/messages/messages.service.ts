@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { GatewayConfig } from '../config/gateway.config';
-import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
+import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
 import { parseMessageRequest } from './message.validator';
@@ -112,7 +112,7 @@ export class MessagesService {
 
   async find(phone: PhoneContext, id: string): Promise<MessageView> {
     const message = id.length <= 255 ? await this.messages.find(phone.accountId, id) : null;
-    if (!message) throw new NotFoundException('message', id);
+    if (!message) throw new ResourceNotFoundException('message', id);
     return message;
   }
 

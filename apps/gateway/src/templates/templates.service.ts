@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isNumericId } from '../common/numeric-id';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
-import { NotFoundException } from '../errors/network-error.exception';
+import { ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import type { TemplateListQuery } from './template-query.dto';
 import { parseTemplateDraft } from './template.validator';
@@ -43,7 +43,7 @@ export class TemplatesService {
 
   async find(phone: PhoneContext, id: string): Promise<TemplateView> {
     const template = isNumericId(id) ? await this.templates.find(phone.accountId, id) : null;
-    if (!template) throw new NotFoundException('template', id);
+    if (!template) throw new ResourceNotFoundException('template', id);
     return template;
   }
 }
