@@ -43,7 +43,7 @@ export const isOffsetCursor = (value: unknown): boolean => OFFSET.test(decode(va
 export class LimitQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   @IsOptional()
-  @Rule('limit', (v) => typeof v === 'string' && LIMIT.test(v) && Number(v) <= MAX_LIMIT, LIMIT_RULE)
+  @Rule('limit', (v) => (typeof v === 'string' && LIMIT.test(v) && Number(v) <= MAX_LIMIT ? null : LIMIT_RULE))
   limit?: string;
 }
 
@@ -51,7 +51,7 @@ export class LimitQuery {
 export class KeysetPageQuery extends LimitQuery {
   @ApiPropertyOptional({ description: AFTER })
   @IsOptional()
-  @Rule('keyCursor', isKeyCursor, CURSOR_RULE)
+  @Rule('keyCursor', (v) => (isKeyCursor(v) ? null : CURSOR_RULE))
   after?: string;
 }
 
@@ -59,6 +59,6 @@ export class KeysetPageQuery extends LimitQuery {
 export class OffsetPageQuery extends LimitQuery {
   @ApiPropertyOptional({ description: AFTER })
   @IsOptional()
-  @Rule('offsetCursor', isOffsetCursor, CURSOR_RULE)
+  @Rule('offsetCursor', (v) => (isOffsetCursor(v) ? null : CURSOR_RULE))
   after?: string;
 }

@@ -2,11 +2,15 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { ValidationFailedException } from '@app/errors';
 import { catchError, type Observable } from 'rxjs';
 import { InvalidParameterException } from '../errors/network-error.exception';
+import { refusedPart } from './rule.decorator';
+
+/** class-validator's words for a field no DTO declares (forbidNonWhitelisted). */
+const UNKNOWN_FIELD = /^property .* should not exist$/;
 
 /**
- * The global ValidationPipe refuses a DTO with the shared 422; the network answers such a
- * request 400 `(#100) Invalid parameter` naming the field. Pipes run inside interceptors,
- * so this sees the pipe's refusal of every body and query of an `api/` route.
+ * The global ValidationPipe refuses a DTO with the shared 422; the network answers 400
+ * `(#100) Invalid parameter` naming one field, the first refused (in the DTO's order), with
+ * its rule. Pipes run inside interceptors, so this sees the pipe's refusal of every body and query.
  */
 @Injectable()
 export class InvalidInputInterceptor implements NestInterceptor {
@@ -14,10 +18,12 @@ export class InvalidInputInterceptor implements NestInterceptor {
     return next.handle().pipe(
       catchError((error: unknown) => {
         if (!(error instanceof ValidationFailedException)) throw error;
-        const fields = Object.entries((error.extras as { errors?: Record<string, string[]> }).errors ?? {});
-        if (fields.length === 0) throw error;
-        const [[field, messages], ...others] = fields;
-        throw new InvalidParameterException(field, [messages.join(' '), ...others.map(([name, more]) => `${name}: ${more.join(' ')}`)].join('; '));
+        const [first] = Object.entries((error.extras as { errors?: Record<string, string[]> }).errors ?? {});
+        if (!first) throw error;
+        const [field, [refusal = '']] = first;
+        if (UNKNOWN_FIELD.test(refusal)) throw new InvalidParameterException(field, 'is not a known parameter');
+        const part = refusedPart(refusal);
+        throw part ? new InvalidParameterException(`${field}${part[0]}`, part[1]) : new InvalidParameterException(field, refusal);
       }),
     );
   }

@@ -10,6 +10,6 @@ export const PHONE_ID_RULE = 'must be a phone-number id';
 export class PhoneQuery {
   @ApiPropertyOptional({ description: 'Another phone of the same account', pattern: PHONE_ID.source })
   @IsOptional()
-  @Rule('phoneId', (v) => typeof v === 'string' && PHONE_ID.test(v), PHONE_ID_RULE)
+  @Rule('phoneId', (v) => (typeof v === 'string' && PHONE_ID.test(v) ? null : PHONE_ID_RULE))
   phone_id?: string;
 }

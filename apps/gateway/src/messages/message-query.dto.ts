@@ -2,7 +2,7 @@ import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { KeysetPageQuery } from '../common/cursor-page.dto';
 import { PhoneQuery } from '../common/phone-query.dto';
-import { Rule } from '../common/rule.decorator';
+import { oneOf, Rule } from '../common/rule.decorator';
 
 const STATUS = /^[a-z_]{1,16}$/;
 const RECIPIENT = /^\+?[0-9][0-9 ()-]{0,30}$/;
@@ -31,22 +31,22 @@ function isRecipient(value: unknown): boolean {
 export class MessageListQuery extends IntersectionType(KeysetPageQuery, PhoneQuery) {
   @ApiPropertyOptional({ description: 'e.g. accepted, sent, delivered, read, failed', pattern: STATUS.source })
   @IsOptional()
-  @Rule('messageStatus', (v) => typeof v === 'string' && STATUS.test(v), 'must be a message status, e.g. sent, delivered, read or failed')
+  @Rule('messageStatus', (v) => (typeof v === 'string' && STATUS.test(v) ? null : 'must be a message status, e.g. sent, delivered, read or failed'))
   status?: string;
 
   @ApiPropertyOptional({ description: 'The phone number the messages went to' })
   @IsOptional()
-  @Rule('recipient', isRecipient, 'must be a phone number with country code')
+  @Rule('recipient', (v) => (isRecipient(v) ? null : 'must be a phone number with country code'))
   recipient?: string;
 
   @ApiPropertyOptional({ description: 'Sent at or after: ISO 8601 or Unix seconds' })
   @IsOptional()
-  @Rule('since', (v) => !Number.isNaN(millis(v)), TIME_RULE)
+  @Rule('since', (v) => (!Number.isNaN(millis(v)) ? null : TIME_RULE))
   since?: string;
 
   @ApiPropertyOptional({ description: 'Sent before: ISO 8601 or Unix seconds' })
   @IsOptional()
-  @Rule('until', (v, dto) => !Number.isNaN(millis(v)) && !(millis(dto.since) >= millis(v)), (v) => (Number.isNaN(millis(v)) ? TIME_RULE : 'must be later than since'))
+  @Rule('until', (v, dto) => (Number.isNaN(millis(v)) ? TIME_RULE : millis(dto.since) >= millis(v) ? 'must be later than since' : null))
   until?: string;
 }
 
@@ -76,6 +76,6 @@ export type StatsWindow = keyof typeof STATS_WINDOWS;
 export class StatsQuery extends PhoneQuery {
   @ApiPropertyOptional({ enum: Object.keys(STATS_WINDOWS), default: '24h' })
   @IsOptional()
-  @Rule('statsWindow', (v) => typeof v === 'string' && Object.prototype.hasOwnProperty.call(STATS_WINDOWS, v), `must be one of ${Object.keys(STATS_WINDOWS).join(', ')}`)
+  @Rule('statsWindow', (v) => oneOf(v, Object.keys(STATS_WINDOWS)))
   window?: StatsWindow;
 }

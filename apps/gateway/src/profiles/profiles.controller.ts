@@ -1,11 +1,11 @@
 import { Body, Get, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
 import { PhoneQuery } from '../common/phone-query.dto';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
-import { UPDATE_PROFILE_BODY } from './profile.dto';
+import { UpdateProfileBody } from './profile.dto';
 import { ProfilesService } from './profiles.service';
 
 @GatewayApi('Profiles')
@@ -14,9 +14,8 @@ export class ProfilesController {
 
   @Post()
   @ApiOperation({ summary: 'Update the business profile' })
-  @ApiBody(UPDATE_PROFILE_BODY)
   @ApiErrors(403, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query() query: PhoneQuery): Promise<{ success: true }> {
+  update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery): Promise<{ success: true }> {
     return this.profiles.update(phone, query.phone_id, body);
   }
 

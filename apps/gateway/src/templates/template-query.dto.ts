@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { KeysetPageQuery } from '../common/cursor-page.dto';
-import { Rule } from '../common/rule.decorator';
+import { oneOf, Rule } from '../common/rule.decorator';
 import { TEMPLATE_CATEGORIES, type TemplateCategory } from '../network/chat-provider';
 
 const STATUS = /^[A-Z_]{1,16}$/;
@@ -10,12 +10,12 @@ const STATUS = /^[A-Z_]{1,16}$/;
 export class TemplateListQuery extends KeysetPageQuery {
   @ApiPropertyOptional({ description: 'e.g. PENDING, APPROVED, REJECTED', pattern: STATUS.source })
   @IsOptional()
-  @Rule('templateStatus', (v) => typeof v === 'string' && STATUS.test(v), 'must be a template status, e.g. PENDING, APPROVED or REJECTED')
+  @Rule('templateStatus', (v) => (typeof v === 'string' && STATUS.test(v) ? null : 'must be a template status, e.g. PENDING, APPROVED or REJECTED'))
   status?: string;
 
   @ApiPropertyOptional({ enum: [...TEMPLATE_CATEGORIES] })
   @IsOptional()
-  @Rule('category', (v) => (TEMPLATE_CATEGORIES as readonly unknown[]).includes(v), `must be one of ${TEMPLATE_CATEGORIES.join(', ')}`)
+  @Rule('category', (v) => oneOf(v, TEMPLATE_CATEGORIES))
   category?: TemplateCategory;
 }
 
