@@ -1,5 +1,5 @@
 import { Body, Get, Post, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
 import { PhoneQuery } from '../common/phone-query.dto';
@@ -14,6 +14,10 @@ export class ProfilesController {
 
   @Post()
   @ApiOperation({ summary: 'Update the business profile' })
+  @ApiBody({
+    type: UpdateProfileBody,
+    examples: { shop: { summary: 'A shop', value: { messaging_product: 'whatsapp', about: 'Mugs and plates', vertical: 'RETAIL', email: 'hello@example.com', websites: ['https://example.com'] } } },
+  })
   @ApiErrors(403, 413, 415)
   update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery): Promise<{ success: true }> {
     return this.profiles.update(phone, query.phone_id, body);

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TargetPolicy, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
-import { GatewayConfig } from '../config/gateway.config';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
-import { parseWebhookRegistration, type WebhookRegistration } from './webhook-registration.validator';
+import { META_VERSION, type CreateWebhookBody, type UpdateWebhookBody } from './webhook-registration.dto';
 
 export interface RegistrationView {
   id: string;
@@ -19,8 +18,6 @@ export interface RegistrationView {
   headers: Record<string, string>;
 }
 
-/** The spec shows one value, spelled so. */
-const META_VERSION = 'LASTEST';
 const ALL = { perPage: 1000, offset: 0 };
 
 /**
@@ -31,17 +28,15 @@ const ALL = { perPage: 1000, offset: 0 };
 @Injectable()
 export class WebhookRegistrationsService {
   constructor(
-    private readonly config: GatewayConfig,
     private readonly webhooks: WebhooksService,
     private readonly phones: PhonesService,
     private readonly targets: TargetPolicy,
   ) {}
 
-  async create(own: PhoneContext, phoneId: string | undefined, body: unknown): Promise<RegistrationView & { success: true }> {
-    const input = parseWebhookRegistration(body, { creating: true, acceptedTypes: this.config.webhookTypes });
-    const phone = await this.targetPhone(own, phoneId, input);
-    await this.checkEndpoint(input.endpoint!);
-    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: input.endpoint!, events: input.types!, headers: input.headers });
+  async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<RegistrationView & { success: true }> {
+    const phone = await this.targetPhone(own, phoneId, body.phone);
+    await this.checkEndpoint(body.endpoint);
+    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} });
     const { meta_version: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }
@@ -51,11 +46,12 @@ export class WebhookRegistrationsService {
     return { webhooks: rows.map((row) => this.view(own, row)), success: true };
   }
 
-  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
-    const input = parseWebhookRegistration(body, { creating: false, acceptedTypes: this.config.webhookTypes });
-    const phone = await this.targetPhone(own, phoneId, input);
-    if (input.endpoint !== undefined) await this.checkEndpoint(input.endpoint);
-    const webhook = await this.webhooks.update(phone.phoneRef, id, { url: input.endpoint, events: input.types, headers: input.headers });
+  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: UpdateWebhookBody): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+    const phone = await this.targetPhone(own, phoneId, body.phone);
+    // A field sent as null is kept, as one left out.
+    const endpoint = body.endpoint ?? undefined;
+    if (endpoint !== undefined) await this.checkEndpoint(endpoint);
+    const webhook = await this.webhooks.update(phone.phoneRef, id, { url: endpoint, events: body.types ?? undefined, headers: body.headers ?? undefined });
     const { types: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }
@@ -86,9 +82,9 @@ export class WebhookRegistrationsService {
   }
 
   /** The phone a registration is for: the `phone_id` query's, else the key's; a `phone` in the body must be that phone's number. */
-  private async targetPhone(own: PhoneContext, phoneId: string | undefined, input: WebhookRegistration): Promise<PhoneContext> {
+  private async targetPhone(own: PhoneContext, phoneId: string | undefined, given: string | undefined | null): Promise<PhoneContext> {
     const phone = await this.phones.select(own, phoneId);
-    if (input.phone !== undefined && input.phone !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
+    if (given !== undefined && given !== null && given.replace(/^\+/, '') !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
     return phone;
   }
 

@@ -9,7 +9,7 @@ import { PageAddress, pagingOf, type CursorPage } from '../common/cursor-page';
 import { OffsetPageQuery } from '../common/cursor-page.dto';
 import { PhoneQuery } from '../common/phone-query.dto';
 import type { PhoneContext } from '../network/chat-provider';
-import { CREATE_WEBHOOK_BODY, UPDATE_WEBHOOK_BODY } from './webhook-registration.dto';
+import { CreateWebhookBody, UpdateWebhookBody } from './webhook-registration.dto';
 import { WebhookRegistrationsService, type RegistrationView } from './webhook-registrations.service';
 
 /** A page of a webhook's delivery log, for the key's phone or `phone_id`'s. */
@@ -21,9 +21,9 @@ export class WebhooksController {
 
   @Post()
   @ApiOperation({ summary: 'Register a webhook' })
-  @ApiBody(CREATE_WEBHOOK_BODY)
+  @ApiBody({ type: CreateWebhookBody, examples: { messages: { summary: 'Message events', value: { types: ['messages'], endpoint: 'https://hooks.example.com/gateway', headers: { 'X-Source': 'gateway' } } } } })
   @ApiErrors(403, 409, 413, 415)
-  create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query() query: PhoneQuery): Promise<RegistrationView & { success: true }> {
+  create(@CurrentPhone() phone: PhoneContext, @Body() body: CreateWebhookBody, @Query() query: PhoneQuery): Promise<RegistrationView & { success: true }> {
     return this.webhooks.create(phone, query.phone_id, body);
   }
 
@@ -35,9 +35,9 @@ export class WebhooksController {
 
   @Put(':id')
   @ApiOperation({ summary: 'Update a webhook' })
-  @ApiBody(UPDATE_WEBHOOK_BODY)
+  @ApiBody({ type: UpdateWebhookBody, examples: { endpoint: { summary: 'Move the endpoint', value: { endpoint: 'https://hooks.example.com/gateway/v2' } } } })
   @ApiErrors(403, 404, 409, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: unknown, @Query() query: PhoneQuery): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+  update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: UpdateWebhookBody, @Query() query: PhoneQuery): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
     return this.webhooks.update(phone, query.phone_id, id, body);
   }
 
