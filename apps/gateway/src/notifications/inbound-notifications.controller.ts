@@ -1,8 +1,10 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public, StreamBody } from '@app/auth';
+import { InvalidInputInterceptor } from '../common/invalid-input.interceptor';
 import { SingleQueryValuesGuard } from '../common/single-query-values.guard';
 import { InboundNotificationsService } from './inbound-notifications.service';
+import { VerifyQuery } from './verify-query.dto';
 
 const LIMIT = 3 * 1024 * 1024;
 
@@ -14,13 +16,14 @@ const LIMIT = 3 * 1024 * 1024;
 @ApiExcludeController()
 @Public()
 @UseGuards(SingleQueryValuesGuard)
+@UseInterceptors(InvalidInputInterceptor)
 @Controller('network/notifications')
 export class InboundNotificationsController {
   constructor(private readonly inbound: InboundNotificationsService) {}
 
   @Get()
   @Header('content-type', 'text/plain; charset=utf-8')
-  verify(@Query() query: Record<string, unknown>): string {
+  verify(@Query() query: VerifyQuery): string {
     return this.inbound.verify(query);
   }
 
