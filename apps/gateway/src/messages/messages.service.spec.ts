@@ -121,7 +121,7 @@ class FakePhones implements Pick<PhonesService, 'select'> {
 }
 
 const text = (to = '15550102030', body = 'hello') => ({ messaging_product: 'whatsapp', to, type: 'text', text: { body } });
-const paging = (after: string | null = null, limit = 2): CursorPaging => ({ limit, after, location: { path: '/api/Messages', query: '' } });
+const paging = (after: string | null = null, limit = 2): CursorPaging => ({ limit, after, location: { path: '/api/Messages', query: new URLSearchParams() } });
 
 /** The network error body's details of what `promise` throws. */
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; details: string }> {
