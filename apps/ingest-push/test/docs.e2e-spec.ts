@@ -1,4 +1,4 @@
-import { openApiProblems } from '@app/testkit';
+import { consoleApiTypesProblem, openApiProblems } from '@app/testkit';
 import { SalesApiKeysService } from '../src/sales/sales-api-keys.service';
 import { request, startPush, type PushApp } from './support/push-test';
 
@@ -16,6 +16,11 @@ describe('ingest-push: OpenAPI document', () => {
     doc = (await request(app.http).get('/docs-json').expect(200)).body;
   });
   afterAll(() => app.close());
+
+  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+    const document = (await request(app.http).get('/docs-json').expect(200)).body as object;
+    expect(await consoleApiTypesProblem(document, 'ingest-push')).toBeNull();
+  });
 
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
     const lists = ['GET /api/pushm/bulk', 'GET /api/pushm/bulk/{batchId}', 'GET /DataInserterSales/api/sales/ingestions'] as const;
