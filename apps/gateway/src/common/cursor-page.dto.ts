@@ -1,4 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { Rule } from './rule.decorator';
 
@@ -61,4 +62,37 @@ export class OffsetPageQuery extends LimitQuery {
   @IsOptional()
   @Rule('offsetCursor', (v) => (isOffsetCursor(v) ? null : CURSOR_RULE))
   after?: string;
+}
+
+class PageCursors {
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `after` for the next page; null on the last page.' })
+  after!: string | null;
+}
+
+/** The network's paging: the cursor after this page, and the next page's address when there is one. */
+export class Paging {
+  @ApiProperty({ type: PageCursors })
+  cursors!: PageCursors;
+
+  @ApiPropertyOptional({ description: 'The next page (absent on the last page).', example: '/api/Messages?limit=25&after=azoyMDI2LTExLTI3VDEwOjAwOjAwLjAwMDAwMFp8d2FtaWQuMQ' })
+  next?: string;
+}
+
+/** A list answer `{data, paging}` of `item`, named `name` in the OpenAPI document. */
+export function PageOf<T>(item: Type<T>, name: string): Type<{ data: T[]; paging: Paging }> {
+  class Page {
+    @ApiProperty({ type: [item] })
+    data!: T[];
+
+    @ApiProperty({ type: Paging })
+    paging!: Paging;
+  }
+  Object.defineProperty(Page, 'name', { value: name });
+  return Page;
+}
+
+/** `{success: true}`. */
+export class SuccessAnswer {
+  @ApiProperty({ enum: [true], example: true })
+  success!: true;
 }

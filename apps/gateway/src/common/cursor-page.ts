@@ -2,7 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { pageLocation, PUBLIC_BASE_URL_SETTING, type PageLocation } from '@app/pagination';
 import type { Request } from 'express';
 import { InvalidParameterException } from '../errors/network-error.exception';
-import { CURSOR_RULE, DEFAULT_LIMIT, OFFSET, parseKeyCursor } from './cursor-page.dto';
+import { CURSOR_RULE, DEFAULT_LIMIT, OFFSET, parseKeyCursor, type Paging } from './cursor-page.dto';
 
 /** A list request: `limit` and `after` as the list's query DTO checked them, and the request's address for `paging.next`. */
 export interface CursorPaging {
@@ -12,10 +12,10 @@ export interface CursorPaging {
   location: PageLocation;
 }
 
-/** The network's list envelope (as the Graph API pages): the items, then where the next page starts. */
+/** The network's list envelope (as the Graph API pages): the items, then where the next page starts (PageOf documents it). */
 export interface CursorPage<T> {
   data: T[];
-  paging: { cursors: { after: string | null }; next?: string };
+  paging: Paging;
 }
 
 /** The request's address, for the `paging.next` of its answer. */

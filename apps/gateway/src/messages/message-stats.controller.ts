@@ -1,10 +1,11 @@
 import { Get, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import { GatewayApi } from '../common/api-version.guard';
 import type { PhoneContext } from '../network/chat-provider';
 import { StatsQuery } from './message-query.dto';
-import { MessagesService, type MessageStats } from './messages.service';
+import { MessageStats } from './message-answers.dto';
+import { MessagesService } from './messages.service';
 
 @GatewayApi('Stats')
 export class MessageStatsController {
@@ -12,6 +13,7 @@ export class MessageStatsController {
 
   @Get()
   @ApiOperation({ summary: "The phone's messages by hour of sending (UTC) and current status, for the last 24 hours or 7 days" })
+  @ApiOkResponse({ type: MessageStats })
   stats(@CurrentPhone() phone: PhoneContext, @Query() query: StatsQuery): Promise<MessageStats> {
     return this.messages.stats(phone, query);
   }

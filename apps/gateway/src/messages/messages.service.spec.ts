@@ -8,7 +8,8 @@ import { ResourceNotFoundException, ThroughputException } from '../errors/networ
 import type { ChatProvider, PhoneContext, SendMessage, SentMessage } from '../network/chat-provider';
 import type { Claim, IdempotencyRepository } from './idempotency.repository';
 import type { MessageFilter } from './message-query.dto';
-import type { MessagesRepository, MessageSummary, MessageView } from './messages.repository';
+import type { MessageSummary, MessageView } from './message-answers.dto';
+import type { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import type { ThroughputLimiter } from './throughput.limiter';
 

@@ -1,10 +1,12 @@
 import { Body, Get, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
 import { PhoneQuery } from '../common/phone-query.dto';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
+import { SuccessAnswer } from '../common/cursor-page.dto';
+import { ProfileList } from './profile-answers.dto';
 import { UpdateProfileBody } from './profile.dto';
 import { ProfilesService } from './profiles.service';
 
@@ -18,14 +20,16 @@ export class ProfilesController {
     type: UpdateProfileBody,
     examples: { shop: { summary: 'A shop', value: { messaging_product: 'whatsapp', about: 'Mugs and plates', vertical: 'RETAIL', email: 'hello@example.com', websites: ['https://example.com'] } } },
   })
+  @ApiCreatedResponse({ type: SuccessAnswer })
   @ApiErrors(403, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery): Promise<{ success: true }> {
+  update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery): Promise<SuccessAnswer> {
     return this.profiles.update(phone, query.phone_id, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'The business profile' })
-  list(@CurrentPhone() phone: PhoneContext): Promise<{ data: Record<string, unknown>[] }> {
+  @ApiOkResponse({ type: ProfileList })
+  list(@CurrentPhone() phone: PhoneContext): Promise<ProfileList> {
     return this.profiles.list(phone);
   }
 }

@@ -5,12 +5,9 @@ import { ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import type { TemplateListQuery } from './template-query.dto';
 import { parseTemplateDraft } from './template.validator';
-import { TemplatesRepository, type TemplateView } from './templates.repository';
+import type { TemplateCreated, TemplateView } from './template-answers.dto';
+import { TemplatesRepository } from './templates.repository';
 
-export interface TemplateCreated {
-  created: boolean;
-  template: { id: string; status: string; category: string };
-}
 
 @Injectable()
 export class TemplatesService {
@@ -20,7 +17,7 @@ export class TemplatesService {
   ) {}
 
   /** Creates a template; one with the same name and language is returned unchanged instead (created: false). */
-  async create(phone: PhoneContext, body: unknown): Promise<TemplateCreated> {
+  async create(phone: PhoneContext, body: unknown): Promise<{ created: boolean; template: TemplateCreated }> {
     const draft = parseTemplateDraft(body);
     const existing = await this.templates.findByName(phone.accountId, draft.name, draft.language);
     if (existing) return { created: false, template: summary(existing) };
@@ -48,6 +45,6 @@ export class TemplatesService {
   }
 }
 
-function summary(t: TemplateView): TemplateCreated['template'] {
+function summary(t: TemplateView): TemplateCreated {
   return { id: t.id, status: t.status, category: t.category };
 }

@@ -4,19 +4,8 @@ import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
+import type { WebhookCreated, WebhookList, WebhookUpdated, WebhookView } from './webhook-answers.dto';
 import { META_VERSION, type CreateWebhookBody, type UpdateWebhookBody } from './webhook-registration.dto';
-
-export interface RegistrationView {
-  id: string;
-  phone: string;
-  phone_id: string;
-  types?: string[];
-  meta_version?: string;
-  endpoint: string;
-  create_date: string;
-  update_date: string;
-  headers: Record<string, string>;
-}
 
 const ALL = { perPage: 1000, offset: 0 };
 
@@ -33,7 +22,7 @@ export class WebhookRegistrationsService {
     private readonly targets: TargetPolicy,
   ) {}
 
-  async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<RegistrationView & { success: true }> {
+  async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<WebhookCreated> {
     const phone = await this.targetPhone(own, phoneId, body.phone);
     await this.checkEndpoint(body.endpoint);
     const { webhook } = await this.webhooks.create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} });
@@ -41,12 +30,12 @@ export class WebhookRegistrationsService {
     return { success: true, ...view };
   }
 
-  async list(own: PhoneContext): Promise<{ webhooks: RegistrationView[]; success: true }> {
+  async list(own: PhoneContext): Promise<WebhookList> {
     const { rows } = await this.webhooks.list(own.phoneRef, ALL);
     return { webhooks: rows.map((row) => this.view(own, row)), success: true };
   }
 
-  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: UpdateWebhookBody): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
+  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: UpdateWebhookBody): Promise<WebhookUpdated> {
     const phone = await this.targetPhone(own, phoneId, body.phone);
     // A field sent as null is kept, as one left out.
     const endpoint = body.endpoint ?? undefined;
@@ -94,7 +83,7 @@ export class WebhookRegistrationsService {
     if (refusal) throw new InvalidParameterException('endpoint', refusal);
   }
 
-  private view(phone: PhoneContext, webhook: WebhookRecord): RegistrationView {
+  private view(phone: PhoneContext, webhook: WebhookRecord): WebhookView {
     return {
       id: webhook.id,
       phone: phone.phone,
