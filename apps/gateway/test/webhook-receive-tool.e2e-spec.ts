@@ -37,7 +37,7 @@ describe('webhook:receive --https with the gateway', () => {
     expect(receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/hook$/);
     expect(readFileSync(caFile, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
     // The tool writes that line after the one the start waits for.
-    await eventually(async () => (receiver.stderr.includes(`NODE_EXTRA_CA_CERTS=${caFile}`) ? true : undefined));
+    await eventually(() => Promise.resolve(receiver.stderr.includes(`NODE_EXTRA_CA_CERTS=${caFile}`) ? true : undefined));
   });
 
   it('prints the gateway\'s deliveries (unsigned, with the webhook\'s custom headers) when the gateway trusts that CA', async () => {
