@@ -89,6 +89,8 @@ export default [
     },
   })),
   { files: ['apps/console/src/**/*.tsx', 'apps/console/src/**/*.ts'], ...reactHooks.configs.flat['recommended-latest'] },
+  // In tests, in-memory fakes implement async repositories without awaiting anything: no async-without-await rule there.
+  { files: TESTS, rules: { '@typescript-eslint/require-await': 'off' } },
   { files: ['tools/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     // Config loading, bootstrap, tests and the benchmarks are where the environment is read on purpose.

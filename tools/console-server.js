@@ -56,22 +56,59 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-// Hop-by-hop headers (RFC 9110 7.6.1) stay on their own connection.
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+// Hop-by-hop headers (RFC 9110 7.6.1) stay on their own connection, as do the ones a `Connection` header names
+// and every Proxy-* header (credentials for this hop only).
+const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
 /** @param {http.IncomingHttpHeaders} headers */
 function forwardable(headers) {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
   /** @type {http.OutgoingHttpHeaders} */
   const out = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP.has(name) && value !== undefined) out[name] = value;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP.has(name) || named.has(name) || name.startsWith('proxy-')) continue;
+    out[name] = value;
+  }
   return out;
 }
 
+/** How long the rest of a body is read and dropped after an answer that did not want it (the services' and nginx's 5 s). */
+const LINGER_MS = 5_000;
+
+/** @param {http.IncomingMessage} req */
+function hasBody(req) {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+}
+
 /**
- * @param {{ root: string, targets: Record<'docstore' | 'gateway' | 'ingest-push', string> }} options
- *   root: the Vite build; targets: each service's base URL (http://127.0.0.1:3001 …)
+ * For an answer given without reading the request body (the files take none): once it is sent, the rest of the
+ * body is read and dropped for at most `ms`, then the connection is cut, as the services do (and nginx's
+ * lingering close). Closing at once can reset a connection the client is still writing to, losing the answer;
+ * never closing lets a client that trickles its body hold the connection for good.
+ * @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {number} ms
  */
-function createConsoleServer({ root, targets }) {
+function lingerAfterAnswer(req, res, ms) {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), ms);
+    timer.unref();
+    const done = () => clearTimeout(timer);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
+}
+
+/**
+ * @param {{ root: string, targets: Record<'docstore' | 'gateway' | 'ingest-push', string>, lingerMs?: number }} options
+ *   root: the Vite build; targets: each service's base URL (http://127.0.0.1:3001 …); lingerMs: LINGER_MS unless a test shortens it
+ */
+function createConsoleServer({ root, targets, lingerMs = LINGER_MS }) {
   const agent = new http.Agent({ keepAlive: true });
   const rootDir = path.resolve(root);
 
@@ -84,7 +121,11 @@ function createConsoleServer({ root, targets }) {
     headers['x-forwarded-proto'] = 'http';
     const upstream = http.request({ protocol: url.protocol, hostname: url.hostname, port: url.port, method: req.method, path: req.url, headers, agent });
     upstream.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+      const headers = forwardable(answer.headers);
+      // A service that closes its connection (a 408 for a body that trickled) ends this exchange: the client's connection
+      // closes after the answer too, or the rest of its body would be read for nothing.
+      if (/(^|,)\s*close\s*(,|$)/i.test(String(answer.headers.connection ?? ''))) headers.connection = 'close';
+      res.writeHead(answer.statusCode ?? 502, headers);
       pipeline(answer, res, () => {});
     });
     upstream.on('error', () => {
@@ -101,6 +142,7 @@ function createConsoleServer({ root, targets }) {
 
   /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} pathname */
   function serveStatic(req, res, pathname) {
+    if (hasBody(req)) lingerAfterAnswer(req, res, lingerMs);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...STATIC_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       return res.end('Method Not Allowed\n');

@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { trickleBody } from '@app/testkit';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createConsoleServer, CONTENT_SECURITY_POLICY, serviceFor } = require(join(__dirname, '../../../tools/console-server.js')) as {
-  createConsoleServer(o: { root: string; targets: Record<string, string> }): Server;
+  createConsoleServer(o: { root: string; targets: Record<string, string>; lingerMs?: number }): Server;
   CONTENT_SECURITY_POLICY: string;
   serviceFor(path: string): string | null;
 };
@@ -124,7 +125,7 @@ describe('the console server: static build and the three APIs behind one origin'
       req.on('error', reject);
       req.write(Buffer.alloc(64 * 1024, 'a'));
       // The rest is sent only once the first part has reached the service: a buffering proxy would wait forever.
-      arrived.then(() => req.end(Buffer.alloc(64 * 1024, 'b')));
+      void arrived.then(() => req.end(Buffer.alloc(64 * 1024, 'b')));
     });
     const { status, body } = await answer;
     expect(status).toBe(200);
@@ -167,6 +168,96 @@ describe('the console server: static build and the three APIs behind one origin'
       expect(await res.json()).toEqual({ message: expect.stringContaining('not reachable') });
     } finally {
       await close(down);
+    }
+  });
+
+  it('answers a static path that trickles its body at once, and closes the connection after the linger', async () => {
+    const lingering = createConsoleServer({ root, targets: {}, lingerMs: 500 });
+    try {
+      const res = await trickleBody(lingering, { method: 'POST', path: '/', headers: {}, length: 1000, everyMs: 100 });
+      expect(res.status).toBe(405);
+      expect(res.closedAfterMs).toBeLessThan(500 + 1000);
+      expect(res.sent).toBeLessThan(20);
+    } finally {
+      await close(lingering);
+    }
+  });
+
+  it('forwards no hop-by-hop header either way: the standard ones, Proxy-*, and those `Connection` names (RFC 9110 7.6.1)', async () => {
+    let received: Record<string, unknown> = {};
+    const upstream = createServer((req, res) => {
+      received = req.headers;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          Connection: 'keep-alive, X-Upstream-Hop',
+          'X-Upstream-Hop': 'internal',
+          'Keep-Alive': 'timeout=77',
+          'Proxy-Authenticate': 'Basic',
+          'X-Upstream-Kept': 'yes',
+        });
+        res.end('{}');
+      });
+    });
+    const target = await listen(upstream);
+    const proxy = createConsoleServer({ root, targets: { docstore: target, gateway: target, 'ingest-push': target } });
+    const url = new URL(await listen(proxy));
+    try {
+      const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = request({
+          hostname: url.hostname,
+          port: url.port,
+          path: '/api/v1/x',
+          method: 'POST',
+          headers: {
+            Connection: 'keep-alive, X-Client-Hop, x-other-hop',
+            'X-Client-Hop': 'secret',
+            'X-Other-Hop': 'also',
+            'Keep-Alive': 'timeout=5',
+            'Proxy-Authorization': 'Basic c2VjcmV0',
+            'Proxy-Anything': '1',
+            TE: 'trailers',
+            'X-Kept': 'yes',
+            'Content-Type': 'application/json',
+          },
+        });
+        req.on('response', resolve);
+        req.on('error', reject);
+        req.end('{}');
+      });
+      answer.resume();
+      for (const name of ['x-client-hop', 'x-other-hop', 'keep-alive', 'proxy-authorization', 'proxy-anything', 'te']) expect(received).not.toHaveProperty(name);
+      expect(received['x-kept']).toBe('yes');
+      expect(String(received.connection ?? '')).not.toMatch(/hop/i);
+      for (const name of ['x-upstream-hop', 'proxy-authenticate']) expect(answer.headers).not.toHaveProperty(name);
+      expect(answer.headers['keep-alive']).not.toBe('timeout=77');
+      expect(String(answer.headers.connection ?? '')).not.toMatch(/hop/i);
+      expect(answer.headers['x-upstream-kept']).toBe('yes');
+    } finally {
+      await close(proxy);
+      await close(upstream);
+    }
+  });
+
+  it('closes the client connection after a service answers a trickling body and closes its own', async () => {
+    // As the services do with a body that trickles: 408, Connection: close.
+    const upstream = createServer((req, res) => {
+      req.once('data', () => {
+        res.writeHead(408, { Connection: 'close', 'Content-Type': 'application/json' });
+        res.end('{"message":"slow"}');
+      });
+    });
+    const target = await listen(upstream);
+    const proxy = createConsoleServer({ root, targets: { docstore: target, gateway: target, 'ingest-push': target } });
+    try {
+      const res = await trickleBody(proxy, { method: 'POST', path: '/api/v1/x', headers: {}, length: 1000, everyMs: 100 });
+      expect(res.status).toBe(408);
+      expect(res.closeHeader).toBe(true);
+      expect(res.closedAfterMs).toBeLessThan(1000);
+    } finally {
+      await close(proxy);
+      await close(upstream);
     }
   });
 });

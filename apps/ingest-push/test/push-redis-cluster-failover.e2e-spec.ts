@@ -29,7 +29,7 @@ describe('push on a Redis Cluster whose queue master dies', () => {
     push.fcm.delayMs = 20;
     const posted = await push.app.post(push.token, Array.from({ length: count }, (_, i) => pushItem({ nm_push: `failover-${i}` })));
     expect(posted.status).toBe(202);
-    await push.app.until('sends under way', async () => push.fcm.received.length, (n) => n >= 30);
+    await push.app.until('sends under way', () => push.fcm.received.length, (n) => n >= 30);
 
     // The queue's keys all carry its hash tag: one slot, one master.
     const master = await cluster.masterOf('{push-android}');

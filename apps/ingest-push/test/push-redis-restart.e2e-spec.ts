@@ -27,7 +27,7 @@ describe('push while Redis restarts empty', () => {
     const later = await push.app.post(push.token, Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `later-${i}`, ...dueIn(3_000) })));
     expect([now.status, later.status]).toEqual([202, 202]);
 
-    await push.app.until('some sends', async () => push.fcm.received.length, (n) => n >= 5);
+    await push.app.until('some sends', () => push.fcm.received.length, (n) => n >= 5);
     const queued = await push.app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1 AND queued_at IS NOT NULL`, [now.body.batch_id]);
     expect(queued!.n).toBeGreaterThan(0);
     await stopOwnRedis(redis);

@@ -53,7 +53,7 @@ describe('a push worker killed mid-batch', () => {
     push.fcm.delayMs = 300;
     const posted = await push.app.post(push.token, Array.from({ length: 100 }, (_, i) => pushItem({ nm_push: `k-${i}` })));
     expect(posted.status).toBe(202);
-    await push.app.until('sends in flight', async () => push.fcm.received.length, (n) => n >= 25);
+    await push.app.until('sends in flight', () => push.fcm.received.length, (n) => n >= 25);
 
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));

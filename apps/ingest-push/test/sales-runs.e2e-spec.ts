@@ -237,7 +237,7 @@ describe('a client that disconnects mid-upload (the service in a process of its 
     expect(await salesOf(t, accountId)).toBe(0);
 
     const lines = child!.lines;
-    const access = await eventually(async () => lines.find((l) => l.url === SALES_PATH && l.method === 'POST' && l.statusCode === 499));
+    const access = await eventually(() => lines.find((l) => l.url === SALES_PATH && l.method === 'POST' && l.statusCode === 499));
     expect(access).toMatchObject({ level: 30, msg: 'request aborted' });
     expect(lines.find((l) => l.ingestionId === id && l.msg === 'client disconnected mid-upload; ingestion cancelled')).toMatchObject({ level: 30 });
     expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);

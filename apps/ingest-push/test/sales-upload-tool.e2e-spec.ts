@@ -88,7 +88,7 @@ describe('ingest:upload tool', () => {
     try {
       await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
       const tool = startUploadTool(['--file', file, '--url', `http://127.0.0.1:${t.port}`, '--api-key', key]);
-      await eventually(async () => (/server: merging \(200 records\)/.test(tool.stderr()) ? true : undefined));
+      await eventually(() => (/server: merging \(200 records\)/.test(tool.stderr()) ? true : undefined));
       expect(tool.stderr()).not.toMatch(/server: merging.*ETA/);
       tool.child.kill('SIGINT');
       const result = await tool.done;

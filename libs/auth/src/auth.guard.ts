@@ -69,7 +69,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     const oversized = this.body.declaredTooLarge(req, route.body);
     if (route.isPublic) {
       if (oversized) throw this.body.tooLarge(route.body);
-      return this.readBody(req, res, route.body);
+      return this.readBody(req, res, route.body, `address:${clientAddress(req)}`);
     }
 
     const { credential, store, present } = this.findCredential(req, route.sources);
@@ -81,7 +81,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
         return after(this.policy?.authorize(principal, { req, scopes: route.scopes }), () => {
           if (oversized) throw this.body.tooLarge(route.body);
           req.principal = principal;
-          return this.readBody(req, res, route.body);
+          return this.readBody(req, res, route.body, principal.credentialId);
         });
       });
     });
@@ -102,9 +102,9 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
     }
   }
 
-  /** `true` at once when there is no body to read, else once it is read and parsed. */
-  private readBody(req: Request, res: Response, mode: BodyMode): MaybePromise<boolean> {
-    return this.body.needsReading(req, mode) ? this.body.read(req, res, mode).then(() => true) : true;
+  /** `true` at once when there is no body to read, else once it is read and parsed; `subject` owns its share of the in-flight budget. */
+  private readBody(req: Request, res: Response, mode: BodyMode, subject: string): MaybePromise<boolean> {
+    return this.body.needsReading(req, mode) ? this.body.read(req, res, mode, subject).then(() => true) : true;
   }
 
   /** What the decorators say about a handler; read once per handler, not per request. */
@@ -193,7 +193,7 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
   }
 }
 
-const NO_STORE: CredentialStore = { verify: async () => null };
+const NO_STORE: CredentialStore = { verify: () => null };
 
 function clientAddress(req: Request): string {
   return req.ip ?? 'unknown';

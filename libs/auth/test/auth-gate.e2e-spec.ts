@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { Body, Controller, Get, Injectable, Module, Post, Req, type INestApplication } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -132,12 +133,14 @@ beforeAll(async () => {
   apiKey = await insert('api_keys', 'ik');
   revokedKey = await insert('api_keys', 'ik', true);
   pushToken = await insert('push_tokens', 'pt');
-  const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '', REDIS_PREFIX: `test:authlib:${randomUUID().slice(0, 8)}:`, BODY_LIMIT_BYTES: '65536', BODY_MAX_JSON_VALUES: '1000' };
+  const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '', REDIS_PREFIX: `test:authlib:${randomUUID().slice(0, 8)}:`, BODY_LIMIT_BYTES: '65536', BODY_MAX_JSON_VALUES: '1000',
+    BODY_IN_FLIGHT_BYTES_PER_CREDENTIAL: '100000', BODY_IN_FLIGHT_BYTES: '150000' };
   Object.assign(process.env, env);
   const nest = await NestFactory.create<NestExpressApplication>(GateTestModule, { bodyParser: false, logger: false });
   await nest.init();
   app = nest;
   http = nest.getHttpServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
@@ -218,5 +221,99 @@ describe('bodies are read after authentication', () => {
     expect((await request(http).post('/public').send({ a: 1 }).expect(201)).body).toEqual({ body: { a: 1 } });
     await request(http).post('/public').set('Content-Type', 'text/plain').send('x').expect(415);
     await request(http).post('/public').send({ __proto__x: 1, bad: 'a\u0000b' }).expect(422);
+  });
+});
+
+/** A request to `server` that declares `declared` bytes (or is chunked) and sends `first` of them; the answer comes as the raw text. */
+function partialBody(server: Server, path: string, headers: Record<string, string>, declared: number | 'chunked', first: string) {
+  const { port } = server.address() as AddressInfo;
+  const length = declared === 'chunked' ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(declared) };
+  const all = { host: `127.0.0.1:${port}`, 'content-type': 'application/json', ...length, ...headers };
+  const socket: Socket = connect(port, '127.0.0.1');
+  socket.write(`POST ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  socket.write(declared === 'chunked' ? `${first.length.toString(16)}\r\n${first}\r\n` : first);
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('error', () => undefined);
+  const started = Date.now();
+  const answer = new Promise<string>((resolve) =>
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\r\n\r\n')) resolve(text);
+    }),
+  );
+  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
+  return { socket, answer, closed, status: async () => Number(/^HTTP\/1\.1 (\d{3})/.exec(await answer)?.[1]) };
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('bodies in flight are bounded', () => {
+  const push = () => ({ Authorization: `Bearer ${pushToken}` });
+  const big = (n: number) => ({ s: 'x'.repeat(n) });
+
+  it('refuses a large body without credentials with 401 at once, without waiting for it', async () => {
+    const anonymous = partialBody(http, '/push', {}, 60_000, '[1');
+    expect(await anonymous.status()).toBe(401);
+    anonymous.socket.destroy();
+  });
+
+  it('answers 503 with Retry-After past the per-credential bytes, then the process bytes, and frees them when the bodies go', async () => {
+    const first = partialBody(http, '/push', push(), 60_000, '[1');
+    await until(async () => (await request(http).post('/push').set(push()).send(big(50_000))).status === 503);
+    await request(http).post('/push').set(push()).send({ a: 1 }).expect(201);
+    const refused = await request(http).post('/push').set(push()).send(big(50_000)).expect(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toEqual({ message: expect.stringContaining('(BODY_IN_FLIGHT_BYTES_PER_CREDENTIAL)'), retry_after: 1 });
+    // Another credential has its own share, until the process's bytes run out; a public route counts its client address.
+    const second = partialBody(http, '/either', { apiKey }, 60_000, '[1');
+    await until(async () => (await request(http).post('/public').send(big(40_000))).status === 503);
+    const busy = await request(http).post('/public').send(big(40_000)).expect(503);
+    expect(busy.body.message).toContain('(BODY_IN_FLIGHT_BYTES)');
+    first.socket.destroy();
+    second.socket.destroy();
+    await until(async () => (await request(http).post('/push').set(push()).send(big(50_000))).status === 201);
+    await request(http).post('/public').send(big(40_000)).expect(201);
+  });
+
+  it('counts a chunked body as it arrives: past the share it is answered 503 and its connection closed', async () => {
+    const held = partialBody(http, '/push', push(), 60_000, '[1');
+    await until(async () => (await request(http).post('/push').set(push()).send(big(50_000))).status === 503);
+    const chunked = partialBody(http, '/push', push(), 'chunked', `[${'1,'.repeat(25_000)}`);
+    expect(await chunked.status()).toBe(503);
+    expect(await chunked.answer).toMatch(/\r\nconnection: close\r\n/i);
+    await chunked.closed;
+    held.socket.destroy();
+  });
+
+  describe('with a 1 s window and 2 s in all', () => {
+    let fast: INestApplication;
+    let server: Server;
+    beforeAll(async () => {
+      Object.assign(process.env, { BODY_TIMEOUT_SECONDS: '1', BODY_MAX_SECONDS: '2' });
+      fast = await NestFactory.create<NestExpressApplication>(GateTestModule, { bodyParser: false, logger: false });
+      await fast.init();
+      server = fast.getHttpServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(() => fast?.close());
+
+    it('cuts a body that stalls after most of it came one window later, with 408, and closes the connection', async () => {
+      const stalled = partialBody(server, '/push', push(), 60_000, `[${'1,'.repeat(29_000)}`);
+      expect(await stalled.status()).toBe(408);
+      expect(await stalled.answer).toContain('BODY_TIMEOUT_SECONDS');
+      expect(await stalled.closed).toBeLessThan(1000 + 250 + 1000);
+    });
+
+    it('cuts a body above the minimum rate once it has taken BODY_MAX_SECONDS', async () => {
+      const steady = partialBody(server, '/push', push(), 60_000, '[');
+      const timer = setInterval(() => steady.socket.write('1,'.repeat(500)), 200);
+      expect(await steady.status()).toBe(408);
+      clearInterval(timer);
+      expect(await steady.answer).toContain('BODY_MAX_SECONDS');
+      expect(await steady.closed).toBeLessThan(2000 + 250 + 1000);
+    });
   });
 });

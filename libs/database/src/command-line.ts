@@ -3,7 +3,7 @@ import { InvalidConfigError, loadConfig } from '@app/config';
 import { Pool } from 'pg';
 import type { DataSource, MigrationInterface } from 'typeorm';
 import { DatabaseConfig, directDatabaseUrl } from './database.config';
-import { migrateDatabase } from './migrate';
+import { migrateDatabase, migrationPending } from './migrate';
 import { Sql } from './sql.service';
 
 /** One option of a command: `--<name> <value>`. */
@@ -45,11 +45,10 @@ export class UsageError extends Error {
 /** A database a command runs in; `close` stops what opening it started. */
 export interface CommandDatabase {
   url: string;
+  /** How long to wait for another process's migration of the schema (MIGRATION_LOCK_TIMEOUT_SECONDS); default 300 s. */
+  migrationLockTimeoutSeconds?: number;
   close(): Promise<void>;
 }
-
-/** PostgreSQL's error code for a missing table (or schema). */
-const UNDEFINED_TABLE = '42P01';
 
 type Parsed = { help: string } | { command: DatabaseCommand; args: unknown };
 
@@ -119,7 +118,7 @@ export class CommandLine {
       }
       const database = await open();
       try {
-        process.stdout.write(`${await this.execute(parsed.command, parsed.args, database.url)}\n`);
+        process.stdout.write(`${await this.execute(parsed.command, parsed.args, database.url, database.migrationLockTimeoutSeconds)}\n`);
       } finally {
         await database.close();
       }
@@ -129,40 +128,29 @@ export class CommandLine {
     }
   }
 
-  private async execute(command: DatabaseCommand, args: unknown, databaseUrl: string): Promise<string> {
+  private async execute(command: DatabaseCommand, args: unknown, databaseUrl: string, lockTimeoutSeconds?: number): Promise<string> {
     // Two connections, as the app's migration data source has: the command's SQL needs no more.
     const pool = new Pool({ connectionString: databaseUrl, max: 2, application_name: this.spec.schema });
     // A connection lost while idle leaves the pool (the next query opens another) instead of ending the process.
     pool.on('error', () => undefined);
     try {
-      if (await this.migrationPending(pool)) await this.migrate(databaseUrl);
+      if (await this.migrationPending(pool)) await this.migrate(databaseUrl, lockTimeoutSeconds);
       return await command.run(new Sql(pool), args);
     } finally {
       await pool.end();
     }
   }
 
-  /**
-   * True when one of the app's migrations is not in its migrations table (or there is no table yet). Names as
-   * TypeORM records them: the instance's `name`, else its class's. A migration another process is running
-   * commits its row with its work, so a name found is a migration done.
-   */
-  private async migrationPending(pool: Pool): Promise<boolean> {
-    let applied: Set<string>;
-    try {
-      const { rows } = await pool.query<{ name: string }>(`SELECT name FROM "${this.spec.schema.replace(/"/g, '""')}".migrations`);
-      applied = new Set(rows.map((row) => row.name));
-    } catch (error) {
-      if ((error as { code?: string }).code === UNDEFINED_TABLE) return true;
-      throw error;
-    }
-    return this.spec.migrations.some((migration) => !applied.has(new migration().name || migration.name));
+  /** True when one of the app's migrations is not in its migrations table (TypeORM's names: the instance's `name`, else its class's). */
+  private migrationPending(pool: Pool): Promise<boolean> {
+    const names = this.spec.migrations.map((migration) => new migration().name || migration.name);
+    return migrationPending(async (text, values) => (await pool.query(text, values)).rows, this.spec.schema, names);
   }
 
-  private async migrate(databaseUrl: string): Promise<void> {
+  private async migrate(databaseUrl: string, lockTimeoutSeconds?: number): Promise<void> {
     const dataSource = await (await this.spec.dataSource(databaseUrl)).initialize();
     try {
-      await migrateDatabase(dataSource, this.spec.schema);
+      await migrateDatabase(dataSource, this.spec.schema, { lockTimeoutSeconds });
     } finally {
       await dataSource.destroy();
     }
@@ -207,7 +195,8 @@ function parseOptions(command: DatabaseCommand, args: string[], usage: string) {
 
 /** The direct PostgreSQL URL (DATABASE_DIRECT_URL, else DATABASE_URL): a command migrates under a session lock. */
 async function configuredDatabase(): Promise<CommandDatabase> {
-  return { url: directDatabaseUrl(loadConfig(DatabaseConfig)), close: async () => undefined };
+  const config = loadConfig(DatabaseConfig);
+  return { url: directDatabaseUrl(config), migrationLockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS, close: async () => undefined };
 }
 
 /** parseArgs's errors quote the argument; they become one sentence naming it. */

@@ -20,8 +20,8 @@ export class DatabaseConnectionModule {
         TypeOrmModule.forRootAsync({
           inject: [DatabaseConfig],
           useFactory: async (config: DatabaseConfig) => {
-            await migrateDatabaseAt(directDatabaseUrl(config), options);
-            return dataSourceOptions(config.DATABASE_URL, config.DB_POOL_SIZE, options);
+            await migrateDatabaseAt(directDatabaseUrl(config), { ...options, lockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS });
+            return dataSourceOptions(config.DATABASE_URL, config.DB_POOL_SIZE, options, config);
           },
           dataSourceFactory: (dsOptions) => new DataSource(dsOptions!).initialize(),
         }),

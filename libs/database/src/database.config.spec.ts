@@ -17,6 +17,18 @@ describe('DatabaseConfig', () => {
     expect(directDatabaseUrl(config)).toBe(direct);
   });
 
+  it('bounds every wait on PostgreSQL by default, and refuses a bound of 0', () => {
+    expect(loadConfig(DatabaseConfig, { DATABASE_URL: DB })).toMatchObject({
+      DB_CONNECT_TIMEOUT_SECONDS: 5,
+      DB_STATEMENT_TIMEOUT_SECONDS: 30,
+      DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: 60,
+      MIGRATION_LOCK_TIMEOUT_SECONDS: 300,
+    });
+    for (const name of ['DB_CONNECT_TIMEOUT_SECONDS', 'DB_STATEMENT_TIMEOUT_SECONDS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS', 'MIGRATION_LOCK_TIMEOUT_SECONDS']) {
+      expect(() => loadConfig(DatabaseConfig, { DATABASE_URL: DB, [name]: '0' })).toThrow(new RegExp(name));
+    }
+  });
+
   it('refuses a pooler mode it does not know, and a direct URL that is not PostgreSQL', () => {
     expect(() => loadConfig(DatabaseConfig, { DATABASE_URL: DB, DATABASE_POOLER: 'statement' })).toThrow(/DATABASE_POOLER/);
     expect(() => loadConfig(DatabaseConfig, { DATABASE_URL: DB, DATABASE_DIRECT_URL: 'mysql://db/app' })).toThrow(/DATABASE_DIRECT_URL/);

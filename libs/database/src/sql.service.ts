@@ -1,4 +1,4 @@
-import type { DatabaseConfig } from './database.config';
+import type { DatabaseTimeouts } from './data-source-options';
 import type { Pool, PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,20 @@ export interface CopyOptions {
   /** Aborting stops the COPY; nothing it sent is kept. */
   signal?: AbortSignal;
 }
+
+export interface TransactionOptions {
+  /**
+   * Work that may take long by design (a sales upload's COPY and merge): its statements run without
+   * statement_timeout (SET LOCAL) and without the client's query timeout. Idle-in-transaction still applies.
+   */
+  longRunning?: boolean;
+}
+
+/** pg's query_timeout for a statement that has none: the longest timer Node keeps (about 24.8 days). */
+const NO_CLIENT_TIMEOUT_MS = 2_147_483_647;
+
+/** node-postgres gives up on a statement whose answer does not come within query_timeout with this message. */
+const CLIENT_TIMEOUT = 'Query read timeout';
 
 /**
  * A fixed statement that each pg connection parses once, under its name, and then only binds
@@ -41,9 +55,13 @@ export abstract class SqlRunner {
    * @param named false: prepared statements go out unnamed (parsed and planned on every call), because a
    *   transaction pooler may run the next call on a server connection that never saw the name.
    */
+  /**
+   * @param queryTimeoutMs the client's wait for each statement's answer, when it differs from the pool's
+   */
   protected constructor(
     private readonly runner: Pick<Pool | PoolClient, 'query'>,
     protected readonly named: boolean,
+    private readonly queryTimeoutMs?: number,
   ) {}
 
   async rows<T>(statement: Statement, values: unknown[] = []): Promise<T[]> {
@@ -55,9 +73,9 @@ export abstract class SqlRunner {
   }
 
   private query(statement: Statement, values: unknown[]): Promise<{ rows: unknown[] }> {
-    if (typeof statement === 'string') return this.runner.query(statement, values);
-    if (!this.named) return this.runner.query(statement.text, values);
-    return this.runner.query({ name: statement.name, text: statement.text, values });
+    if (typeof statement === 'string') return this.runner.query(timed({ text: statement, values }, this.queryTimeoutMs));
+    if (!this.named) return this.runner.query(timed({ text: statement.text, values }, this.queryTimeoutMs));
+    return this.runner.query(timed({ name: statement.name, text: statement.text, values }, this.queryTimeoutMs));
   }
 
   /**
@@ -87,7 +105,7 @@ export abstract class SqlRunner {
    */
   copyFrom(sql: string, source: CopySource, options: CopyOptions = {}): Promise<number> {
     return this.onClient(async (client) => {
-      const copy = client.query(copyFromStdin(sql));
+      const copy = client.query(timed(copyFromStdin(sql), this.queryTimeoutMs));
       await pipeline(source as AsyncIterable<Uint8Array>, copy, { signal: options.signal });
       return copy.rowCount;
     });
@@ -102,8 +120,9 @@ export class SqlClient extends SqlRunner {
   constructor(
     private readonly client: PoolClient,
     named = true,
+    queryTimeoutMs?: number,
   ) {
-    super(client, named);
+    super(client, named, queryTimeoutMs);
   }
 
   protected onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -115,8 +134,14 @@ export class SqlClient extends SqlRunner {
 export class Sql extends SqlRunner {
   private readonly pool: Pool;
 
-  /** Without `config` (the commands, on a direct connection) statements are named. */
-  constructor(source: DataSource | Pool, config?: Pick<DatabaseConfig, 'DATABASE_POOLER'>) {
+  /**
+   * Without `config` (the commands, on a direct connection) statements are named and the pool's own timeouts apply.
+   * Behind a transaction pooler no session carries the server-side timeouts: each transaction sets them (SET LOCAL).
+   */
+  constructor(
+    source: DataSource | Pool,
+    private readonly config?: Partial<DatabaseTimeouts>,
+  ) {
     const pool = 'driver' in source ? (source.driver as unknown as { master: Pool }).master : source;
     super(pool, config?.DATABASE_POOLER !== 'transaction');
     this.pool = pool;
@@ -134,23 +159,39 @@ export class Sql extends SqlRunner {
   /**
    * Runs `work` in one transaction on one connection (COPY into a temp staging table and the
    * merge that follows may share it); commits when `work` resolves, rolls back when it throws.
+   * A connection whose answer did not come in time is closed, not rolled back (PostgreSQL rolls back
+   * when it goes): a ROLLBACK would wait behind the silent statement as long again.
    */
-  async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const queryTimeoutMs = options.longRunning ? NO_CLIENT_TIMEOUT_MS : undefined;
     const client = await this.pool.connect();
     const loss = watchForLoss(client);
     let healthy = true;
     try {
-      await client.query('BEGIN');
-      const result = await work(new SqlClient(client, this.named));
-      await client.query('COMMIT');
+      await client.query(timed({ text: this.begin(options) }, queryTimeoutMs));
+      const result = await work(new SqlClient(client, this.named, queryTimeoutMs));
+      await client.query(timed({ text: 'COMMIT' }, queryTimeoutMs));
       return result;
     } catch (error) {
       // A rolled-back connection is clean and goes back to the pool; one that cannot roll back is closed.
-      await client.query('ROLLBACK').catch(() => (healthy = false));
+      if (error instanceof Error && error.message === CLIENT_TIMEOUT) healthy = false;
+      else await client.query('ROLLBACK').catch(() => (healthy = false));
       throw error;
     } finally {
       client.release(loss.end() ?? !healthy);
     }
+  }
+
+  /** BEGIN, with the transaction's own timeouts where the session does not carry them or `longRunning` lifts one. */
+  private begin(options: TransactionOptions): string {
+    const settings: string[] = [];
+    const config = this.config;
+    const pooled = config?.DATABASE_POOLER === 'transaction';
+    if (options.longRunning) settings.push('statement_timeout = 0');
+    else if (pooled && config.DB_STATEMENT_TIMEOUT_SECONDS) settings.push(`statement_timeout = ${config.DB_STATEMENT_TIMEOUT_SECONDS * 1000}`);
+    if (pooled && config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS) settings.push(`idle_in_transaction_session_timeout = ${config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000}`);
+    // One round trip: a simple query may hold several statements.
+    return ['BEGIN', ...settings.map((s) => `SET LOCAL ${s}`)].join('; ');
   }
 
   protected async onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -167,6 +208,14 @@ export class Sql extends SqlRunner {
       throw error;
     }
   }
+}
+
+/**
+ * `query` with its own client timeout (pg's per-query `query_timeout`, read off the query object, a COPY stream's
+ * too; missing from pg's types), or as it is when `timeoutMs` is undefined (the pool's applies).
+ */
+function timed<Q extends object>(query: Q, timeoutMs: number | undefined): Q {
+  return timeoutMs === undefined ? query : Object.assign(query, { query_timeout: timeoutMs });
 }
 
 /**

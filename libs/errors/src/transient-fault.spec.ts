@@ -21,6 +21,10 @@ describe('transient faults', () => {
     ['a refused connection', socketError('ECONNREFUSED', 'connect')],
     ['a lost connection', new Error('Connection terminated unexpectedly')],
     ['a pool timeout', new Error('timeout exceeded when trying to connect')],
+    ['a connect timeout', new Error('Connection terminated due to connection timeout')],
+    ['a statement timeout (57014)', pgError('57014', 'canceling statement due to statement timeout')],
+    ['an idle-in-transaction timeout (25P03)', pgError('25P03', 'terminating connection due to idle-in-transaction timeout')],
+    ['a silent server (query_timeout)', new Error('Query read timeout')],
     ['a query on a broken client', new Error('Client has encountered a connection error and is not queryable')],
     ['a TypeORM QueryFailedError over 57P01', new QueryFailedError('SELECT 1', [], pgError('57P01'))],
     ['a wrapped cause', new Error('outer', { cause: pgError('08000') })],
@@ -36,6 +40,7 @@ describe('transient faults', () => {
   it.each([
     ['a unique violation', pgError('23505')],
     ['a syntax error', pgError('42601')],
+    ['a COPY the client failed (57014)', pgError('57014', 'COPY from stdin failed: bad row')],
     ['a client that reset its own request (no syscall)', socketError('ECONNRESET')],
     ['a plain bug', new TypeError('x is undefined')],
     ['a message that only mentions a connection', new Error('the Connection terminated field is required')],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TargetPolicy, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
+import { TargetPolicy, WebhookLimitReachedException, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
@@ -25,7 +25,13 @@ export class WebhookRegistrationsService {
   async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<WebhookCreated> {
     const phone = await this.targetPhone(own, phoneId, body.phone);
     await this.checkEndpoint(body.endpoint);
-    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} });
+    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} }).catch((error: unknown) => {
+      // The engine's cap (WEBHOOKS_MAX_PER_OWNER, per phone here), told in the network's (#100) body.
+      if (error instanceof WebhookLimitReachedException) {
+        throw new InvalidParameterException('phone', `${phone.phone} already has ${error.max} webhooks, the most allowed: delete one to register another`);
+      }
+      throw error;
+    });
     const { meta_version: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }

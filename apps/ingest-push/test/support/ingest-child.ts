@@ -3,19 +3,25 @@ import { TS_CHILD_PRELOAD } from '@app/testkit';
 
 export interface IngestChild {
   port: number;
+  /** The process id (to read its memory). */
+  pid: number;
   /** The JSON lines the process has logged so far (its stdout). */
   lines: Array<Record<string, unknown>>;
+  /** A new push token for `account` (created on first use). */
+  token(account: string): Promise<string>;
+  /** A full garbage collection in the process (started with `exposeGc`), so what it still holds is what it retains. */
+  gc(): Promise<void>;
   /** SIGKILL, as an out-of-memory kill or a node failure does; resolves when it is gone. */
   kill(): Promise<void>;
 }
 
 /**
  * The ingest-push API in a child process of its own, on the worker's database, for tests that kill
- * it (kill -9) or read what it logs. `env` adds settings (INGEST_*, LOG_LEVEL).
+ * it (kill -9), read what it logs or measure its memory. `env` adds settings (INGEST_*, BODY_*, LOG_LEVEL).
  */
-export async function startIngestChild(env: Record<string, string> = {}): Promise<IngestChild> {
+export async function startIngestChild(env: Record<string, string> = {}, options: { exposeGc?: boolean } = {}): Promise<IngestChild> {
   const child: ChildProcess = fork(require.resolve('./ingest-app.child.ts'), [], {
-    execArgv: ['-r', TS_CHILD_PRELOAD],
+    execArgv: ['-r', TS_CHILD_PRELOAD, ...(options.exposeGc ? ['--expose-gc'] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -32,9 +38,23 @@ export async function startIngestChild(env: Record<string, string> = {}): Promis
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`the ingest-push child exited with ${code}`)));
   });
+  /** Sends `message` and resolves with the first answer carrying `key` (and `account`, when asked for one's token). */
+  const ask = <T>(message: unknown, key: string, account?: string) =>
+    new Promise<T>((resolve) => {
+      const onMessage = (m: unknown) => {
+        if (typeof m !== 'object' || m === null || !(key in m) || (account !== undefined && (m as { account?: string }).account !== account)) return;
+        child.off('message', onMessage);
+        resolve((m as Record<string, T>)[key]);
+      };
+      child.on('message', onMessage);
+      child.send(message as object);
+    });
   return {
     port,
+    pid: child.pid!,
     lines,
+    token: (account) => ask<string>({ token: account }, 'token', account),
+    gc: () => ask<boolean>('gc', 'gc').then(() => undefined),
     kill: async () => {
       child.kill('SIGKILL');
       await exited;

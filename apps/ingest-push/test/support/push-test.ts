@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@app/testkit';
+import { createTestApp, eventually, type TestApp } from '@app/testkit';
 import { Sql } from '@app/database';
 import request from 'supertest';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
@@ -20,8 +20,8 @@ export interface PushApp extends TestApp {
   sql: Sql;
   /** POST /api/pushm/bulk as the spec sends it (application/hal+json). */
   post(token: string, pushs: unknown, headers?: Record<string, string>): request.Test;
-  /** Resolves when `check` holds, polling the database; fails after WAIT_MS. */
-  until<T>(what: string, probe: () => Promise<T>, check: (value: T) => boolean): Promise<T>;
+  /** Resolves when `check` holds (the test kit's `eventually`); fails after WAIT_MS naming `what`. */
+  until<T>(what: string, probe: () => T | Promise<T>, check: (value: T) => boolean): Promise<T>;
 }
 
 /** The app as npm start runs it (sandbox providers unless `env` says otherwise), with a fast relay. */
@@ -39,15 +39,14 @@ export async function startPush(env: Record<string, string> = {}): Promise<PushA
         .post('/api/pushm/bulk')
         .set({ authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/hal+json', ...headers })
         .send(JSON.stringify(pushs === undefined ? {} : { pushs })),
-    until: async (what, probe, check) => {
-      const deadline = Date.now() + WAIT_MS;
-      for (;;) {
-        const value = await probe();
-        if (check(value)) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    until: (what, probe, check) =>
+      eventually(
+        async () => {
+          const value = await probe();
+          return check(value) ? { value } : undefined;
+        },
+        { what, timeoutMs: WAIT_MS },
+      ).then(({ value }) => value),
   };
 }
 

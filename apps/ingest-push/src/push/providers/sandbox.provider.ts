@@ -14,10 +14,12 @@ export class SandboxProvider implements PushProvider {
 
   constructor(readonly platform: Platform) {}
 
-  async send(message: PushMessage): Promise<SendOutcome> {
-    if (message.device.toLowerCase().startsWith(SANDBOX_UNREGISTERED_PREFIX)) return { kind: 'invalid_token', error: 'sandbox: Unregistered' };
-    return { kind: 'sent', providerId: `sandbox-${message.id}` };
+  send(message: PushMessage): Promise<SendOutcome> {
+    if (message.device.toLowerCase().startsWith(SANDBOX_UNREGISTERED_PREFIX)) return Promise.resolve({ kind: 'invalid_token', error: 'sandbox: Unregistered' });
+    return Promise.resolve({ kind: 'sent', providerId: `sandbox-${message.id}` });
   }
 
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
