@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
+import { MessagesConfig } from './messages.config';
 import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -42,7 +43,8 @@ export class MessagesService {
   private readonly logger = new Logger(MessagesService.name);
 
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly network: NetworkConfig,
+    private readonly config: MessagesConfig,
     private readonly messages: MessagesRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly throughput: ThroughputLimiter,
@@ -52,7 +54,7 @@ export class MessagesService {
 
   /** Sends a message or marks one read. With an Idempotency-Key, a repeated request gets the first answer and sends nothing. */
   async post(phone: PhoneContext, body: unknown, idempotencyKey: string | undefined): Promise<SendResponse | { success: true }> {
-    const request = parseMessageRequest(body, this.config.NETWORK);
+    const request = parseMessageRequest(body, this.network.NETWORK);
     if (request.kind === 'read') {
       await this.provider.markRead(phone, request.messageId);
       return { success: true };
@@ -124,7 +126,7 @@ export class MessagesService {
     if (recorded) this.provider.messageStored(phone, { ...sent, to: request.to });
     // The network accepted the message, so the caller gets its answer; the first record of the id stays.
     else this.logger.warn({ messageId: sent.messageId }, 'the network answered with a message id already recorded; the earlier record is kept');
-    return { messaging_product: this.config.NETWORK, contacts: [{ input: request.to, wa_id: sent.waId }], messages: [{ id: sent.messageId }] };
+    return { messaging_product: this.network.NETWORK, contacts: [{ input: request.to, wa_id: sent.waId }], messages: [{ id: sent.messageId }] };
   }
 }
 

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { parseProfileUpdate } from './profile.validator';
 
 @Injectable()
 export class ProfilesService {
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: NetworkConfig,
     private readonly phones: PhonesService,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TargetPolicy, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
-import { GatewayConfig } from '../config/gateway.config';
+import { GatewayWebhooksConfig } from './gateway-webhooks.config';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
@@ -31,7 +31,7 @@ const ALL = { perPage: 1000, offset: 0 };
 @Injectable()
 export class WebhookRegistrationsService {
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: GatewayWebhooksConfig,
     private readonly webhooks: WebhooksService,
     private readonly phones: PhonesService,
     private readonly targets: TargetPolicy,
