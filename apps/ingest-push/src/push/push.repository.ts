@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql } from '@app/database';
 import { hourOf } from '@app/pagination';
 import { PushConfig } from './push.config';
-import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import type { RejectedItem } from './push-batch.entity';
 import type { PushStatus } from './push-item.entity';
 import type { ValidPush } from './push-item.validator';
