@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CachedCredentialStore, credentialSource, namedHeader, opaqueKey, type Principal } from '@app/auth';
 import { Sql } from '@app/database';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import { SalesConfig } from './sales.config';
 import { SALES_KEY_PREFIX } from './sales-api-keys.service';
 
@@ -16,14 +17,14 @@ export class SalesApiKeyStore extends CachedCredentialStore<Principal> {
       {
         find: async (id) => {
           const row = await sql.one<{ account_id: string; secret_hash: Buffer; revoked: boolean }>(
-            'SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ingest_push.sales_api_keys WHERE id = $1',
+            `SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${INGEST_PUSH_SCHEMA}.sales_api_keys WHERE id = $1`,
             [id],
           );
           return row && { secretHash: row.secret_hash, active: !row.revoked, principal: { credentialId: id, ownerId: row.account_id } };
         },
         touch: async (lastUsed) => {
           await sql.rows(
-            `UPDATE ingest_push.sales_api_keys k SET last_used_at = u.at
+            `UPDATE ${INGEST_PUSH_SCHEMA}.sales_api_keys k SET last_used_at = u.at
              FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
             [[...lastUsed.keys()], [...lastUsed.values()]],
           );
