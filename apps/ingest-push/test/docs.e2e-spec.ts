@@ -1,5 +1,7 @@
 import { openApiProblems } from '@app/testkit';
-import { SalesApiKeysService } from '../src/sales/sales-api-keys.service';
+import { AccountsRepository } from '../src/accounts/accounts.repository';
+import { issueSalesApiKey } from '../src/sales/sales-api-key.issuer';
+import { SalesApiKeysRepository } from '../src/sales/sales-api-keys.repository';
 import { request, startPush, type PushApp } from './support/push-test';
 
 interface Doc {
@@ -33,7 +35,7 @@ describe('ingest-push: OpenAPI document', () => {
     const posted = await app.post(await app.token(), pushs).expect(202);
     expect(posted.body).toMatchObject({ accepted: 1, rejected: 0 });
 
-    const { key } = await app.get(SalesApiKeysService).createForAccountNamed('test', `docs-${process.pid}`);
+    const key = await issueSalesApiKey(app.get(SalesApiKeysRepository), app.get(AccountsRepository), `docs-${process.pid}`, 'test');
     const files = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content['application/json'].examples;
     const json = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': 'application/json' }).send(JSON.stringify(files.json.value));
     expect({ status: json.status, body: json.body }).toMatchObject({ status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
