@@ -36,8 +36,6 @@ export interface SendResponse {
   messages: { id: string }[];
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 @Injectable()
 export class MessagesService {
   private readonly logger = new Logger(MessagesService.name);
@@ -66,7 +64,6 @@ export class MessagesService {
     }
     if (idempotencyKey === undefined) return this.send(phone, request);
 
-    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidParameterException('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
     const hash = createHash('sha256').update(JSON.stringify(body)).digest();
     const claim = await this.idempotency.claim(phone.phoneRef, idempotencyKey, hash, this.config.IDEMPOTENCY_TTL_SECONDS);
     if (claim.kind === 'done') return claim.response as SendResponse;

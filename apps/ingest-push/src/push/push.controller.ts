@@ -38,7 +38,7 @@ export class PushController {
     if (dryRun === undefined || dryRun === 'false') return this.pushes.submit(account, body.pushs, key);
     if (dryRun !== 'true') throw ValidationFailedException.of('dry_run', 'dry_run must be true or false.');
     res.status(200);
-    return this.pushes.preview(body.pushs, key);
+    return this.pushes.preview(body.pushs);
   }
 
   /** The account's batches, newest first, each with its counts by status (GET …/bulk/{batchId} without `items`). */
