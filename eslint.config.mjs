@@ -1,5 +1,22 @@
+import { existsSync, readdirSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+// Type-aware rules need each file's own program: every project's spec config covers its sources and tests
+// (the console's app config covers its browser code). Listed per folder, so a lint run builds only the programs it needs.
+const programs = [
+  ...['apps', 'libs'].flatMap((group) =>
+    readdirSync(`${root}/${group}`)
+      .filter((name) => existsSync(`${root}/${group}/${name}/tsconfig.spec.json`))
+      .map((name) => ({ files: [`${group}/${name}/**/*.ts`], project: `${group}/${name}/tsconfig.spec.json` })),
+  ),
+  { files: ['apps/console/src/**/*.tsx', 'apps/console/src/**/*.ts'], ignores: ['apps/console/src/**/*.spec.ts'], project: 'apps/console/tsconfig.json' },
+  { files: ['bench/**/*.ts'], project: 'bench/tsconfig.json' },
+  { files: ['tools/*.js'], project: 'tools/tsconfig.json' },
+];
 
 // Which project types may import which. Tests (specs, e2e specs, test/ folders) may also import
 // the test kit (type:testing); production source may not.
@@ -58,6 +75,20 @@ export default [
     },
   },
   { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },
+  // Promises: none left floating, none passed where a callback's result is ignored, no await on a non-promise,
+  // no async function without an await.
+  ...programs.map(({ files, ignores, project }) => ({
+    files,
+    ...(ignores ? { ignores } : {}),
+    languageOptions: { parserOptions: { project, tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/require-await': 'error',
+    },
+  })),
+  { files: ['apps/console/src/**/*.tsx', 'apps/console/src/**/*.ts'], ...reactHooks.configs.flat['recommended-latest'] },
   { files: ['tools/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     // Config loading, bootstrap, tests and the benchmarks are where the environment is read on purpose.

@@ -10,12 +10,13 @@
  *   node bench/run.js ingest   (BENCH_INGEST_SIZE, BENCH_ROUNDS, BENCH_INGEST_DIR)
  */
 import { randomUUID } from 'node:crypto';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { bench, built, f0, mint, f1, f2, median, num, report, ROOT, rssMb, say, startServer } from './lib/harness';
 
 const CFG = {
@@ -108,8 +109,9 @@ bench('ingest', 'ingest-push', async (run) => {
   }
   const copy = (table: string) => async () => {
     const sql = `\\copy public.${table} (${COLUMNS}) FROM '${csvFile}' WITH (FORMAT csv, HEADER true, DELIMITER ';')`;
-    const psql = spawnSync('psql', [run.dbUrl, '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
-    if (psql.status !== 0) throw new Error(`psql \\copy failed: ${psql.stderr}`);
+    await promisify(execFile)('psql', [run.dbUrl, '-v', 'ON_ERROR_STOP=1', '-c', sql]).catch((error: { stderr?: string }) => {
+      throw new Error(`psql \\copy failed: ${error.stderr}`);
+    });
   };
   const store = (file: string, type: string, rows: number, bytes: number) => async () => {
     const summary = bytes <= 1024 ** 3 ? await postFile(service.port, key, file, type) : await uploadTool(service.port, key, file);

@@ -5,6 +5,9 @@
 // holds no connection to them; the Redis Cluster too). Runs once
 // however many projects call it.
 
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { Client } = require('pg');
 
 async function dropRunDatabases(url, runId) {
@@ -22,7 +25,22 @@ async function dropRunDatabases(url, runId) {
   }
 }
 
+/** The answers libs/testkit's response check validated in this run (each app's close appends a count). */
+function reportResponseChecks(runId) {
+  const dir = path.join(os.tmpdir(), `response-check-${runId}`);
+  let text = '';
+  try {
+    text = fs.readFileSync(path.join(dir, 'count'), 'utf8');
+  } catch {
+    return;
+  }
+  const total = text.split('\n').reduce((sum, line) => sum + (Number(line) || 0), 0);
+  console.log(`response check: ${total} answers validated against their operation's OpenAPI schema`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 module.exports = async () => {
+  if (process.env.TEST_RUN_ID) reportResponseChecks(process.env.TEST_RUN_ID);
   const pending = globalThis.__localServices;
   if (!pending) return;
   globalThis.__localServices = undefined;

@@ -142,7 +142,10 @@ async function startTopology(options = {}) {
   const lbPorts = {};
 
   const stop = async () => {
-    await Promise.all(replicas.map((r) => r.child && terminate(r.child, 'SIGTERM', 15_000)));
+    /** @type {Promise<void>[]} */
+    const exits = [];
+    for (const r of replicas) if (r.child) exits.push(terminate(r.child, 'SIGTERM', 15_000));
+    await Promise.all(exits);
     if (nginx) await terminate(nginx, 'SIGQUIT', 5000);
     for (const s of stops.reverse()) await s().catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
@@ -314,7 +317,13 @@ async function main() {
       if (stopping) return;
       stopping = true;
       say(`${signal} received, stopping`);
-      topology.stop().then(() => process.exit(0));
+      topology.stop().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
     });
   }
   say(`PostgreSQL ${redact(topology.databaseUrl)} through PgBouncer ${redact(topology.poolerUrl)}, Redis Cluster ${topology.redisNodes}`);

@@ -35,9 +35,9 @@ interface Call extends BenchStatement {
 /** A pg client that records what it is sent and answers with no rows. */
 class Recorder {
   readonly calls: Call[] = [];
-  async query(sent: string | Call, values: unknown[] = []): Promise<{ rows: unknown[] }> {
+  query(sent: string | Call, values: unknown[] = []): Promise<{ rows: unknown[] }> {
     this.calls.push(typeof sent === 'string' ? { text: sent, values } : sent);
-    return { rows: [] };
+    return Promise.resolve({ rows: [] });
   }
 }
 
@@ -54,12 +54,14 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   const { SqlClient } = require(path.join(distAppRoot, '../../../libs/database/src/sql.service.js'));
   // The built webhook engine writes each write's events into the same statement, as in the app.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { WebhooksRepository } = require(path.join(distAppRoot, '../../../libs/webhooks/src/webhooks.repository.js'));
+  const { WebhookOutboxRepository } = require(path.join(distAppRoot, '../../../libs/webhooks/src/webhook-outbox.repository.js'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { WebhookTables } = require(path.join(distAppRoot, '../../../libs/webhooks/src/webhook-tables.js'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { WebhookEvents } = require(path.join(distAppRoot, '../../../libs/webhooks/src/webhook-events.service.js'));
   const rec = new Recorder();
   const db = new SqlClient(rec);
-  const events = new WebhookEvents(new WebhooksRepository(db, { driver: { schema: 'docstore' } }), undefined, undefined);
+  const events = new WebhookEvents(new WebhookOutboxRepository(db, new WebhookTables({ driver: { schema: 'docstore' } })), undefined, undefined);
   const docs = new DocumentsRepository(db, events);
   const schemas = new SchemasRepository(db);
 

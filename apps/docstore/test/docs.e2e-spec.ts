@@ -1,4 +1,4 @@
-import { openApiProblems } from '@app/testkit';
+import { consoleApiTypesProblem, openApiProblems } from '@app/testkit';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -13,6 +13,11 @@ describe('docstore: OpenAPI document and request ids', () => {
     c = await ds.newClient();
   });
   afterAll(() => ds.close());
+
+  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+    const document = (await request(ds.http).get('/docs-json').expect(200)).body as object;
+    expect(await consoleApiTypesProblem(document, 'docstore')).toBeNull();
+  });
 
   it('/docs-json describes the document, bulk, history, schema and token endpoints', async () => {
     const res = await request(ds.http).get('/docs-json').expect(200);

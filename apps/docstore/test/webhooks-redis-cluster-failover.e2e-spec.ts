@@ -1,6 +1,6 @@
 import { Sql } from '@app/database';
 import { eventually, startOwnRedisCluster, startWebhookReceiver, type OwnRedisCluster, type WebhookReceiver } from '@app/testkit';
-import { WEBHOOK_LANE, WebhooksRepository, type WebhookLane } from '@app/webhooks';
+import { WEBHOOK_LANE, WebhookTables, type WebhookLane } from '@app/webhooks';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 jest.setTimeout(120_000);
@@ -64,7 +64,7 @@ describe('webhooks on a Redis Cluster whose queue master dies', () => {
 
     // Every delivery recorded as succeeded and no job left in the queue: nothing more can be sent.
     const sql = ds.get(Sql);
-    const deliveries = `${ds.get(WebhooksRepository).deliveriesTable}`;
+    const deliveries = ds.get(WebhookTables).deliveries;
     await eventually(async () => {
       const open = await sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ${deliveries} WHERE owner = $1 AND status <> 'succeeded'`, [c.id]);
       const counts = await ds.get<WebhookLane>(WEBHOOK_LANE).producer.getJobCounts('waiting', 'active', 'delayed', 'prioritized');

@@ -3,7 +3,7 @@ import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestApp, eventually, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { verifyWebhook, WEBHOOK_LANE, type WebhookLane, WebhooksRepository } from '@app/webhooks';
+import { verifyWebhook, WEBHOOK_LANE, WebhookAttemptsRepository, type WebhookLane } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
@@ -66,6 +66,21 @@ describe('webhook registration', () => {
       expect(res.body).toMatchObject({ message: expect.any(String), errors: expect.any(Object) });
     }
     expect((await request(ds.http).get(w.base).set(c.auth)).body.total).toBe(1);
+  });
+
+  it('holds a client to WEBHOOKS_MAX_PER_OWNER webhooks (20 by default), also when the creates come at once', async () => {
+    const w = webhooksOf(ds, c);
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => w.create({ url: `https://93.184.216.34/cap/${i}`, events: ['document.read'] })));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(20);
+    const refused = answers.filter((r) => r.status !== 201);
+    const message = 'At most 20 webhooks are allowed: delete one to add another.';
+    expect(refused.map((r) => [r.status, r.body])).toEqual(Array(5).fill([422, { message, errors: { url: [message] } }]));
+    expect((await request(ds.http).get(w.base).set(c.auth)).body.total).toBe(20);
+    // Another client has a cap of its own; a deletion makes room.
+    const other = await ds.newClient();
+    await webhooksOf(ds, other).create({ url: 'https://93.184.216.34/cap/0', events: ['document.read'] }).expect(201);
+    await request(ds.http).delete(`${w.base}/${answers.find((r) => r.status === 201)!.body.id}`).set(c.auth).expect(204);
+    await w.create({ url: 'https://93.184.216.34/cap/again', events: ['document.read'] }).expect(201);
   });
 
   it('updates url, events and status; a url another webhook has is 409; delete is 204 then 404', async () => {
@@ -172,18 +187,39 @@ describe('webhook delivery', () => {
     const history = await request(ds.http).get(`${doc}/a/history`).set(c.auth).expect(200);
     await request(ds.http).delete(`${doc}/a`).set(c.auth).expect(200);
     const restored = await request(ds.http).post(`${doc}/a/history/${history.body.data[2].id}/restore`).set(c.auth).expect(200);
-    await request(ds.http).get(doc).set(c.auth).expect(200);
-    const calls = await receiver.waitFor(9);
-    const seen = calls.map((x) => `${x.json.type} ${x.json.data.key} v${x.json.data.version}`).sort();
+    const listed = await request(ds.http).get(doc).set(c.auth).expect(200);
+    const calls = await receiver.waitFor(8);
+    const single = calls.filter((x) => x.json.data.documents === undefined);
+    const seen = single.map((x) => `${x.json.type} ${x.json.data.key} v${x.json.data.version}`).sort();
     expect(seen).toEqual([
-      'document.created a v1', 'document.created b v1', 'document.deleted a v3',
-      'document.read a v2', 'document.read a v4', 'document.read b v1',
+      'document.created a v1', 'document.created b v1', 'document.deleted a v3', 'document.read a v2',
       'document.updated a v2', 'document.updated a v3', 'document.updated a v4',
     ]);
+    // The list page is one event naming what it showed.
+    const page = calls.find((x) => x.json.data.documents !== undefined)!.json;
+    expect(page.type).toBe('document.read');
+    expect(page.data).toEqual({
+      environment: 'production', context: 'shop', type: 'product', page: 1, per_page: 15, total: 2,
+      documents: listed.body.data.map((d: { id: string; key: string; version: number }) => ({ id: d.id, key: d.key, version: d.version })),
+    });
     const deleted = calls.find(byType('document.deleted'))!.json.data;
     expect(deleted.deleted_at).toEqual(expect.any(String));
     expect(calls.find((x) => x.json.type === 'document.updated' && x.json.data.version === 4)!.json.data).toEqual(restored.body);
-    expect(new Set(calls.map((x) => x.headers['webhook-id'])).size).toBe(9);
+    expect(new Set(calls.map((x) => x.headers['webhook-id'])).size).toBe(8);
+  });
+
+  it('makes a list page one read event per webhook, whatever its number of documents; a single GET stays one per document', async () => {
+    await subscribe(['document.read']);
+    await subscribe(['document.read'], `${receiver.url}?second`);
+    await request(ds.http).post(`${c.doc()}/bulk`).set(c.auth).send({ documents: Array.from({ length: 100 }, (_, i) => ({ key: `p${i}`, data: { i } })) }).expect(200);
+    const reads = async () => (await ds.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM docstore.webhook_deliveries WHERE owner = $1 AND event_type = 'document.read'`, [c.id]))!.n;
+    // The answer comes once the event is recorded.
+    await request(ds.http).get(`${c.doc()}?per_page=100`).set(c.auth).expect(200);
+    expect(await reads()).toBe(2);
+    await request(ds.http).get(`${c.doc()}/p1`).set(c.auth).expect(200);
+    expect(await reads()).toBe(4);
+    const pages = (await receiver.waitFor(2, (x) => x.json.data.documents !== undefined)).map((x) => x.json.data);
+    expect(pages.map((p) => [p.total, p.documents.length])).toEqual([[100, 100], [100, 100]]);
   });
 
   it('treats the client id in any letter case as one client: a webhook made under upper case gets the events and lists under lower case', async () => {
@@ -356,7 +392,7 @@ describe('webhook outbox relay and attempt recording', () => {
        VALUES ($1, $2, gen_random_uuid(), 'document.created', now(), '{}')`,
       [hook.id, c.id],
     );
-    const repository = ds.get(WebhooksRepository);
+    const repository = ds.get(WebhookAttemptsRepository);
     let recording: Promise<Set<string>> | undefined;
     // A worker as fast as can be: it claims and records while the relay has not committed yet.
     await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {

@@ -1,4 +1,4 @@
-import { openApiProblems } from '@app/testkit';
+import { consoleApiTypesProblem, openApiProblems } from '@app/testkit';
 import { request, startGateway, type Gateway, type Phone } from './support/gateway-test';
 
 describe('gateway: OpenAPI document', () => {
@@ -12,6 +12,11 @@ describe('gateway: OpenAPI document', () => {
     doc = (await request(gw.http).get('/docs-json').expect(200)).body;
   });
   afterAll(() => gw.close());
+
+  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+    const document = (await request(gw.http).get('/docs-json').expect(200)).body as object;
+    expect(await consoleApiTypesProblem(document, 'gateway')).toBeNull();
+  });
 
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies and error answers', async () => {
     await expect(openApiProblems(doc, { lists: [], bodiless: ['POST /api/Webhooks/{id}/deliveries/{deliveryId}/redeliver'] })).resolves.toEqual([]);

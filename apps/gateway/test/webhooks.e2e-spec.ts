@@ -66,6 +66,23 @@ describe('api/Webhooks (registration)', () => {
     expect((await list()).body.webhooks).toEqual([]);
   });
 
+  it('holds a phone to WEBHOOKS_MAX_PER_OWNER webhooks (20 by default), also when the creates come at once, in the network body', async () => {
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => create(hook({ endpoint: `https://127.0.0.1:9/cap/${i}` }))));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(20);
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(refused.map((r) => r.status)).toEqual(Array(5).fill(400));
+    expect(refused[0].body).toEqual({
+      error: {
+        message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: expect.any(String),
+        error_data: { messaging_product: 'whatsapp', details: `phone: ${phone.phone} already has 20 webhooks, the most allowed: delete one to register another` },
+      },
+    });
+    expect((await list()).body.webhooks).toHaveLength(20);
+    // Another phone of the account has a cap of its own.
+    const sibling = await gw.addPhone(phone);
+    await create(hook({ phone: sibling.phone }), `?phone_id=${sibling.phoneId}`).expect(201);
+  });
+
   it('answers 404 for unknown ids and 401 without a key', async () => {
     await request(gw.http).put('/api/Webhooks/00000000-0000-4000-8000-000000000000').set(phone.headers).send({ endpoint: 'https://127.0.0.1:9/x' }).expect(404);
     await request(gw.http).delete('/api/Webhooks/nope').set(phone.headers).expect(404);

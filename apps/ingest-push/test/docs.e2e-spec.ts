@@ -1,4 +1,4 @@
-import { openApiProblems } from '@app/testkit';
+import { consoleApiTypesProblem, openApiProblems } from '@app/testkit';
 import { AccountsRepository } from '../src/accounts/accounts.repository';
 import { issueSalesApiKey } from '../src/sales/sales-api-key.issuer';
 import { SalesApiKeysRepository } from '../src/sales/sales-api-keys.repository';
@@ -19,6 +19,11 @@ describe('ingest-push: OpenAPI document', () => {
   });
   afterAll(() => app.close());
 
+  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+    const document = (await request(app.http).get('/docs-json').expect(200)).body as object;
+    expect(await consoleApiTypesProblem(document, 'ingest-push')).toBeNull();
+  });
+
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
     const lists = ['GET /api/pushm/bulk', 'GET /api/pushm/bulk/{batchId}', 'GET /DataInserterSales/api/sales/ingestions'] as const;
     await expect(openApiProblems(doc, { lists: [...lists] })).resolves.toEqual([]);
@@ -27,7 +32,7 @@ describe('ingest-push: OpenAPI document', () => {
     expect(doc.paths['/DataInserterSales/api/sales/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
     expect(doc.paths['/DataInserterSales/api/sales/ingestions'].get.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:page', 'query:per_page', 'query:status']);
     // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key); dry_run beside it.
-    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key', 'query:dry_run']);
+    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:Idempotency-Key', 'query:dry_run']);
   });
 
   it('the push example and both sales file examples work as sent', async () => {

@@ -28,6 +28,12 @@ describe('createValidationPipe', () => {
     await expect(run({ name: 'a' })).resolves.toEqual({ name: 'a' });
   });
 
+  it('drops query parameters a query DTO does not declare, and refuses a declared one sent as an array', async () => {
+    const query = (value: unknown) => pipe.transform(value, { type: 'query', metatype: NameDto });
+    await expect(query({ name: 'a', utm_source: 'mail', toString: 'x' })).resolves.toEqual({ name: 'a' });
+    await expect(query({ name: ['a', 'b'] })).rejects.toMatchObject({ extras: { errors: { name: ['name must be a string'] } } });
+  });
+
   it.each(['bogus', 'prototype', 'constructor', 'toString', 'hasOwnProperty'])('refuses an unknown field named %s with 422 naming it', async (key) => {
     const failure = run(JSON.parse(`{"${key}": ""}`));
     await expect(failure).rejects.toBeInstanceOf(ValidationFailedException);

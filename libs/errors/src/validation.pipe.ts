@@ -130,12 +130,21 @@ function checkPathParameters(value: unknown, name?: string): void {
  * (object or array) and put back after.
  */
 class AppValidationPipe extends ValidationPipe {
+  /** Query DTOs go through a pipe that drops the parameters they do not declare instead of refusing them. */
+  private queries?: ValidationPipe;
+
+  withQueries(queries: ValidationPipe): this {
+    this.queries = queries;
+    return this;
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query' && this.queries) return this.queries.transform(value, metadata);
     if (metadata.type === 'param') checkPathParameters(value, metadata.data);
     if (metadata.metatype && QUICK_CHECKS.get(metadata.metatype)?.(value)) return value;
     if (!metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     const { detached, inherited } = walk(metadata.metatype, value);
-    if (Object.keys(inherited).length > 0) throw new ValidationFailedException(inherited);
+    if (Object.keys(inherited).length > 0 && this.validatorOptions.forbidNonWhitelisted) throw new ValidationFailedException(inherited);
     const result = await super.transform(value, metadata);
     for (const [path, raw] of detached) {
       attach(result, path, raw);
@@ -145,14 +154,18 @@ class AppValidationPipe extends ValidationPipe {
   }
 }
 
-/** The validation pipe every app registers: unknown fields refused, failures rendered as 422. */
+/**
+ * The validation pipe every app registers, failures rendered as 422: unknown body fields are refused; query
+ * parameters a query DTO does not declare are dropped (caches, proxies and tracking links add their own), while a
+ * declared one in the wrong form (an array, a bad value) is refused like a body field.
+ */
 export function createValidationPipe(): ValidationPipe {
-  return new AppValidationPipe({
+  const options = {
     whitelist: true,
-    forbidNonWhitelisted: true,
     transform: true,
     validateCustomDecorators: false,
     stopAtFirstError: false,
-    exceptionFactory: (errors) => new ValidationFailedException(toFieldErrors(errors)),
-  });
+    exceptionFactory: (errors: ValidationError[]) => new ValidationFailedException(toFieldErrors(errors)),
+  };
+  return new AppValidationPipe({ ...options, forbidNonWhitelisted: true }).withQueries(new AppValidationPipe({ ...options, forbidNonWhitelisted: false }));
 }

@@ -86,9 +86,7 @@ describe('Metrics', () => {
       let done = 0;
       const finished = new Promise<void>((resolve) => {
         const count = () => ++done === 3 && resolve();
-        worker = new Worker('metrics-spec', async (job) => {
-          if (job.data.n === 3) throw new Error('boom');
-        }, { connection: { url: REDIS }, prefix });
+        worker = new Worker('metrics-spec', (job) => (job.data.n === 3 ? Promise.reject(new Error('boom')) : Promise.resolve()), { connection: { url: REDIS }, prefix });
         worker.on('completed', () => (metrics.jobFinished('metrics-spec', 'completed'), count()));
         worker.on('failed', () => (metrics.jobFinished('metrics-spec', 'failed'), count()));
       });

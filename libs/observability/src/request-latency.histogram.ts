@@ -72,7 +72,7 @@ export class RequestLatencyHistogram {
   }
 
   /** The metric as prom-client's registry reads it for the text format (the shape its Histogram gives, so the lines are the same). */
-  async getForPromString(): Promise<RenderedMetric> {
+  getForPromString(): Promise<RenderedMetric> {
     const values: RenderedValue[] = [];
     const bucket = `${this.name}_bucket`;
     for (const byStatus of this.series.values()) {
@@ -89,7 +89,7 @@ export class RequestLatencyHistogram {
         }
       }
     }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
   }
 
   reset(): void {

@@ -23,6 +23,8 @@ const CLAIM_IDLE_LIMIT_MS = 15_000;
  *   - a fairness key column (`keyColumn`): each key has at most `perKey` rows queued at a
  *     time (or its own `cap`, if lower, with `keyCaps`), so one busy key never fills the
  *     queue in front of the others.
+ *   - optionally an owner per key (`perOwner`, `keys` returning `owner`): a key's owner has at most
+ *     `perOwner` rows queued across all of its keys, and each claim takes turns between owners.
  * Suggested indexes: (key, next_attempt_at) WHERE queued_at IS NULL AND next_attempt_at IS NOT NULL,
  * and (key, queued_at) WHERE queued_at IS NOT NULL.
  *
@@ -31,6 +33,9 @@ const CLAIM_IDLE_LIMIT_MS = 15_000;
  *     due first, at most `perKey` queued per key and `batch` per run; the claims of all replicas
  *     take turns (a transaction-level advisory lock on the table's name), so the per-key cap holds
  *     across replicas, not just within one;
+ *   - with owners, claims round-robin: every owner's oldest due row first, then every owner's second,
+ *     and so on, up to `batch`; so an owner with one due row is served in the next run, whatever
+ *     another owner's backlog (which `perOwner` keeps from filling the queue, across replicas);
  *   - turns them into jobs (lane-job.ts): grouped by the owner's key, `itemsPerJob` to a job, each
  *     named by the attempt it carries, so the same attempt is never queued twice;
  *   - runs when asked (`kick`, coalesced), every `intervalMs`, and again at once while runs are full;
@@ -57,6 +62,12 @@ export interface OutboxSpec<Row, Item extends LaneItem> extends LaneGrouping<Row
    * webhook's delivery window), applied under `perKey`.
    */
   keyCaps?: boolean;
+  /**
+   * When set, `keys` also returns a column `owner` (a key's owner, e.g. the client that registered a
+   * webhook): each owner has at most this many rows queued across all of its keys, and each claim
+   * takes turns between owners (see above).
+   */
+  perOwner?: number;
   batch: number;
   intervalMs: number;
   sweepMs: number;
@@ -87,18 +98,58 @@ export class OutboxRelay<Row, Item extends LaneItem> {
   ) {
     this.logger = new Logger(`Outbox ${producer.name}`);
     this.failure = new ThrottledWarning(`Outbox ${producer.name}`);
-    const { table, keyColumn: key, keys, returning } = spec;
     this.where = spec.where ? ` AND (${spec.where})` : '';
-    this.claimSql = `WITH picked AS (
+    this.claimSql = spec.perOwner === undefined ? this.keyClaim() : this.ownerClaim();
+  }
+
+  /** Per key: each key's oldest due rows, up to its room. */
+  private keyClaim(): string {
+    const { table, keyColumn: key, keys, returning } = this.spec;
+    return `WITH picked AS (
         SELECT c.id FROM (${keys}) k
         CROSS JOIN LATERAL (
           SELECT t.id FROM ${table} t
           WHERE t.${key} = k.key AND t.queued_at IS NULL AND t.next_attempt_at <= now()${this.where}
           ORDER BY t.next_attempt_at
-          LIMIT GREATEST(0, ${spec.keyCaps ? 'LEAST($1, k.cap)' : '$1'} - (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL))
+          LIMIT GREATEST(0, ${this.spec.keyCaps ? 'LEAST($1, k.cap)' : '$1'} - (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL))
           FOR UPDATE SKIP LOCKED
         ) c
         LIMIT $2
+      )
+      UPDATE ${table} t SET queued_at = now() FROM picked WHERE t.id = picked.id
+      RETURNING ${returning}`;
+  }
+
+  /**
+   * Per owner, round-robin: each key's due rows up to its room and its owner's ($3), numbered per owner
+   * after what the owner already has queued (its turn), taken by turn. The lock is taken last, on the
+   * rows chosen, with the conditions checked again on the row as committed (a row changed meanwhile).
+   */
+  private ownerClaim(): string {
+    const { table, keyColumn: key, keys, returning } = this.spec;
+    return `WITH lane_keys AS MATERIALIZED (
+        SELECT k.key, k.owner, ${this.spec.keyCaps ? 'LEAST($1::int, k.cap)' : '$1::int'} AS cap,
+          (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL)::int AS queued
+        FROM (${keys}) k
+      ), lane_owners AS (
+        SELECT owner, sum(queued)::int AS queued FROM lane_keys GROUP BY owner
+      ), due AS (
+        SELECT c.id, c.next_attempt_at, k.owner, o.queued AS owner_queued
+        FROM lane_keys k JOIN lane_owners o ON o.owner = k.owner
+        CROSS JOIN LATERAL (
+          SELECT t.id, t.next_attempt_at FROM ${table} t
+          WHERE t.${key} = k.key AND t.queued_at IS NULL AND t.next_attempt_at <= now()${this.where}
+          ORDER BY t.next_attempt_at
+          LIMIT GREATEST(0, LEAST(k.cap - k.queued, $3::int - o.queued))
+        ) c
+      ), turns AS (
+        SELECT id, next_attempt_at, owner_queued + row_number() OVER (PARTITION BY owner ORDER BY next_attempt_at, id) AS turn FROM due
+      ), picked AS (
+        SELECT t.id FROM ${table} t JOIN turns ON turns.id = t.id
+        WHERE turns.turn <= $3::int AND t.queued_at IS NULL AND t.next_attempt_at <= now()
+        ORDER BY turns.turn, turns.next_attempt_at
+        LIMIT $2
+        FOR UPDATE OF t SKIP LOCKED
       )
       UPDATE ${table} t SET queued_at = now() FROM picked WHERE t.id = picked.id
       RETURNING ${returning}`;
@@ -160,7 +211,8 @@ export class OutboxRelay<Row, Item extends LaneItem> {
         this.spec.table,
         `${this.spec.claimIdleLimitMs ?? CLAIM_IDLE_LIMIT_MS}ms`,
       ]);
-      const rows = await tx.rows<Row>(this.claimSql, [this.spec.perKey, this.spec.batch]);
+      const params = this.spec.perOwner === undefined ? [this.spec.perKey, this.spec.batch] : [this.spec.perKey, this.spec.batch, this.spec.perOwner];
+      const rows = await tx.rows<Row>(this.claimSql, params);
       if (rows.length > 0) await enqueue(rows);
       return rows.length;
     });

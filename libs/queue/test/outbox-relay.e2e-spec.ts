@@ -187,6 +187,30 @@ describe('OutboxRelay', () => {
     }
   });
 
+  it('with owners, takes turns between them in each claim and holds each owner to perOwner across its keys and relays', async () => {
+    const table = await newTable();
+    // Owner b floods five keys; owner a's one row is due last of all.
+    for (let i = 1; i <= 5; i++) await insert(table, `b-${i}`, 20);
+    await insert(table, 'a-1', 1);
+    const keys = `SELECT k AS key, split_part(k, '-', 1) AS owner FROM (SELECT DISTINCT k FROM ${table}) x`;
+    const producer = new QueueProducer<JobData>('items', connection());
+    try {
+      const [first, second] = [0, 1].map(() => new OutboxRelay(db, producer, spec(table, { keys, perOwner: 8, batch: 3 })));
+      // Turn 1 of every owner comes before anyone's turn 2: a's row is in the first, small claim.
+      expect(await first.claim()).toBe(3);
+      expect(await count(table, `k = 'a-1' AND queued_at IS NOT NULL`)).toBe(1);
+      // Two relays at once never take b past its 8, whatever its keys.
+      for (let round = 0; round < 4; round++) await Promise.all([first.claim(), second.claim()]);
+      expect(await count(table, `k LIKE 'b-%' AND queued_at IS NOT NULL`)).toBe(8);
+      expect(await first.claim()).toBe(0);
+      // Room again for b once some of its rows are done.
+      await db.rows(`UPDATE ${table} SET queued_at = NULL, next_attempt_at = NULL WHERE id IN (SELECT id FROM ${table} WHERE k LIKE 'b-%' AND queued_at IS NOT NULL LIMIT 2)`);
+      expect(await first.claim()).toBe(2);
+    } finally {
+      await producer.close();
+    }
+  });
+
   it('never hands one row to two relays running at once', () =>
     withRelays({ a: 300, b: 300 }, 3, { batch: 100 }, async (_, relays) => {
       const claimed: string[] = [];

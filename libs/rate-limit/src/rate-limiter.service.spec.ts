@@ -58,7 +58,7 @@ describe('RateLimiter', () => {
     await a.hit('api', 'race', 1000, at);
     await a.hit('api', 'race', 1000, at);
     const syncing = a.sync();
-    for (let tick = 0; tick < 3; tick++) await null; // the sync has sent the pending hit; Redis has not answered yet
+    for (let tick = 0; tick < 3; tick++) await Promise.resolve(); // the sync has sent the pending hit; Redis has not answered yet
     const during = await a.hit('api', 'race', 1000, at);
     await syncing;
     expect(during.remaining).toBe(1000 - 3);

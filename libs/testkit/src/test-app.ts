@@ -5,6 +5,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { generateEncryptionKeys } from '@app/secrets';
 import { configureApp, ExpressServerAdapter } from '@app/server';
+import request from 'supertest';
+import { ResponseCheck } from './response-check';
 import { expectNoSessionState, workerDatabaseSettings } from './pooled-database';
 import { testRedis } from './test-redis';
 
@@ -43,6 +45,9 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
   Object.assign(process.env, settings);
   try {
     const app = await NestFactory.create<NestExpressApplication>(appModule, new ExpressServerAdapter(), { bodyParser: false, logger: false, abortOnError: false });
+    // Before configureApp's own middleware and the routes: it sees every answer's bytes as sent.
+    const responses = new ResponseCheck();
+    app.use(responses.middleware);
     configureApp(app, { title: 'test', description: 'test', version: '0' });
     // An app that fails to start lets go of what it opened, so the test process can exit.
     await app.init().catch(async (error: unknown) => {
@@ -54,8 +59,10 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
       http: app.getHttpServer(),
       get: <T>(token: Type<T> | string | symbol) => app.get<T>(token as Type<T>, { strict: false }),
       close: async () => {
+        const problems = await responses.check(async () => (await request(app.getHttpServer()).get('/docs-json').expect(200)).body as object);
         await app.close();
         if (settings.DATABASE_POOLER === 'transaction') await expectNoSessionState(settings.DATABASE_URL);
+        if (problems.length > 0) throw new Error(`Answers that do not match their OpenAPI schema:\n${problems.join('\n')}`);
       },
     };
   } finally {

@@ -22,7 +22,7 @@ export async function startReceiveTool(args: string[]): Promise<ReceiveTool> {
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await eventually(async () => {
+  const url = await eventually(() => {
     if (child.exitCode !== null) throw new Error(`webhook:receive exited with ${child.exitCode}: ${stderr}`);
     return /listening on (\S+)/.exec(stderr)?.[1];
   });
@@ -35,7 +35,7 @@ export async function startReceiveTool(args: string[]): Promise<ReceiveTool> {
     get stderr() {
       return stderr;
     },
-    deliveries: (n) => eventually(async () => (blocks().length >= n ? blocks() : undefined)),
+    deliveries: (n) => eventually(() => (blocks().length >= n ? blocks() : undefined)),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

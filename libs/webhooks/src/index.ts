@@ -16,7 +16,10 @@ export * from './webhook.entity';
 export * from './webhook.migrations';
 export * from './webhooks.exception';
 export * from './webhooks.module';
-export { WebhooksRepository, type AttemptView, type DeliveryView, type WebhookChanges, type WebhookRecord } from './webhooks.repository';
+export { WebhookAttemptsRepository, type AttemptView } from './webhook-attempts.repository';
+export { WebhookOutboxRepository, type DeliveryView } from './webhook-outbox.repository';
+export { type WebhookChanges, type WebhookRecord } from './webhook-registrations.repository';
+export { WebhookTables } from './webhook-tables';
 export * from './webhooks.service';
 
 /** Add to the app's entities. */

@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { Metrics, type MetricCounter } from '@app/observability';
-import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
+import { WebhookAttemptsRepository, type AttemptRecord } from './webhook-attempts.repository';
 
 interface Waiting {
   record: AttemptRecord;
@@ -20,7 +20,7 @@ export class AttemptRecorder {
   private readonly deliveries?: MetricCounter<'outcome'>;
 
   constructor(
-    private readonly repository: WebhooksRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     @Optional() metrics?: Metrics,
   ) {
     this.deliveries = metrics?.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', ['outcome']);
@@ -40,7 +40,7 @@ export class AttemptRecorder {
       const group = this.waiting;
       this.waiting = [];
       try {
-        const written = await this.repository.recordAttempts(group.map((w) => w.record));
+        const written = await this.attempts.recordAttempts(group.map((w) => w.record));
         for (const w of group) {
           const recorded = written.has(w.record.id);
           if (recorded) this.deliveries?.inc({ outcome: w.record.status });

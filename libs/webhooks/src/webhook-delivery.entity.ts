@@ -63,7 +63,7 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'queued_at', type: 'timestamptz', nullable: true })
   queuedAt!: Date | null;
 
-  /** The worker claim on the next attempt (WebhooksRepository.claim); null when no worker holds one. */
+  /** The worker claim on the next attempt (WebhookAttemptsRepository.claim); null when no worker holds one. */
   @Column({ name: 'claim_token', type: 'uuid', nullable: true })
   claimToken!: string | null;
 

@@ -8,7 +8,8 @@ import { WEBHOOK_DELIVERY_QUEUE, type DeliverJobData, type DeliveryAttempt } fro
 import { WebhookSender, type AttemptOutcome } from './webhook-sender';
 import { WebhookSubscriptions, type DeliveryTarget } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
-import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
+import { WebhookAttemptsRepository, type AttemptRecord } from './webhook-attempts.repository';
+import { WebhookRegistrationsRepository } from './webhook-registrations.repository';
 
 /**
  * The one processor of `webhook-delivery` (its lane is in webhook-lane.ts): one attempt of each
@@ -18,7 +19,7 @@ import { WebhooksRepository, type AttemptRecord } from './webhooks.repository';
  * Should more run here anyway (a lost job queued again while the original still runs), the
  * extra job goes back to the queue for a moment, not counted as an attempt.
  *
- * Before sending, the job's attempts are claimed in PostgreSQL (WebhooksRepository.claim, lease
+ * Before sending, the job's attempts are claimed in PostgreSQL (WebhookAttemptsRepository.claim, lease
  * WEBHOOK_TIMEOUT_SECONDS + 5 s): a job that runs a second time, on this worker or another, sends
  * only what no live claim holds and nothing already recorded, and only the claim's holder records.
  */
@@ -32,7 +33,8 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
 
   constructor(
     private readonly config: WebhookServiceConfig,
-    private readonly repository: WebhooksRepository,
+    private readonly attempts: WebhookAttemptsRepository,
+    private readonly registrations: WebhookRegistrationsRepository,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly recorder: AttemptRecorder,
     @Inject(WEBHOOK_ENGINE_OPTIONS) private readonly options: WebhookEngineOptions,
@@ -59,7 +61,7 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
       throw new DelayedError();
     }
     const claim = randomUUID();
-    const claimed = await this.repository.claim(items, claim, this.leaseMs);
+    const claimed = await this.attempts.claim(items, claim, this.leaseMs);
     const deliveries = items.filter((d) => claimed.has(d.id)).map((d) => ({ ...d, claim }));
     if (deliveries.length === 0) return;
     if (target.status !== 'active') {
@@ -111,19 +113,19 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   private async afterAttempt(target: DeliveryTarget, outcome: AttemptOutcome): Promise<void> {
     if (outcome.ok) {
       if (target.failing) {
-        await this.repository.clearFailing(target.id);
+        await this.registrations.clearFailing(target.id);
         this.subscriptions.changed(target.owner, target.id);
       }
       return;
     }
     let reason: string | null = outcome.gone ? 'The receiver answered 410 Gone.' : null;
     if (!reason) {
-      const failingFor = await this.repository.markFailing(target.id);
+      const failingFor = await this.registrations.markFailing(target.id);
       if (!target.failing) this.subscriptions.changed(target.owner, target.id);
       if (failingFor >= this.config.WEBHOOK_DISABLE_AFTER_SECONDS) reason = `Every delivery failed for ${Math.round(failingFor / 3600)} hours.`;
     }
     if (reason) {
-      await this.repository.disable(target.id, reason);
+      await this.registrations.disable(target.id, reason);
       this.subscriptions.changed(target.owner, target.id);
       this.logger.warn(`webhook ${target.id} set inactive: ${reason}`);
     }

@@ -3,7 +3,7 @@ import { InjectLane } from '@app/queue';
 import { WEBHOOK_DELIVERY_QUEUE } from './webhook-queue';
 import type { WebhookLane } from './webhook-lane';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
-import { RECORDED_CTE, WebhooksRepository } from './webhooks.repository';
+import { RECORDED_CTE, WebhookOutboxRepository } from './webhook-outbox.repository';
 
 /** Rows of a write statement that become events, one per row. */
 export interface EventRows {
@@ -39,7 +39,7 @@ export function splitRecorded<T extends object>(rows: ReadonlyArray<T>): { rows:
 @Injectable()
 export class WebhookEvents {
   constructor(
-    private readonly repository: WebhooksRepository,
+    private readonly outbox: WebhookOutboxRepository,
     private readonly subscriptions: WebhookSubscriptions,
     @InjectLane(WEBHOOK_DELIVERY_QUEUE) private readonly lane: WebhookLane,
   ) {}
@@ -51,7 +51,7 @@ export class WebhookEvents {
   withEvents(ctes: string, source: EventRows): string {
     const type = typeof source.eventType === 'string' ? `'${source.eventType.replace(/'/g, "''")}'` : source.eventType('r');
     const events = `SELECT gen_random_uuid() AS event_id, r.${source.ownerColumn}::text AS owner, ${type}::text AS event_type, to_json(r) AS data FROM ${source.rows} r`;
-    return `WITH ${ctes}, ${this.repository.eventCtes(events)}
+    return `WITH ${ctes}, ${this.outbox.eventCtes(events)}
       SELECT r.*, (SELECT count(*) FROM ${RECORDED_CTE})::int AS ${DELIVERIES_COLUMN} FROM ${source.rows} r`;
   }
 
@@ -71,6 +71,6 @@ export class WebhookEvents {
 
   private async record(owner: string, eventType: string, items: readonly unknown[], wanted: true | Promise<boolean>): Promise<void> {
     if (!(await wanted)) return;
-    this.recorded(await this.repository.recordEvents(owner, eventType, [...items]));
+    this.recorded(await this.outbox.recordEvents(owner, eventType, [...items]));
   }
 }

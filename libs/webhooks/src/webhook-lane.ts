@@ -5,7 +5,7 @@ import { WebhookServiceConfig } from './webhook.config';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
 import { DELIVER_JOB, DELIVERIES_PER_JOB, WEBHOOK_DELIVERY_QUEUE, type DeliveryAttempt } from './webhook-queue';
-import { WebhooksRepository, type QueuedDelivery } from './webhooks.repository';
+import { WebhookOutboxRepository, type QueuedDelivery } from './webhook-outbox.repository';
 
 /** The webhook lane's handle: kick the relay after a write, drain it in tests. */
 export type WebhookLane = QueueLane<QueuedDelivery, DeliveryAttempt>;
@@ -26,8 +26,9 @@ function toAttempt(row: QueuedDelivery, options: WebhookEngineOptions): Delivery
 /**
  * The webhook outbox (`webhook_deliveries`) as a lane of libs/queue: due deliveries go to
  * `webhook-delivery`, at most the webhook's delivery window queued per active webhook (see
- * DELIVERY_WINDOW in webhooks.repository.ts; at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK),
- * DELIVERIES_PER_JOB of one webhook to a job. The relay runs when a write recorded events, when
+ * DELIVERY_WINDOW in webhook-attempts.repository.ts; at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK),
+ * at most WEBHOOK_MAX_IN_FLIGHT_PER_OWNER per owner across its webhooks, owners taking turns in
+ * each claim (libs/queue's round-robin claim), DELIVERIES_PER_JOB of one webhook to a job. The relay runs when a write recorded events, when
  * a worker finished a job, every WEBHOOK_RELAY_INTERVAL_MS, and checks for lost jobs at start,
  * when Redis comes back, and every WEBHOOK_REQUEUE_AFTER_SECONDS. Workers run as WEBHOOK_WORKERS says.
  */
@@ -36,17 +37,18 @@ export function webhookLane(): Provider[] {
     queue: WEBHOOK_DELIVERY_QUEUE,
     job: DELIVER_JOB,
     processor: WebhookDeliveryProcessor,
-    inject: [WebhookServiceConfig, WebhooksRepository, WEBHOOK_ENGINE_OPTIONS],
-    settings: (config: WebhookServiceConfig, repository: WebhooksRepository, options: WebhookEngineOptions) => ({
-      table: repository.deliveriesTable,
+    inject: [WebhookServiceConfig, WebhookOutboxRepository, WEBHOOK_ENGINE_OPTIONS],
+    settings: (config: WebhookServiceConfig, outbox: WebhookOutboxRepository, options: WebhookEngineOptions) => ({
+      table: outbox.table,
       keyColumn: 'webhook_id',
-      keys: repository.relayKeys,
+      keys: outbox.relayKeys,
       keyCaps: true,
       returning: `t.id, t.webhook_id, t.event_id, t.event_type, t.owner, ${isoTimestamp('t.occurred_at')}, t.data, t.attempts, t.retry_from`,
       key: (row) => row.webhook_id,
       item: (row) => toAttempt(row, options),
       itemsPerJob: DELIVERIES_PER_JOB,
       perKey: config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+      perOwner: config.WEBHOOK_MAX_IN_FLIGHT_PER_OWNER,
       batch: 500,
       intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
       sweepMs: config.WEBHOOK_REQUEUE_AFTER_SECONDS * 1000,

@@ -3,7 +3,8 @@ import { DAY_SECONDS, Pruner } from '@app/database';
 import { CIPHERTEXT_PREFIX, SecretCipher } from '@app/secrets';
 import { reencryptHeaders } from './webhook-headers';
 import { WebhookServiceConfig } from './webhook.config';
-import { WebhooksRepository } from './webhooks.repository';
+import { WebhookSecretsRepository } from './webhook-secrets.repository';
+import { WebhookTables } from './webhook-tables';
 
 const BATCH = 500;
 
@@ -22,16 +23,17 @@ export class WebhookMaintenance implements OnModuleInit {
   private readonly logger = new Logger('WebhookMaintenance');
 
   constructor(
-    private readonly repository: WebhooksRepository,
+    private readonly secrets: WebhookSecretsRepository,
     private readonly cipher: SecretCipher,
     config: WebhookServiceConfig,
+    tables: WebhookTables,
     pruner: Pruner,
   ) {
     // Attempts first: a delivery's rule would otherwise cascade to all of its attempts in one statement.
     pruner.register(
-      { table: `${repository.schema}.webhook_attempts`, expired: 'attempted_at < cutoff', keepSeconds: () => config.WEBHOOK_ATTEMPT_RETENTION_DAYS * DAY_SECONDS },
+      { table: tables.attempts, expired: 'attempted_at < cutoff', keepSeconds: () => config.WEBHOOK_ATTEMPT_RETENTION_DAYS * DAY_SECONDS },
       {
-        table: repository.deliveriesTable,
+        table: tables.deliveries,
         expired: `status IN ('succeeded', 'failed', 'cancelled') AND COALESCE(last_attempt_at, created_at) < cutoff`,
         keepSeconds: () => config.WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_SECONDS,
       },
@@ -49,9 +51,9 @@ export class WebhookMaintenance implements OnModuleInit {
     const current = `${CIPHERTEXT_PREFIX}${this.cipher.currentKeyId}:`;
     let total = 0;
     for (;;) {
-      const rows = await this.repository.secretsToReencrypt(current, BATCH);
+      const rows = await this.secrets.toReencrypt(current, BATCH);
       if (rows.length === 0) return total;
-      const changed = await this.repository.replaceSecrets(
+      const changed = await this.secrets.replace(
         rows.map(({ id, ...old }) => ({
           id,
           old,

@@ -3,7 +3,7 @@ import { SecretCipher } from '@app/secrets';
 import { TtlCache } from './webhook-cache';
 import { openHeaders } from './webhook-headers';
 import { WebhookServiceConfig } from './webhook.config';
-import { WebhooksRepository, type StoredTarget } from './webhooks.repository';
+import { WebhookRegistrationsRepository, type StoredTarget } from './webhook-registrations.repository';
 
 /** What a delivery attempt needs to know about its webhook, secrets and header values readable. */
 export type DeliveryTarget = StoredTarget;
@@ -20,7 +20,7 @@ export class WebhookSubscriptions {
   private readonly targets: TtlCache<DeliveryTarget | null>;
 
   constructor(
-    private readonly repository: WebhooksRepository,
+    private readonly registrations: WebhookRegistrationsRepository,
     private readonly cipher: SecretCipher,
     config: WebhookServiceConfig,
   ) {
@@ -32,12 +32,12 @@ export class WebhookSubscriptions {
   wants(owner: string, eventType: string): boolean | Promise<boolean> {
     const cached = this.events.peek(owner);
     if (cached) return cached.value.has(eventType);
-    return this.events.get(owner, async () => new Set(await this.repository.subscribedEvents(owner))).then((events) => events.has(eventType));
+    return this.events.get(owner, async () => new Set(await this.registrations.subscribedEvents(owner))).then((events) => events.has(eventType));
   }
 
   target(webhookId: string): Promise<DeliveryTarget | null> {
     return this.targets.get(webhookId, async () => {
-      const stored = await this.repository.target(webhookId);
+      const stored = await this.registrations.target(webhookId);
       // A row written before its secrets were encrypted (an older replica during a rollout) is read as it is.
       return stored && { ...stored, secrets: stored.secrets.map((s) => (SecretCipher.isCiphertext(s) ? this.cipher.decrypt(s) : s)), headers: openHeaders(this.cipher, stored.headers) };
     });

@@ -32,6 +32,18 @@ export class WebhookServiceConfig {
   @IsString() @Validate(AllowListConstraint)
   WEBHOOK_ALLOWED_TARGETS: string = '';
 
+  /** Most webhooks one owner (a docstore client, a gateway phone) may register: each one multiplies every event it subscribes to. */
+  @IsInt() @Min(1) @Max(1000)
+  WEBHOOKS_MAX_PER_OWNER: number = 20;
+
+  /**
+   * Most deliveries queued or in flight for one owner across all of its webhooks and all workers. Kept
+   * under WEBHOOK_CONCURRENCY (jobs per worker process), one owner's backlog never holds every worker
+   * slot, so another owner's delivery finds one free.
+   */
+  @IsInt() @Min(1) @Max(10_000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_OWNER: number = 128;
+
   /** How long one delivery attempt may take, in seconds. */
   @IsInt() @Min(1) @Max(60)
   WEBHOOK_TIMEOUT_SECONDS: number = 10;

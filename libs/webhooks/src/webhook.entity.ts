@@ -56,7 +56,7 @@ export class WebhookEntity {
 
   /**
    * How many deliveries may be queued or in flight to it now: grows with each fast success up to
-   * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, halves when attempts fail (DELIVERY_WINDOW in webhooks.repository.ts).
+   * WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, halves when attempts fail (DELIVERY_WINDOW in webhook-attempts.repository.ts).
    */
   @Column({ name: 'delivery_window', type: 'integer', default: START_WINDOW })
   deliveryWindow!: number;

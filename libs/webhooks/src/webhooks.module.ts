@@ -8,7 +8,11 @@ import { WebhookMaintenance } from './webhook-maintenance.service';
 import { WEBHOOK_LANE, webhookLane } from './webhook-lane';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
-import { WebhooksRepository } from './webhooks.repository';
+import { WebhookAttemptsRepository } from './webhook-attempts.repository';
+import { WebhookOutboxRepository } from './webhook-outbox.repository';
+import { WebhookRegistrationsRepository } from './webhook-registrations.repository';
+import { WebhookSecretsRepository } from './webhook-secrets.repository';
+import { WebhookTables } from './webhook-tables';
 import { WebhooksService } from './webhooks.service';
 
 /**
@@ -36,7 +40,11 @@ export class WebhooksModule {
           inject: [WebhookServiceConfig],
           useFactory: (config: WebhookServiceConfig) => new TargetPolicy(config.WEBHOOK_ALLOWED_TARGETS, options.allowHttpForAllowedTargets ?? false),
         },
-        WebhooksRepository,
+        WebhookTables,
+        WebhookRegistrationsRepository,
+        WebhookOutboxRepository,
+        WebhookAttemptsRepository,
+        WebhookSecretsRepository,
         WebhookSubscriptions,
         AttemptRecorder,
         ...webhookLane(),

@@ -11,9 +11,11 @@ import type { WebhookLane } from './webhook-lane';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
 import {
-  DeliveryNotFoundException, DeliveryQueuedException, WebhookInactiveException, WebhookNotFoundException, WebhookUrlTakenException,
+  DeliveryNotFoundException, DeliveryQueuedException, WebhookInactiveException, WebhookLimitReachedException, WebhookNotFoundException, WebhookUrlTakenException,
 } from './webhooks.exception';
-import { WebhooksRepository, type AttemptView, type DeliveryView, type WebhookChanges, type WebhookRecord } from './webhooks.repository';
+import { WebhookAttemptsRepository, type AttemptView } from './webhook-attempts.repository';
+import { WebhookOutboxRepository, type DeliveryView } from './webhook-outbox.repository';
+import { WebhookRegistrationsRepository, type WebhookChanges, type WebhookRecord } from './webhook-registrations.repository';
 
 export interface NewWebhook {
   url: string;
@@ -37,7 +39,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly repository: WebhooksRepository,
+    private readonly registrations: WebhookRegistrationsRepository,
+    private readonly outbox: WebhookOutboxRepository,
+    private readonly attemptLog: WebhookAttemptsRepository,
     private readonly subscriptions: WebhookSubscriptions,
     @InjectLane(WEBHOOK_DELIVERY_QUEUE) private readonly lane: WebhookLane,
     private readonly policy: TargetPolicy,
@@ -46,33 +50,40 @@ export class WebhooksService {
     @Inject(WEBHOOK_ENGINE_OPTIONS) private readonly options: WebhookEngineOptions,
   ) {}
 
-  /** Returns the webhook with its signing secret (null when the service signs nothing): the only time the secret is shown. */
+  /**
+   * Returns the webhook with its signing secret (null when the service signs nothing): the only time the secret is shown.
+   * An owner has at most WEBHOOKS_MAX_PER_OWNER webhooks (422 beyond), since each one multiplies every event.
+   */
   async create(owner: string, input: NewWebhook): Promise<{ webhook: WebhookRecord; secret: string | null }> {
     await this.assertTarget(input.url);
     const secret = this.options.signer?.generateSecret() ?? null;
-    const webhook = await this.repository.insert(owner, {
-      url: input.url, events: unique(input.events), status: input.status ?? 'active', headers: sealHeaders(this.cipher, input.headers ?? {}), secret: secret && this.cipher.encrypt(secret),
-    });
-    if (!webhook) throw new WebhookUrlTakenException(this.urlField);
+    const max = this.config.WEBHOOKS_MAX_PER_OWNER;
+    const webhook = await this.registrations.insert(
+      owner,
+      { url: input.url, events: unique(input.events), status: input.status ?? 'active', headers: sealHeaders(this.cipher, input.headers ?? {}), secret: secret && this.cipher.encrypt(secret) },
+      max,
+    );
+    if (webhook === 'limit-reached') throw new WebhookLimitReachedException(max, this.urlField);
+    if (webhook === 'url-taken') throw new WebhookUrlTakenException(this.urlField);
     this.subscriptions.changed(owner, webhook.id);
     return { webhook: this.readable(webhook), secret };
   }
 
   async get(owner: string, id: string): Promise<WebhookRecord> {
-    const webhook = UUID.test(id) ? await this.repository.find(owner, id) : null;
+    const webhook = UUID.test(id) ? await this.registrations.find(owner, id) : null;
     if (!webhook) throw new WebhookNotFoundException();
     return this.readable(webhook);
   }
 
   async list(owner: string, page: Page): Promise<{ rows: WebhookRecord[]; total: number }> {
-    const { rows, total } = await this.repository.list(owner, page.perPage, page.offset);
+    const { rows, total } = await this.registrations.list(owner, page.perPage, page.offset);
     return { rows: rows.map((row) => this.readable(row)), total };
   }
 
   async update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord> {
     await this.get(owner, id);
     if (changes.url !== undefined) await this.assertTarget(changes.url);
-    const webhook = await this.repository
+    const webhook = await this.registrations
       .update(owner, id, { ...changes, events: changes.events && unique(changes.events), headers: changes.headers && sealHeaders(this.cipher, changes.headers) })
       .catch((error: { code?: string }) => {
         throw error.code === '23505' ? new WebhookUrlTakenException(this.urlField) : error;
@@ -83,7 +94,7 @@ export class WebhooksService {
   }
 
   async delete(owner: string, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.repository.delete(owner, id))) throw new WebhookNotFoundException();
+    if (!UUID.test(id) || !(await this.registrations.delete(owner, id))) throw new WebhookNotFoundException();
     this.subscriptions.changed(owner, id);
   }
 
@@ -92,7 +103,7 @@ export class WebhooksService {
     const signer = this.options.signer;
     if (!signer) throw new Error('This service signs nothing: its webhooks have no secret to rotate.');
     const secret = signer.generateSecret();
-    const webhook = UUID.test(id) ? await this.repository.rotate(owner, id, this.cipher.encrypt(secret), this.config.WEBHOOK_SECRET_GRACE_SECONDS) : null;
+    const webhook = UUID.test(id) ? await this.registrations.rotate(owner, id, this.cipher.encrypt(secret), this.config.WEBHOOK_SECRET_GRACE_SECONDS) : null;
     if (!webhook) throw new WebhookNotFoundException();
     this.subscriptions.changed(owner, id);
     return { ...this.readable(webhook), secret };
@@ -100,13 +111,13 @@ export class WebhooksService {
 
   async deliveries(owner: string, id: string, page: Page): Promise<{ rows: DeliveryView[]; total: number }> {
     await this.get(owner, id);
-    return this.repository.deliveries(id, page.perPage, page.offset);
+    return this.outbox.deliveries(id, page.perPage, page.offset);
   }
 
   /** Every attempt of one delivery, oldest first. */
   async attempts(owner: string, id: string, deliveryId: string, page: Page): Promise<{ rows: AttemptView[]; total: number }> {
     await this.assertDelivery(owner, id, deliveryId);
-    return this.repository.attempts(deliveryId, page.perPage, page.offset);
+    return this.attemptLog.list(deliveryId, page.perPage, page.offset);
   }
 
   /** Sends a delivery again, whatever became of it, as a new attempt with the same event id. */
@@ -114,7 +125,7 @@ export class WebhooksService {
     const webhook = await this.assertDelivery(owner, id, deliveryId);
     if (webhook.status !== 'active') throw new WebhookInactiveException();
     // Matches nothing while a job for it is in the queue.
-    const again = await this.repository.redeliver(id, deliveryId);
+    const again = await this.outbox.redeliver(id, deliveryId);
     if (!again) throw new DeliveryQueuedException();
     this.lane.kick();
     return again;
@@ -122,7 +133,7 @@ export class WebhooksService {
 
   private async assertDelivery(owner: string, id: string, deliveryId: string): Promise<WebhookRecord> {
     const webhook = await this.get(owner, id);
-    if (!UUID.test(deliveryId) || !(await this.repository.deliveryExists(id, deliveryId))) throw new DeliveryNotFoundException();
+    if (!UUID.test(deliveryId) || !(await this.outbox.deliveryExists(id, deliveryId))) throw new DeliveryNotFoundException();
     return webhook;
   }
 

@@ -9,6 +9,7 @@ import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature'
 import type { WebhookEngineOptions } from '../src/webhook-engine.options';
 import { splitRecorded, WebhookEvents } from '../src/webhook-events.service';
 import { WebhookMaintenance } from '../src/webhook-maintenance.service';
+import { WEBHOOK_LANE, type WebhookLane } from '../src/webhook-lane';
 import { DeliveryQueuedException } from '../src/webhooks.exception';
 import { WebhooksService } from '../src/webhooks.service';
 import { eventually, startEngineApp } from './support/engine-test-app';
@@ -249,9 +250,62 @@ describe('webhook engine, delivery window per webhook', () => {
     await t.get(Sql).rows(`UPDATE engine_window.webhooks SET delivery_window = 3 WHERE id = $1`, [webhook.id]);
     await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 8 }, () => ({ who })));
     await receiver.waitFor(3, (c) => c.json?.data?.who === who);
-    // The relay runs at least every WEBHOOK_RELAY_INTERVAL_MS; give it several turns to queue more.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Once the lane is drained, everything due has been offered to the queue: the window let 3 through (all
+    // hanging) and holds the other 5 back, so no further request can leave.
+    await t.get<WebhookLane>(WEBHOOK_LANE).drain();
+    const queued = await t.get(Sql).one(
+      `SELECT count(*) FILTER (WHERE queued_at IS NOT NULL)::int AS queued, count(*) FILTER (WHERE queued_at IS NULL)::int AS waiting
+       FROM engine_window.webhook_deliveries WHERE webhook_id = $1`,
+      [webhook.id],
+    );
+    expect(queued).toEqual({ queued: 3, waiting: 5 });
     expect(receiver.calls.filter((c) => c.json?.data?.who === who)).toHaveLength(3);
+  });
+});
+
+describe('webhook engine, fair delivery between owners', () => {
+  let t: TestApp;
+  let slow: WebhookReceiver;
+  let fast: WebhookReceiver;
+
+  beforeAll(async () => {
+    // Few worker slots, so a flood without the per-owner cap would hold them all.
+    t = await startEngineApp(signed, 'engine_fair', { WEBHOOK_CONCURRENCY: '8', WEBHOOK_MAX_IN_FLIGHT_PER_OWNER: '4', WEBHOOK_TIMEOUT_SECONDS: '30' });
+    slow = await startWebhookReceiver();
+    slow.answer(() => ({ status: 200, delayMs: 3000 }));
+    fast = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await slow?.close();
+    await fast?.close();
+    await t?.close();
+  });
+
+  /** Milliseconds from owner A's event to its arrival. */
+  async function deliveryTime(a: string, run: number): Promise<number> {
+    const start = Date.now();
+    await t.get(WebhookEvents).emit(a, 'e', [{ run }]);
+    const [call] = await fast.waitFor(1, (c) => c.json?.data?.run === run);
+    return call.at - start;
+  }
+
+  it("delivers owner A's event within twice its normal time while owner B floods a slow receiver through many webhooks", async () => {
+    const a = owner();
+    const b = owner();
+    await t.get(WebhooksService).create(a, { url: fast.url, events: ['e'] });
+    const normal = Math.max(...[await deliveryTime(a, 1), await deliveryTime(a, 2), await deliveryTime(a, 3)]);
+
+    for (let i = 0; i < 10; i++) await t.get(WebhooksService).create(b, { url: `${slow.url}?hook=${i}`, events: ['e'] });
+    // 300 deliveries of 3 s each: B's backlog lasts far beyond the test.
+    await t.get(WebhookEvents).emit(b, 'e', Array.from({ length: 30 }, (_, n) => ({ n })));
+    await slow.waitFor(4);
+
+    const flooded = [await deliveryTime(a, 4), await deliveryTime(a, 5), await deliveryTime(a, 6)];
+    // 50 ms for timer jitter on a busy machine; without the cap each would wait ~3 s for a free worker slot.
+    for (const ms of flooded) expect(ms).toBeLessThanOrEqual(2 * normal + 50);
+    // B holds no more than its cap of queued or in-flight deliveries.
+    const inFlight = await t.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM engine_fair.webhook_deliveries WHERE owner = $1 AND queued_at IS NOT NULL`, [b]);
+    expect(inFlight!.n).toBeLessThanOrEqual(4);
   });
 });
 

@@ -7,7 +7,7 @@ import type { DocumentScope } from '../address/document-scope';
 import { DocumentsConfig } from './documents.config';
 import { SchemasService } from '../schemas/schemas.service';
 import type { DocumentListQuery } from './document-query';
-import { DocumentEvent } from './document-events';
+import { DocumentEvent, pageRead } from './document-events';
 import type { BulkItemDto, DocumentBodyDto, DocumentView } from './document.dto';
 import {
   DocumentAlreadyExistsException, DocumentNotFoundException, DocumentPathMismatchException, DocumentVersionMismatchException,
@@ -61,10 +61,10 @@ export class DocumentsService {
     if (!deleted.value) throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
-  /** Each listed document is a `document.read` event. */
+  /** A page with documents is one `document.read` event naming them (PageRead). */
   async list(scope: DocumentScope, query: DocumentListQuery, page: PageQuery): Promise<{ rows: DocumentView[]; total: number }> {
     const found = await this.documents.list(scope, query, page.perPage, page.offset);
-    await this.events.emit(scope.clientId, DocumentEvent.Read, found.rows);
+    if (found.rows.length > 0) await this.events.emit(scope.clientId, DocumentEvent.Read, [pageRead(scope, page, found.rows, found.total)]);
     return found;
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TargetPolicy, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
+import { TargetPolicy, WebhookLimitReachedException, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
 import { GatewayWebhooksConfig } from './gateway-webhooks.config';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
@@ -41,7 +41,13 @@ export class WebhookRegistrationsService {
     const input = parseWebhookRegistration(body, { creating: true, acceptedTypes: this.config.webhookTypes });
     const phone = await this.targetPhone(own, phoneId, input);
     await this.checkEndpoint(input.endpoint!);
-    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: input.endpoint!, events: input.types!, headers: input.headers });
+    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: input.endpoint!, events: input.types!, headers: input.headers }).catch((error: unknown) => {
+      // The engine's cap (WEBHOOKS_MAX_PER_OWNER, per phone here), told in the network's (#100) body.
+      if (error instanceof WebhookLimitReachedException) {
+        throw new InvalidParameterException('phone', `${phone.phone} already has ${error.max} webhooks, the most allowed: delete one to register another`);
+      }
+      throw error;
+    });
     const { meta_version: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Each webhook's delivery window: how many deliveries may be queued or in flight to it now (DELIVERY_WINDOW in webhooks.repository.ts). */
+/** Each webhook's delivery window: how many deliveries may be queued or in flight to it now (DELIVERY_WINDOW in webhook-attempts.repository.ts). */
 export class WebhookDeliveryWindow1764115200000 implements MigrationInterface {
   name = 'WebhookDeliveryWindow1764115200000';
 

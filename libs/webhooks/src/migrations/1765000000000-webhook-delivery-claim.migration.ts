@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A worker's claim on a delivery's next attempt, taken in PostgreSQL before it sends (WebhooksRepository.claim):
+ * A worker's claim on a delivery's next attempt, taken in PostgreSQL before it sends (WebhookAttemptsRepository.claim):
  * `claim_token` names the claim, `claimed_until` ends its lease. Nullable columns without a default: no table rewrite.
  */
 export class WebhookDeliveryClaim1765000000000 implements MigrationInterface {
