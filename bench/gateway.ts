@@ -46,7 +46,7 @@ bench('gateway', 'gateway', async (run) => {
   const [, { port: networkPort }] = await startIpcChild<{ port: number }>('fake network', 'lib/sink.ts');
   const network = `http://127.0.0.1:${networkPort}`;
   const encryptionKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const connections = setting('gateway/apps/gateway/src/config/gateway.config.js', 'GatewayConfig', 'CLOUD_API_CONNECTIONS');
+  const connections = setting('gateway/apps/gateway/src/cloud/cloud.config.js', 'CloudConfig', 'CLOUD_API_CONNECTIONS');
   const env = { DATABASE_URL: run.dbUrl, DB_POOL_SIZE: String(CFG.poolSize), CLOUD_API_BASE_URL: network, CLOUD_API_CONNECTIONS: connections };
   const startGateway = () =>
     startServer('gateway', built('gateway'), {

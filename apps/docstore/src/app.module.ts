@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
 import { authProviders } from '@app/auth';
-import { docstoreFoundation } from './docstore-foundation';
+import { docstoreFoundation } from './docstore.foundation';
 import { DocumentsModule } from './documents/documents.module';
 import { HistoryModule } from './history/history.module';
 import { SchemasModule } from './schemas/schemas.module';
 import { DOCSTORE_AUTH } from './tokens/docstore-auth.policy';
 import { TokensModule } from './tokens/tokens.module';
 import { DocstoreWebhooksModule } from './webhooks/webhooks.module';
-
-export { DOCSTORE_VERSION } from './docstore-foundation';
 
 // Route order is import order, and Express tries routes in turn: SchemasModule comes before
 // DocumentsModule so DOC/schema is matched before DOC/{key}, and the document routes (the

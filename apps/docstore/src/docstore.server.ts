@@ -2,7 +2,8 @@ import { loadConfig } from '@app/config';
 import { rootModuleFor } from '@app/queue';
 import { bootstrap } from '@app/server';
 import { WebhookServiceConfig } from '@app/webhooks';
-import { AppModule, DOCSTORE_VERSION } from './app.module';
+import { AppModule } from './app.module';
+import { DOCSTORE_VERSION } from './docstore.foundation';
 import { DocstoreWebhookWorkerModule } from './webhook-worker.module';
 
 /** Starts the docstore (or, with `migrate`, only migrates its schema). */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { docstoreFoundation } from './docstore-foundation';
+import { docstoreFoundation } from './docstore.foundation';
 
 /**
  * What runs with WEBHOOK_WORKERS=only: the delivery workers and the outbox relay, with

@@ -4,15 +4,13 @@ import { AccountsModule } from './accounts/accounts.module';
 import { ChatProviderModule } from './chat-provider.module';
 import { GATEWAY_AUTH } from './accounts/gateway-auth';
 import { GatewayErrorsModule } from './errors/gateway-errors.module';
-import { gatewayFoundation } from './gateway-foundation';
+import { gatewayFoundation } from './gateway.foundation';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { TemplatesModule } from './templates/templates.module';
 import { GatewayWebhooksModule } from './webhooks/gateway-webhooks.module';
-
-export { GATEWAY_VERSION } from './gateway-foundation';
 
 /** The whole gateway; `trustedCertificates` are CAs its webhook deliveries trust besides the system's (tests bring their own). */
 export function gatewayModule(options: { trustedCertificates?: string[] } = {}): DynamicModule {

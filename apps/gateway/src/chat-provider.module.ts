@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CloudProvider } from './cloud/cloud.provider';
-import { GatewayConfig } from './config/gateway.config';
+import { NetworkConfig } from './network/network.config';
 import { CHAT_PROVIDER, type ChatProvider } from './network/chat-provider';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SandboxProvider } from './sandbox/sandbox.provider';
@@ -13,8 +13,8 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
     CloudProvider,
     {
       provide: CHAT_PROVIDER,
-      inject: [GatewayConfig, SandboxProvider, CloudProvider],
-      useFactory: (config: GatewayConfig, sandbox: SandboxProvider, cloud: CloudProvider): ChatProvider => (config.GATEWAY_PROVIDER === 'cloud' ? cloud : sandbox),
+      inject: [NetworkConfig, SandboxProvider, CloudProvider],
+      useFactory: (config: NetworkConfig, sandbox: SandboxProvider, cloud: CloudProvider): ChatProvider => (config.GATEWAY_PROVIDER === 'cloud' ? cloud : sandbox),
     },
   ],
   exports: [CHAT_PROVIDER],

@@ -2,7 +2,8 @@ import { loadConfig } from '@app/config';
 import { rootModuleFor } from '@app/queue';
 import { bootstrap } from '@app/server';
 import { WebhookServiceConfig } from '@app/webhooks';
-import { AppModule, GATEWAY_VERSION } from './app.module';
+import { AppModule } from './app.module';
+import { GATEWAY_VERSION } from './gateway.foundation';
 import { GatewayWebhookWorkerModule } from './webhook-worker.module';
 
 /** Starts the gateway (or, with `migrate`, only migrates its schema). */

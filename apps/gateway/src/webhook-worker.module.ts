@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { gatewayFoundation } from './gateway-foundation';
+import { gatewayFoundation } from './gateway.foundation';
 
 /**
  * What runs with WEBHOOK_WORKERS=only: the delivery workers and the outbox relay, with

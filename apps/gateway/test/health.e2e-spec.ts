@@ -5,8 +5,7 @@ import { generateEncryptionKeys } from '@app/secrets';
 import { CORE_SETTINGS } from '@app/server';
 import { describeServiceBasics } from '@app/testkit';
 import { AppModule } from '../src/app.module';
-import { GATEWAY_DEFAULTS } from '../src/config/gateway.config';
-import { GATEWAY_SETTINGS } from '../src/gateway-foundation';
+import { GATEWAY_DEFAULTS, GATEWAY_SETTINGS } from '../src/gateway.foundation';
 
 describeServiceBasics({
   name: 'gateway',

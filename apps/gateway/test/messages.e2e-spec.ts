@@ -109,6 +109,16 @@ describe('POST api/Messages (sandbox)', () => {
     await send(text('15550102030'), { ...otherPhone.headers, 'Idempotency-Key': 'order-42' }).expect(200);
   });
 
+  it('Idempotency-Key: a malformed key is 400 (#100) naming the header, and nothing is sent', async () => {
+    const res = await send(text('15550102030'), { ...phone.headers, 'Idempotency-Key': 'a b' }).expect(400);
+    expect(res.body.error).toMatchObject({
+      message: '(#100) Invalid parameter',
+      code: 100,
+      error_data: { details: 'Idempotency-Key: The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
+    });
+    expect(await count()).toBe(0);
+  });
+
   it('Idempotency-Key: an expired key is forgotten, and the same request sends again', async () => {
     const headers = { ...phone.headers, 'Idempotency-Key': 'expires' };
     const first = await send(text('15550102030'), headers).expect(200);

@@ -1,7 +1,8 @@
 import { loadConfig } from '@app/config';
 import { rootModuleFor } from '@app/queue';
 import { bootstrap } from '@app/server';
-import { AppModule, INGEST_PUSH_VERSION } from './app.module';
+import { AppModule } from './app.module';
+import { INGEST_PUSH_VERSION } from './ingest-push.foundation';
 import { PushConfig } from './push/push.config';
 import { PushWorkerModule } from './push-worker.module';
 

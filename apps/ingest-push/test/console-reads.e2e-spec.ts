@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { AccountsRepository } from '../src/accounts/accounts.repository';
-import { issuePushToken } from '../src/push/push-token-issuer';
+import { issuePushToken } from '../src/push/push-token.issuer';
 import { PushTokensRepository } from '../src/push/push-tokens.repository';
 import { dueIn, pushItem } from './support/push-test';
 import { csvText, saleCells } from './support/sale-fixtures';

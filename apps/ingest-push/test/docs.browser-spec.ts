@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { exerciseDocsPage } from '@app/testkit';
-import { SalesApiKeysService } from '../src/sales/sales-api-keys.service';
+import { AccountsRepository } from '../src/accounts/accounts.repository';
+import { issueSalesApiKey } from '../src/sales/sales-api-key.issuer';
+import { SalesApiKeysRepository } from '../src/sales/sales-api-keys.repository';
 import { startPush, type PushApp } from './support/push-test';
 
 describe('ingest-push: /docs in headless Chromium', () => {
@@ -13,7 +15,7 @@ describe('ingest-push: /docs in headless Chromium', () => {
 
   it('lists every endpoint group, sends a bulk push and a sales file from the page, and reads the ingestion back', async () => {
     const token = await app.token();
-    const { key } = await app.get(SalesApiKeysService).createForAccountNamed('test', `docs-browser-${process.pid}`);
+    const key = await issueSalesApiKey(app.get(SalesApiKeysRepository), app.get(AccountsRepository), `docs-browser-${process.pid}`, 'test');
     // The bodies are the document's examples as the page offers them.
     const result = await exerciseDocsPage(
       app,

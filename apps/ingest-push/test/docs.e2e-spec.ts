@@ -1,5 +1,7 @@
 import { consoleApiTypesProblem, openApiProblems } from '@app/testkit';
-import { SalesApiKeysService } from '../src/sales/sales-api-keys.service';
+import { AccountsRepository } from '../src/accounts/accounts.repository';
+import { issueSalesApiKey } from '../src/sales/sales-api-key.issuer';
+import { SalesApiKeysRepository } from '../src/sales/sales-api-keys.repository';
 import { request, startPush, type PushApp } from './support/push-test';
 
 interface Doc {
@@ -38,7 +40,7 @@ describe('ingest-push: OpenAPI document', () => {
     const posted = await app.post(await app.token(), pushs).expect(202);
     expect(posted.body).toMatchObject({ accepted: 1, rejected: 0 });
 
-    const { key } = await app.get(SalesApiKeysService).createForAccountNamed('test', `docs-${process.pid}`);
+    const key = await issueSalesApiKey(app.get(SalesApiKeysRepository), app.get(AccountsRepository), `docs-${process.pid}`, 'test');
     // Each Content-Type offers only its own example: Try it out sends what the chosen type says.
     const content = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content;
     expect(Object.fromEntries(Object.entries(content).map(([type, c]) => [type, Object.keys(c.examples)]))).toEqual({ 'application/json': ['json'], 'application/csv': ['csv'], 'text/csv': ['csv'] });

@@ -4,6 +4,6 @@ import 'reflect-metadata';
 import { CORE_SETTINGS } from '@app/server';
 import { describeServiceBasics } from '@app/testkit';
 import { AppModule } from '../src/app.module';
-import { INGEST_PUSH_DEFAULTS } from '../src/config/ingest-push.config';
+import { INGEST_PUSH_DEFAULTS } from '../src/ingest-push.foundation';
 
 describeServiceBasics({ name: 'ingest-push', port: 3003, appModule: AppModule, settings: CORE_SETTINGS, defaults: INGEST_PUSH_DEFAULTS });

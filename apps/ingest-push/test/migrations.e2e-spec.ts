@@ -2,7 +2,7 @@ import { dataSourceOptions, migrateDatabase } from '@app/database';
 import { itKeepsEntitiesAndMigrationsInStep, workerDatabaseUrl } from '@app/testkit';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { INGEST_PUSH_SCHEMA } from '../src/common/ingest-push.schema';
+import { INGEST_PUSH_SCHEMA } from '../src/database/ingest-push.schema';
 import { createIngestPushDataSource } from '../src/database/ingest-push.data-source';
 import { SalesTables1763900000000 } from '../src/database/migrations/1763900000000-sales-tables.migration';
 import { PushTables1763900000001 } from '../src/database/migrations/1763900000001-push-tables.migration';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describePathParameterWalk } from '@app/testkit';
 import { startIngest, type IngestApp } from './support/sales-test';
-import { issuePushToken } from '../src/push/push-token-issuer';
+import { issuePushToken } from '../src/push/push-token.issuer';
 import { PushTokensRepository } from '../src/push/push-tokens.repository';
 import { AccountsRepository } from '../src/accounts/accounts.repository';
 import request from 'supertest';

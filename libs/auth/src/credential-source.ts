@@ -84,7 +84,7 @@ export function asIs(credential: Credential): Credential | null {
 }
 
 /**
- * Parser for opaque keys `<prefix>_<id>_<secret>` (see `mintOpaqueKey`): the id is looked
+ * Parser for opaque keys `<prefix>_<id>_<secret>` (see `mintCredential`): the id is looked
  * up by index, the secret compared as a SHA-256 hash in constant time. Other text is no credential.
  */
 export function opaqueKey(prefix: string): (raw: string) => Credential | null {

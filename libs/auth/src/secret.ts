@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -28,12 +28,24 @@ export function secretMatches(secret: string, hash: Buffer): boolean {
 }
 
 /**
- * A new opaque key `<prefix>_<id>_<secret>` for a row whose primary key is `id`
- * (letters, digits, dashes): store `secretHash`, show `key` once. `opaqueKey(prefix)`
- * parses it back.
+ * How a credential reads: Sanctum's `<id>|<secret>` (parsed by `idBarSecret`) or an opaque key
+ * `<prefix>_<id>_<secret>` (parsed by `opaqueKey(prefix)`; the prefix names the store and makes leaked keys greppable).
  */
-export function mintOpaqueKey(prefix: string, id: string): { key: string; secretHash: Buffer } {
-  if (!/^[A-Za-z0-9]+$/.test(prefix) || !/^[A-Za-z0-9-]{1,64}$/.test(id)) throw new Error('A key prefix is letters and digits; an id letters, digits and dashes.');
+export type CredentialFormat = 'id|secret' | { prefix: string };
+
+export interface MintedCredential {
+  /** The row's primary key, a new UUID: the verifier finds the row by it with one index probe. */
+  id: string;
+  /** What the client gets, shown once and never stored. */
+  plainText: string;
+  /** What the row stores: the secret's SHA-256. */
+  secretHash: Buffer;
+}
+
+/** A new credential of `format`: every app's issuer mints through this, then stores `id` and `secretHash` with its repository. */
+export function mintCredential(format: CredentialFormat): MintedCredential {
+  if (format !== 'id|secret' && !/^[A-Za-z0-9]+$/.test(format.prefix)) throw new Error('A key prefix is letters and digits.');
+  const id = randomUUID();
   const secret = generateSecret();
-  return { key: `${prefix}_${id}_${secret}`, secretHash: hashSecret(secret) };
+  return { id, plainText: format === 'id|secret' ? `${id}|${secret}` : `${format.prefix}_${id}_${secret}`, secretHash: hashSecret(secret) };
 }

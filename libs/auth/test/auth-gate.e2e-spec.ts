@@ -17,7 +17,7 @@ import {
   bearerHeader,
   CachedCredentialStore,
   credentialSource,
-  mintOpaqueKey,
+  mintCredential,
   namedHeader,
   opaqueKey,
   Public,
@@ -119,8 +119,7 @@ let revokedKey: string;
 const owner = randomUUID();
 
 async function insert(table: string, prefix: string, revoked = false): Promise<string> {
-  const id = randomUUID();
-  const { key, secretHash } = mintOpaqueKey(prefix, id);
+  const { id, plainText: key, secretHash } = mintCredential({ prefix });
   await pool.query(`INSERT INTO ${schema}.${table} (id, owner, secret_hash, revoked) VALUES ($1, $2, $3, $4)`, [id, owner, secretHash, revoked]);
   return key;
 }

@@ -4,7 +4,7 @@ import { clientIdOf } from '../address/client-id.param';
 import { DOCSTORE_SCOPES } from '../tokens/docstore-scopes';
 import { tokenScopesProblem } from '../tokens/token-scopes.validator';
 import { TokensRepository } from '../tokens/tokens.repository';
-import { issueToken } from '../tokens/token-issuer';
+import { issueToken } from '../tokens/token.issuer';
 
 /** `token --client <uuid> [--name N] [--scopes a,b|*] [--expires-at ISO]`: prints only the new token. */
 export const TOKEN_COMMAND = defineCommand({

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ValidationFailedException } from '@app/errors';
 import type { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
-import type { DocstoreConfig } from '../config/docstore.config';
+import type { DocumentsConfig } from './documents.config';
 import { SchemaValidationException } from '../schemas/schemas.exception';
 import type { SchemasService } from '../schemas/schemas.service';
 import { DocumentEvent } from './document-events';
@@ -130,7 +130,7 @@ describe('DocumentsService (in-memory repository)', () => {
   beforeEach(() => {
     repository = new FakeDocumentsRepository();
     events = new FakeWebhookEvents();
-    const config = { BULK_MAX_ITEMS: 3 } as DocstoreConfig;
+    const config = { BULK_MAX_ITEMS: 3 } as DocumentsConfig;
     service = new DocumentsService(repository as unknown as DocumentsRepository, new FakeSchemas() as unknown as SchemasService, config, events as unknown as WebhookEvents);
   });
 

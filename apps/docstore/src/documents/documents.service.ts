@@ -4,7 +4,7 @@ import { ValidationFailedException } from '@app/errors';
 import type { PageQuery } from '@app/pagination';
 import { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
-import { DocstoreConfig } from '../config/docstore.config';
+import { DocumentsConfig } from './documents.config';
 import { SchemasService } from '../schemas/schemas.service';
 import type { DocumentListQuery } from './document-query.dto';
 import { DocumentEvent, pageRead } from './document-events';
@@ -22,7 +22,7 @@ export class DocumentsService {
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly schemas: SchemasService,
-    private readonly config: DocstoreConfig,
+    private readonly config: DocumentsConfig,
     private readonly events: WebhookEvents,
   ) {}
 

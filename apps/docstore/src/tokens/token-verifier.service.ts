@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CachedCredentialStore } from '@app/auth';
-import { DocstoreConfig } from '../config/docstore.config';
+import { TokensConfig } from './tokens.config';
 import type { DocstorePrincipal } from './docstore-principal';
 import { TokensRepository } from './tokens.repository';
 
@@ -12,7 +12,7 @@ import { TokensRepository } from './tokens.repository';
  */
 @Injectable()
 export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> {
-  constructor(tokens: TokensRepository, config: DocstoreConfig) {
+  constructor(tokens: TokensRepository, config: TokensConfig) {
     super(
       {
         find: async (id) => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@app/auth';
 import type { PageQuery } from '@app/pagination';
-import { issueToken, type IssuedToken } from './token-issuer';
+import { issueToken, type IssuedToken } from './token.issuer';
 import { TokenVerifier } from './token-verifier.service';
 import type { CreateTokenDto, TokenDto, UpdateTokenDto } from './token.dto';
 import { ungrantableScope } from './token-grant';

@@ -5,7 +5,7 @@ import { AppModule } from '../../src/app.module';
 import { DocstoreWebhookWorkerModule } from '../../src/webhook-worker.module';
 import { DOCSTORE_SCOPES } from '../../src/tokens/docstore-scopes';
 import { TokensRepository } from '../../src/tokens/tokens.repository';
-import { issueToken } from '../../src/tokens/token-issuer';
+import { issueToken } from '../../src/tokens/token.issuer';
 import type { TokenScopes } from '../../src/tokens/token-scopes';
 
 export interface Docstore extends TestApp {

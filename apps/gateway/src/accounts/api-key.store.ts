@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CachedCredentialStore } from '@app/auth';
 import { SecretCipher } from '@app/secrets';
-import { GatewayConfig } from '../config/gateway.config';
+import { AccountsConfig } from './accounts.config';
 import type { PhoneContext } from '../network/chat-provider';
 import { AccountsRepository, type PhoneRow } from './accounts.repository';
 import type { GatewayPrincipal } from './gateway-principal';
@@ -15,7 +15,7 @@ import type { GatewayPrincipal } from './gateway-principal';
 export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> {
   constructor(
     accounts: AccountsRepository,
-    config: GatewayConfig,
+    config: AccountsConfig,
     private readonly cipher: SecretCipher,
   ) {
     super(

@@ -1,6 +1,6 @@
 import { credentialSource, namedHeader, opaqueKey, type AuthOptions } from '@app/auth';
 import { ApiKeyStore } from './api-key.store';
-import { API_KEY_PREFIX } from './api-keys.service';
+import { API_KEY_PREFIX } from './api-key.issuer';
 
 /** The gateway authenticates one way: the `apikey` header, checked by the API key store. */
 export const GATEWAY_AUTH: AuthOptions = {

@@ -2,7 +2,7 @@ import { loadConfig } from '@app/config';
 import { defineCommand } from '@app/database';
 import { EncryptionConfig, SecretCipher } from '@app/secrets';
 import { AccountsRepository } from '../accounts/accounts.repository';
-import { mintApiKey } from '../accounts/api-keys.service';
+import { issueApiKey } from '../accounts/api-key.issuer';
 
 /** `apikey --phone <digits> --phone-id <id> [--name N] [--access-token T --waba-id W]`: prints only the key. */
 export const APIKEY_COMMAND = defineCommand({
@@ -25,5 +25,5 @@ export const APIKEY_COMMAND = defineCommand({
     return { phone, phoneId, name, accessToken, wabaId };
   },
   // ENCRYPTION_KEYS is validated like the app's own setting, and only when a key is minted.
-  run: (sql, args) => mintApiKey(new AccountsRepository(sql), new SecretCipher(loadConfig(EncryptionConfig).ENCRYPTION_KEYS), args),
+  run: (sql, args) => issueApiKey(new AccountsRepository(sql), new SecretCipher(loadConfig(EncryptionConfig).ENCRYPTION_KEYS), args),
 });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
+import { CloudConfig } from './cloud.config';
 import { NetworkErrorCode, UpstreamException, type NetworkError } from '../errors/network-error.exception';
 import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, ProfileFields, SendMessage, SentMessage, TemplateDraft } from '../network/chat-provider';
 
@@ -18,7 +19,10 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
   private readonly pool: Pool;
   private readonly version: string;
 
-  constructor(private readonly config: GatewayConfig) {
+  constructor(
+    private readonly config: CloudConfig,
+    private readonly network: NetworkConfig,
+  ) {
     const base = new URL(config.CLOUD_API_BASE_URL);
     this.pool = new Pool(base.origin, { connections: config.CLOUD_API_CONNECTIONS, keepAliveTimeout: 30_000, pipelining: 1 });
     this.version = `${base.pathname.replace(/\/+$/, '')}/${config.CLOUD_API_VERSION}`;
@@ -36,14 +40,14 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
   }
 
   async markRead(phone: PhoneContext, messageId: string): Promise<void> {
-    await this.call(phone, 'POST', `${phone.phoneId}/messages`, json({ messaging_product: this.config.NETWORK, status: 'read', message_id: messageId }));
+    await this.call(phone, 'POST', `${phone.phoneId}/messages`, json({ messaging_product: this.network.NETWORK, status: 'read', message_id: messageId }));
   }
 
   async uploadMedia(phone: PhoneContext, upload: MediaUpload): Promise<string> {
     const boundary = `----gateway${randomBytes(12).toString('hex')}`;
     const answer = await this.call<{ id?: string }>(phone, 'POST', `${phone.phoneId}/media`, {
       contentType: `multipart/form-data; boundary=${boundary}`,
-      body: Readable.from(multipart(boundary, { messaging_product: this.config.NETWORK, type: upload.mimeType }, upload)),
+      body: Readable.from(multipart(boundary, { messaging_product: this.network.NETWORK, type: upload.mimeType }, upload)),
     });
     if (typeof answer.id !== 'string') throw malformed('the upload answer carried no media id');
     return answer.id;
@@ -74,11 +78,11 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
 
   async getProfile(phone: PhoneContext): Promise<Record<string, unknown>> {
     const answer = await this.call<{ data?: Record<string, unknown>[] }>(phone, 'GET', `${phone.phoneId}/whatsapp_business_profile?fields=${PROFILE_FIELDS}`);
-    return answer.data?.[0] ?? { messaging_product: this.config.NETWORK };
+    return answer.data?.[0] ?? { messaging_product: this.network.NETWORK };
   }
 
   async updateProfile(phone: PhoneContext, fields: ProfileFields): Promise<void> {
-    await this.call(phone, 'POST', `${phone.phoneId}/whatsapp_business_profile`, json({ messaging_product: this.config.NETWORK, ...fields }));
+    await this.call(phone, 'POST', `${phone.phoneId}/whatsapp_business_profile`, json({ messaging_product: this.network.NETWORK, ...fields }));
   }
 
   messageStored(): void {

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ValidateBy } from 'class-validator';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
 
 /**
  * Digits with country code, as the network takes a recipient (`+` and separators tolerated, as the
@@ -78,18 +78,17 @@ export function list(value: unknown, min: number, max: number, item?: (value: un
 }
 
 /**
- * The settings some rules depend on (the network's name, the webhook types on offer), set
- * from GatewayConfig when the app starts: class-validator builds no rule through Nest's DI.
+ * The settings some rules depend on (the network's name, the webhook types on offer), set when the app starts
+ * (RuleSettings, GatewayWebhooksModule): class-validator builds no rule through Nest's DI.
  */
 export const RULE_SETTINGS = { network: 'whatsapp', webhookTypes: ['messages'] as readonly string[] };
 
 @Injectable()
 export class RuleSettings implements OnModuleInit {
-  constructor(private readonly config: GatewayConfig) {}
+  constructor(private readonly network: NetworkConfig) {}
 
   onModuleInit(): void {
-    RULE_SETTINGS.network = this.config.NETWORK;
-    RULE_SETTINGS.webhookTypes = this.config.webhookTypes;
+    RULE_SETTINGS.network = this.network.NETWORK;
   }
 }
 

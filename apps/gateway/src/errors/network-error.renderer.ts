@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommonErrorCode, type AppException, type ErrorRenderer } from '@app/errors';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
 import { NetworkErrorCode, NetworkErrorException, type NetworkError } from './network-error.exception';
 
 /** What a shared failure (auth, body parsing, rate limits, bugs) means in the network's vocabulary. */
@@ -48,7 +48,7 @@ const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|
 export class NetworkErrorRenderer implements ErrorRenderer {
   readonly schema = NETWORK_ERROR_BODY;
 
-  constructor(private readonly config: GatewayConfig) {}
+  constructor(private readonly config: NetworkConfig) {}
 
   body(error: AppException, req: Request): unknown {
     if (!SPEC_PATHS.test(req.originalUrl ?? req.url)) return error.body();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
 import { FileTooLargeException, InvalidParameterException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { MEDIA_KINDS, SNIFF_BYTES, sniffMedia, type MediaKind } from './media-type';
@@ -27,7 +27,7 @@ export interface ReceivedMedia {
 @Injectable()
 export class MediaService {
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: NetworkConfig,
     private readonly media: MediaRepository,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}

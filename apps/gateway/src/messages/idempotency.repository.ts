@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Pruner, Sql } from '@app/database';
-import { GatewayConfig } from '../config/gateway.config';
+import { MessagesConfig } from './messages.config';
 
 export type Claim = { kind: 'claimed' } | { kind: 'done'; response: unknown } | { kind: 'pending' } | { kind: 'mismatch' };
 
@@ -9,7 +9,7 @@ export type Claim = { kind: 'claimed' } | { kind: 'done'; response: unknown } | 
 export class IdempotencyRepository {
   constructor(
     private readonly sql: Sql,
-    config: GatewayConfig,
+    config: MessagesConfig,
     pruner: Pruner,
   ) {
     pruner.register({ table: 'gateway.idempotency_keys', expired: 'created_at < cutoff', keepSeconds: () => config.IDEMPOTENCY_TTL_SECONDS });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql, type SqlRunner } from '@app/database';
-import { GatewayConfig } from '../config/gateway.config';
+import { MessagesConfig } from './messages.config';
 import type { StatusChange } from '../network/network-events';
 import type { MessageSummary, MessageView } from './message-answers.dto';
 import type { MessageFilter } from './message-query.dto';
@@ -26,7 +26,7 @@ const INSERT_MESSAGE = prepared(
 export class MessagesRepository {
   constructor(
     private readonly sql: Sql,
-    config: GatewayConfig,
+    config: MessagesConfig,
     pruner: Pruner,
   ) {
     pruner.register({ table: 'gateway.message_statuses', expired: 'occurred_at < cutoff', keepSeconds: () => config.MESSAGE_STATUS_RETENTION_DAYS * DAY_SECONDS });

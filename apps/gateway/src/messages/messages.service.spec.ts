@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { AppException } from '@app/errors';
 import type { PhonesService } from '../accounts/phones.service';
 import type { CursorPaging } from '../common/cursor-page';
-import type { GatewayConfig } from '../config/gateway.config';
+import type { NetworkConfig } from '../network/network.config';
+import type { MessagesConfig } from './messages.config';
 import { ResourceNotFoundException, ThroughputException } from '../errors/network-error.exception';
 import type { ChatProvider, PhoneContext, SendMessage, SentMessage } from '../network/chat-provider';
 import type { Claim, IdempotencyRepository } from './idempotency.repository';
@@ -148,9 +149,9 @@ describe('MessagesService (in-memory fakes)', () => {
     idempotency = new FakeIdempotency();
     provider = new FakeProvider();
     throughput = new FakeThroughput();
-    const config = { NETWORK: 'whatsapp', IDEMPOTENCY_TTL_SECONDS: 86_400 } as GatewayConfig;
     service = new MessagesService(
-      config,
+      { NETWORK: 'whatsapp' } as NetworkConfig,
+      { IDEMPOTENCY_TTL_SECONDS: 86_400 } as MessagesConfig,
       messages as unknown as MessagesRepository,
       idempotency as unknown as IdempotencyRepository,
       throughput as unknown as ThroughputLimiter,

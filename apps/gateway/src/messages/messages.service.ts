@@ -3,7 +3,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import type { SuccessAnswer } from '../common/cursor-page.dto';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
+import { MessagesConfig } from './messages.config';
 import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -17,14 +18,14 @@ import { ThroughputLimiter } from './throughput.limiter';
 const CHARTED_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'];
 const HOUR_MS = 3_600_000;
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Injectable()
 export class MessagesService {
   private readonly logger = new Logger(MessagesService.name);
 
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly network: NetworkConfig,
+    private readonly config: MessagesConfig,
     private readonly messages: MessagesRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly throughput: ThroughputLimiter,
@@ -34,7 +35,7 @@ export class MessagesService {
 
   /** Sends a message or marks one read. With an Idempotency-Key, a repeated request gets the first answer and sends nothing. */
   async post(phone: PhoneContext, body: unknown, idempotencyKey: string | undefined): Promise<SendMessageAnswer | SuccessAnswer> {
-    const request = parseMessageRequest(body, this.config.NETWORK);
+    const request = parseMessageRequest(body, this.network.NETWORK);
     if (request.kind === 'read') {
       await this.provider.markRead(phone, request.messageId);
       return { success: true };
@@ -46,7 +47,6 @@ export class MessagesService {
     }
     if (idempotencyKey === undefined) return this.send(phone, request);
 
-    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidParameterException('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
     const hash = createHash('sha256').update(JSON.stringify(body)).digest();
     const claim = await this.idempotency.claim(phone.phoneRef, idempotencyKey, hash, this.config.IDEMPOTENCY_TTL_SECONDS);
     if (claim.kind === 'done') return claim.response as SendMessageAnswer;
@@ -105,7 +105,7 @@ export class MessagesService {
     if (recorded) this.provider.messageStored(phone, { ...sent, to: request.to });
     // The network accepted the message, so the caller gets its answer; the first record of the id stays.
     else this.logger.warn({ messageId: sent.messageId }, 'the network answered with a message id already recorded; the earlier record is kept');
-    return { messaging_product: this.config.NETWORK, contacts: [{ input: request.to, wa_id: sent.waId }], messages: [{ id: sent.messageId }] };
+    return { messaging_product: this.network.NETWORK, contacts: [{ input: request.to, wa_id: sent.waId }], messages: [{ id: sent.messageId }] };
   }
 }
 

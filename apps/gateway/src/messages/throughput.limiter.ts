@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimiter } from '@app/rate-limit';
-import { GatewayConfig } from '../config/gateway.config';
+import { MessagesConfig } from './messages.config';
 import { ThroughputException } from '../errors/network-error.exception';
 
 const SECOND_MS = 1000;
@@ -15,7 +15,7 @@ const SECOND_MS = 1000;
 export class ThroughputLimiter {
   constructor(
     private readonly limiter: RateLimiter,
-    private readonly config: GatewayConfig,
+    private readonly config: MessagesConfig,
   ) {}
 
   async take(phoneRef: string): Promise<void> {

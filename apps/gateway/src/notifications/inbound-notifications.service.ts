@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ForbiddenException } from '@app/errors';
 import { PhonesService } from '../accounts/phones.service';
-import { GatewayConfig } from '../config/gateway.config';
+import { NotificationsConfig } from './notifications.config';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
 import { checkInboundNotification, type InboundChange } from './inbound-notification.validator';
@@ -21,7 +21,7 @@ export class InboundNotificationsService {
   private readonly logger = new Logger(InboundNotificationsService.name);
 
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: NotificationsConfig,
     private readonly phones: PhonesService,
     private readonly notifications: NotificationsService,
   ) {}

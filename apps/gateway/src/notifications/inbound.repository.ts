@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, Pruner, type SqlRunner } from '@app/database';
-import { GatewayConfig } from '../config/gateway.config';
+import { NotificationsConfig } from './notifications.config';
 
 /** Keys of inbound notifications already taken (the network may deliver one twice), for INBOUND_EVENT_RETENTION_DAYS. */
 @Injectable()
 export class InboundRepository {
-  constructor(config: GatewayConfig, pruner: Pruner) {
+  constructor(config: NotificationsConfig, pruner: Pruner) {
     pruner.register({ table: 'gateway.inbound_events', expired: 'received_at < cutoff', keepSeconds: () => config.INBOUND_EVENT_RETENTION_DAYS * DAY_SECONDS });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
 import { MessagesRepository } from '../messages/messages.repository';
 import type { PhoneContext } from '../network/chat-provider';
 import type { NetworkEvents, StatusChange, StatusOutcome } from '../network/network-events';
@@ -18,7 +18,7 @@ import { InboundRepository } from './inbound.repository';
 export class NotificationsService implements NetworkEvents {
   constructor(
     private readonly sql: Sql,
-    private readonly config: GatewayConfig,
+    private readonly config: NetworkConfig,
     private readonly messages: MessagesRepository,
     private readonly templates: TemplatesRepository,
     private readonly inbound: InboundRepository,

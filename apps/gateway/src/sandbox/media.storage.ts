@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { GatewayConfig } from '../config/gateway.config';
+import { SandboxConfig } from './sandbox.config';
 
 /** Where the sandbox keeps uploaded files. */
 export abstract class MediaStorage {
@@ -19,7 +19,7 @@ export abstract class MediaStorage {
  */
 @Injectable()
 export class LocalMediaStorage extends MediaStorage {
-  constructor(private readonly config: GatewayConfig) {
+  constructor(private readonly config: SandboxConfig) {
     super();
   }
 

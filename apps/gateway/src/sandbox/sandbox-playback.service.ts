@@ -1,5 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
+import { SandboxConfig } from './sandbox.config';
 import type { PhoneContext } from '../network/chat-provider';
 import { NetworkEvents } from '../network/network-events';
 import { SandboxRepository, type PhoneColumns } from './sandbox.repository';
@@ -38,13 +39,14 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
   private stopped = false;
 
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly networkConfig: NetworkConfig,
+    private readonly config: SandboxConfig,
     private readonly repository: SandboxRepository,
     private readonly network: NetworkEvents,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.GATEWAY_PROVIDER !== 'sandbox') return;
+    if (this.networkConfig.GATEWAY_PROVIDER !== 'sandbox') return;
     this.track(this.resume());
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { numericId } from '../common/numeric-id';
-import { GatewayConfig } from '../config/gateway.config';
+import { NetworkConfig } from '../network/network.config';
 import { InvalidParameterException, NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
 import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, ProfileFields, SendMessage, SentMessage, TemplateDraft } from '../network/chat-provider';
 import { variablesOf } from '../network/template-variables';
@@ -20,7 +20,7 @@ import { storedBodyText } from './template-review';
 @Injectable()
 export class SandboxProvider implements ChatProvider {
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: NetworkConfig,
     private readonly repository: SandboxRepository,
     private readonly storage: MediaStorage,
     private readonly playback: SandboxPlayback,

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { numericId } from '../../src/common/numeric-id';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
-import { mintApiKey } from '../../src/accounts/api-keys.service';
+import { issueApiKey } from '../../src/accounts/api-key.issuer';
 import { AppModule, gatewayModule } from '../../src/app.module';
 import { startFakeGraphApi, type FakeGraphApi } from './fake-graph-api';
 
@@ -43,7 +43,7 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
 /** A booted gateway app, with helpers that mint business phones and their API keys. */
 export function withPhones(app: TestApp): Gateway {
   const mint = async (phone: string, phoneId: string, options: { accessToken?: string; wabaId?: string } = {}): Promise<Phone> => {
-    const key = await mintApiKey(app.get(AccountsRepository), app.get(SecretCipher), { phone, phoneId, name: 'test', ...options });
+    const key = await issueApiKey(app.get(AccountsRepository), app.get(SecretCipher), { phone, phoneId, name: 'test', ...options });
     return { phone, phoneId, key, headers: { apikey: key, version: '6.0' } };
   };
   return {

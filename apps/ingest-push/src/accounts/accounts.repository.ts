@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
-import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 
 /** Accounts, found by name. */
 @Injectable()

@@ -1,6 +1,7 @@
 import { defineCommand } from '@app/database';
 import { AccountsRepository } from '../accounts/accounts.repository';
-import { SalesApiKeysService } from '../sales/sales-api-keys.service';
+import { issueSalesApiKey } from '../sales/sales-api-key.issuer';
+import { SalesApiKeysRepository } from '../sales/sales-api-keys.repository';
 import { ACCOUNT_CREDENTIAL_OPTIONS, parseAccountCredential } from './account-credential.options';
 
 /** `apikey [--name N] [--account A]`: prints only the sales API key. */
@@ -9,5 +10,5 @@ export const APIKEY_COMMAND = defineCommand({
   summary: 'Mint a sales API key (`sales_<id>_<secret>`, shown once) of an account.',
   options: ACCOUNT_CREDENTIAL_OPTIONS,
   parse: parseAccountCredential,
-  run: async (sql, args) => (await new SalesApiKeysService(sql, new AccountsRepository(sql)).createForAccountNamed(args.name, args.account)).key,
+  run: (sql, args) => issueSalesApiKey(new SalesApiKeysRepository(sql), new AccountsRepository(sql), args.account, args.name),
 });

@@ -1,5 +1,5 @@
 import { CommandLine } from '@app/database';
-import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import { ingestPushMigrations } from '../database/ingest-push.migrations';
 import { APIKEY_COMMAND } from './apikey.command';
 import { PUSH_TOKEN_COMMAND } from './push-token.command';

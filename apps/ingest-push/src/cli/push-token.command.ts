@@ -1,6 +1,6 @@
 import { defineCommand } from '@app/database';
 import { AccountsRepository } from '../accounts/accounts.repository';
-import { issuePushToken } from '../push/push-token-issuer';
+import { issuePushToken } from '../push/push-token.issuer';
 import { PushTokensRepository } from '../push/push-tokens.repository';
 import { ACCOUNT_CREDENTIAL_OPTIONS, parseAccountCredential } from './account-credential.options';
 

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { laneToken, registerLane, type QueueLane } from '@app/queue';
-import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import { PushConfig } from './push.config';
 import { PLATFORMS, type Platform } from './push-payload';
 import { PUSH_QUEUES, SEND_JOB, type SendItem } from './push-queue';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { bearerHeader, CachedCredentialStore, credentialSource, opaqueKey, type Principal } from '@app/auth';
 import { PushConfig } from './push.config';
 import { PushTokensRepository } from './push-tokens.repository';
-import { TOKEN_PREFIX } from './push-token-issuer';
+import { TOKEN_PREFIX } from './push-token.issuer';
 
 /** The name of the push credential source (routes opt in with `@AcceptCredentials(PUSH_CREDENTIALS)`). */
 export const PUSH_CREDENTIALS = 'push-token';

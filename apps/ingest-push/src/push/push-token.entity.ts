@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { AccountEntity } from '../accounts/account.entity';
-import { HashedCredentialColumns } from '../common/hashed-credential.columns';
+import { HashedCredentialColumns } from '../accounts/hashed-credential.columns';
 
 /** A bearer token of an account; only the SHA-256 of its secret is stored. */
 @Entity({ name: 'push_tokens' })

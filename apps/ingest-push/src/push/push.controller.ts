@@ -40,7 +40,7 @@ export class PushController {
   ): Promise<BulkPushResult> | BulkPushPreview {
     if (query.dry_run !== 'true') return this.pushes.submit(account, body.pushs, key);
     res.status(200);
-    return this.pushes.preview(body.pushs, key);
+    return this.pushes.preview(body.pushs);
   }
 
   /** The account's batches, newest first, each with its counts by status (GET …/bulk/{batchId} without `items`). */

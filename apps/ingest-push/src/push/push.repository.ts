@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql } from '@app/database';
 import { hourOf } from '@app/pagination';
 import { PushConfig } from './push.config';
-import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import type { AcceptedItem, PushItemView, RejectedItem } from './push-batch.dto';
 import type { ValidPush } from './push-item.validator';
 import type { Platform } from './push-payload';
-
-const S = INGEST_PUSH_SCHEMA;
 
 export interface NewBatch {
   accountId: string;
@@ -62,24 +60,24 @@ const ITEM_VIEW = `position AS index, id, status, platform, device AS nm_push, t
  * A batch ends when none of its items is scheduled or sending any more; PUSH_RETENTION_DAYS after the last
  * change of its last item, its items are deleted, then (empty) the batch: whole batches go, never a part of one.
  */
-const ENDED_BATCH = `SELECT b.id FROM ${S}.push_batches b WHERE b.created_at < cutoff AND NOT EXISTS (
-  SELECT 1 FROM ${S}.push_items x WHERE x.batch_id = b.id AND (x.status IN ('scheduled', 'sending') OR x.updated_at >= cutoff))`;
+const ENDED_BATCH = `SELECT b.id FROM ${INGEST_PUSH_SCHEMA}.push_batches b WHERE b.created_at < cutoff AND NOT EXISTS (
+  SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.push_items x WHERE x.batch_id = b.id AND (x.status IN ('scheduled', 'sending') OR x.updated_at >= cutoff))`;
 
 /**
  * The two statements of every send job, prepared (parsed and planned once per connection, unless DATABASE_POOLER=transaction):
  * the claim of the job's attempts and the record of their outcomes.
  */
 const CLAIM = prepared(
-  'ingest_push.claim_pushes',
+  `${INGEST_PUSH_SCHEMA}.claim_pushes`,
   `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS x(id, attempt)),
    c AS (
      SELECT t.id, x.attempt, d.reason AS invalid FROM x
-     JOIN ${S}.push_items t ON t.id = x.id AND t.attempts = x.attempt - 1
+     JOIN ${INGEST_PUSH_SCHEMA}.push_items t ON t.id = x.id AND t.attempts = x.attempt - 1
        AND (t.status = 'scheduled' OR (t.status = 'sending' AND t.updated_at < now() - make_interval(secs => $4::float8 / 1000)))
-     LEFT JOIN ${S}.push_invalid_devices d ON d.account_id = t.account_id AND d.platform = $3 AND d.device = t.device
+     LEFT JOIN ${INGEST_PUSH_SCHEMA}.push_invalid_devices d ON d.account_id = t.account_id AND d.platform = $3 AND d.device = t.device
      FOR UPDATE OF t
    )
-   UPDATE ${S}.push_items t SET attempts = c.attempt, updated_at = now(),
+   UPDATE ${INGEST_PUSH_SCHEMA}.push_items t SET attempts = c.attempt, updated_at = now(),
      status = CASE WHEN c.invalid IS NULL THEN 'sending' ELSE 'invalid_token' END,
      error = CASE WHEN c.invalid IS NULL THEN t.error ELSE left('skipped: device marked invalid (' || c.invalid || ')', 1024) END,
      next_attempt_at = CASE WHEN c.invalid IS NULL THEN t.next_attempt_at END,
@@ -88,8 +86,8 @@ const CLAIM = prepared(
    RETURNING t.id, c.attempt, t.account_id, t.device, t.title, t.body, t.url_scheme, c.invalid IS NOT NULL AS skipped`,
 );
 const RECORD = prepared(
-  'ingest_push.record_pushes',
-  `UPDATE ${S}.push_items t SET status = r.status, error = left(r.error, 1024), provider_id = r.provider_id, updated_at = now(),
+  `${INGEST_PUSH_SCHEMA}.record_pushes`,
+  `UPDATE ${INGEST_PUSH_SCHEMA}.push_items t SET status = r.status, error = left(r.error, 1024), provider_id = r.provider_id, updated_at = now(),
      sent_at = CASE WHEN r.status = 'sent' THEN now() ELSE t.sent_at END,
      next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN NULL ELSE now() + make_interval(secs => r.retry_in_ms / 1000.0) END,
      queued_at = NULL
@@ -106,8 +104,8 @@ export class PushRepository {
   ) {
     const keepSeconds = () => config.PUSH_RETENTION_DAYS * DAY_SECONDS;
     pruner.register(
-      { table: `${S}.push_items`, expired: `batch_id IN (${ENDED_BATCH})`, keepSeconds },
-      { table: `${S}.push_batches`, expired: `created_at < cutoff AND NOT EXISTS (SELECT 1 FROM ${S}.push_items x WHERE x.batch_id = push_batches.id)`, keepSeconds },
+      { table: `${INGEST_PUSH_SCHEMA}.push_items`, expired: `batch_id IN (${ENDED_BATCH})`, keepSeconds },
+      { table: `${INGEST_PUSH_SCHEMA}.push_batches`, expired: `created_at < cutoff AND NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.push_items x WHERE x.batch_id = push_batches.id)`, keepSeconds },
     );
   }
 
@@ -120,12 +118,12 @@ export class PushRepository {
     const p = batch.pushes;
     const rows = await this.db.rows<{ batch_id: string } & AcceptedItem>(
       `WITH b AS (
-         INSERT INTO ${S}.push_batches (account_id, idempotency_key, request_hash, accepted, rejected, rejections)
+         INSERT INTO ${INGEST_PUSH_SCHEMA}.push_batches (account_id, idempotency_key, request_hash, accepted, rejected, rejections)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb)
          ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
          RETURNING id
        ), i AS (
-         INSERT INTO ${S}.push_items (batch_id, account_id, position, name, platform, device, title, body, url_scheme, due_at, next_attempt_at)
+         INSERT INTO ${INGEST_PUSH_SCHEMA}.push_items (batch_id, account_id, position, name, platform, device, title, body, url_scheme, due_at, next_attempt_at)
          SELECT b.id, $1, x.position, x.name, x.platform, x.device, x.title, x.body, x.url_scheme, x.due_at, x.due_at
          FROM b CROSS JOIN unnest($7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[])
            AS x(position, name, platform, device, title, body, url_scheme, due_at)
@@ -155,24 +153,24 @@ export class PushRepository {
   }
 
   findByIdempotencyKey(accountId: string, key: string): Promise<StoredBatch | null> {
-    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${S}.push_batches WHERE account_id = $1 AND idempotency_key = $2`, [accountId, key]);
+    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${INGEST_PUSH_SCHEMA}.push_batches WHERE account_id = $1 AND idempotency_key = $2`, [accountId, key]);
   }
 
   find(accountId: string, id: string): Promise<StoredBatch | null> {
-    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${S}.push_batches WHERE account_id = $1 AND id = $2`, [accountId, id]);
+    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${INGEST_PUSH_SCHEMA}.push_batches WHERE account_id = $1 AND id = $2`, [accountId, id]);
   }
 
   /** Every accepted item of a batch, in request order (for the answer to a repeated request). */
   acceptedItems(batchId: string): Promise<AcceptedItem[]> {
     return this.db.rows<AcceptedItem>(
-      `SELECT position AS index, id, status, ${isoTimestamp('due_at')} FROM ${S}.push_items WHERE batch_id = $1 ORDER BY position`,
+      `SELECT position AS index, id, status, ${isoTimestamp('due_at')} FROM ${INGEST_PUSH_SCHEMA}.push_items WHERE batch_id = $1 ORDER BY position`,
       [batchId],
     );
   }
 
   async countsByStatus(batchId: string): Promise<Record<string, number>> {
     const rows = await this.db.rows<{ status: string; n: number }>(
-      `SELECT status, count(*)::int AS n FROM ${S}.push_items WHERE batch_id = $1 GROUP BY status`,
+      `SELECT status, count(*)::int AS n FROM ${INGEST_PUSH_SCHEMA}.push_items WHERE batch_id = $1 GROUP BY status`,
       [batchId],
     );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
@@ -186,8 +184,8 @@ export class PushRepository {
     return this.db.page(
       {
         columns: `id, accepted, rejected, ${isoTimestamp('created_at')}, ${isoTimestamp('cancelled_at')},
-          (SELECT coalesce(jsonb_object_agg(c.status, c.n), '{}') FROM (SELECT status, count(*)::int AS n FROM ${S}.push_items i WHERE i.batch_id = b.id GROUP BY status) c) AS counts`,
-        source: `${S}.push_batches b WHERE b.account_id = $1`,
+          (SELECT coalesce(jsonb_object_agg(c.status, c.n), '{}') FROM (SELECT status, count(*)::int AS n FROM ${INGEST_PUSH_SCHEMA}.push_items i WHERE i.batch_id = b.id GROUP BY status) c) AS counts`,
+        source: `${INGEST_PUSH_SCHEMA}.push_batches b WHERE b.account_id = $1`,
         orderBy: 'b.created_at DESC, b.id DESC',
         params: [accountId],
       },
@@ -199,25 +197,25 @@ export class PushRepository {
   /** The account's finished pushes by UTC hour of their end, platform and outcome, from `since` on (index push_items_outcome_idx). */
   outcomesByHour(accountId: string, since: string): Promise<Array<{ hour: string; platform: Platform; status: 'sent' | 'failed' | 'invalid_token'; n: number }>> {
     return this.db.rows(
-      `SELECT ${hourOf('updated_at')} AS hour, platform, status, count(*)::int AS n FROM ${S}.push_items
+      `SELECT ${hourOf('updated_at')} AS hour, platform, status, count(*)::int AS n FROM ${INGEST_PUSH_SCHEMA}.push_items
         WHERE account_id = $1 AND status IN ('sent', 'failed', 'invalid_token') AND updated_at >= $2 GROUP BY 1, 2, 3`,
       [accountId, since],
     );
   }
 
   items(batchId: string, limit: number, offset: number): Promise<{ rows: PushItemView[]; total: number }> {
-    return this.db.page<PushItemView>({ columns: ITEM_VIEW, source: `${S}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] }, limit, offset);
+    return this.db.page<PushItemView>({ columns: ITEM_VIEW, source: `${INGEST_PUSH_SCHEMA}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] }, limit, offset);
   }
 
   /** Cancels what has not been claimed for sending; returns how many items were cancelled. */
   async cancel(batchId: string): Promise<number> {
     return this.db.transaction(async (tx) => {
       const rows = await tx.rows(
-        `UPDATE ${S}.push_items SET status = 'cancelled', next_attempt_at = NULL, queued_at = NULL, updated_at = now()
+        `UPDATE ${INGEST_PUSH_SCHEMA}.push_items SET status = 'cancelled', next_attempt_at = NULL, queued_at = NULL, updated_at = now()
          WHERE batch_id = $1 AND status = 'scheduled' RETURNING 1`,
         [batchId],
       );
-      await tx.rows(`UPDATE ${S}.push_batches SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, [batchId]);
+      await tx.rows(`UPDATE ${INGEST_PUSH_SCHEMA}.push_batches SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, [batchId]);
       return rows.length;
     });
   }
@@ -256,7 +254,7 @@ export class PushRepository {
   async markInvalid(platform: Platform, devices: Array<{ accountId: string; device: string; reason: string }>): Promise<void> {
     if (devices.length === 0) return;
     await this.db.rows(
-      `INSERT INTO ${S}.push_invalid_devices (account_id, platform, device, reason)
+      `INSERT INTO ${INGEST_PUSH_SCHEMA}.push_invalid_devices (account_id, platform, device, reason)
        SELECT DISTINCT ON (a, d) a, $1, d, left(r, 1024) FROM unnest($2::uuid[], $3::text[], $4::text[]) AS x(a, d, r)
        ON CONFLICT (account_id, platform, device) DO UPDATE SET reason = EXCLUDED.reason, marked_at = now()`,
       [platform, devices.map((d) => d.accountId), devices.map((d) => d.device), devices.map((d) => d.reason)],

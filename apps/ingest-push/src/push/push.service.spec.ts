@@ -131,7 +131,7 @@ describe('PushService (in-memory repository)', () => {
 
   it('previews the filled-in text of each item and stores nothing', () => {
     const { service, repository } = setup();
-    const preview = service.preview([item({ nm_titulo: 'Hi {{nome}}', nm_mensagem: 'Use {{cupom}}', campos: 'nome,cupom', valor: 'Ana,BF10' }), item({ nm_mensagem: 'Hi {{x}}' })], undefined);
+    const preview = service.preview([item({ nm_titulo: 'Hi {{nome}}', nm_mensagem: 'Use {{cupom}}', campos: 'nome,cupom', valor: 'Ana,BF10' }), item({ nm_mensagem: 'Hi {{x}}' })]);
     expect(preview).toMatchObject({ dry_run: true, accepted: 1, rejected: 1 });
     expect(preview.items[0]).toMatchObject({ index: 0, platform: 'android', title: 'Hi Ana', body: 'Use BF10' });
     expect((preview.items[1] as RejectedItem).errors).toEqual({ nm_mensagem: ['No value for {{x}}.'] });

@@ -15,9 +15,6 @@ import { PLATFORMS, type Platform } from './push-payload';
 import { PUSH_QUEUES } from './push-queue';
 import { PushRepository, type StoredBatch } from './push.repository';
 
-/** Idempotency keys as Stripe takes them: up to 255 visible ASCII characters. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 const OUTCOME = { sent: 'sent', failed: 'failed', invalid_token: 'invalid' } as const;
 const noOutcomes = (): PushOutcomes => ({ sent: 0, failed: 0, invalid: 0 });
 
@@ -35,7 +32,7 @@ export class PushService {
    * answers item by item. With an Idempotency-Key, a repeated request gets the first answer.
    */
   async submit(accountId: string, pushs: unknown[], idempotencyKey: string | undefined): Promise<BulkPushResult> {
-    this.checkRequest(pushs, idempotencyKey);
+    this.checkRequest(pushs);
     const key = idempotencyKey ?? null;
     const requestHash = key === null ? null : createHash('sha256').update(JSON.stringify(pushs)).digest();
     if (key !== null) {
@@ -57,10 +54,10 @@ export class PushService {
   /**
    * The same checks as `submit`, answering what each valid item would send (its text with the
    * variables filled in, its device and due time); nothing is stored, queued or sent, and an
-   * Idempotency-Key is checked for form only (a later real request may use it).
+   * Idempotency-Key (checked for form by the decorator) stays free for a later real request.
    */
-  preview(pushs: unknown[], idempotencyKey: string | undefined): BulkPushPreview {
-    this.checkRequest(pushs, idempotencyKey);
+  preview(pushs: unknown[]): BulkPushPreview {
+    this.checkRequest(pushs);
     const { pushes, rejections } = this.checkItems(pushs);
     const previews: PushPreview[] = pushes.map(({ index, push }) => ({
       index,
@@ -76,12 +73,9 @@ export class PushService {
     return { dry_run: true, accepted: pushes.length, rejected: rejections.length, items };
   }
 
-  private checkRequest(pushs: unknown[], idempotencyKey: string | undefined): void {
+  private checkRequest(pushs: unknown[]): void {
     if (pushs.length === 0) throw ValidationFailedException.of('pushs', 'pushs must hold at least one push.');
     if (pushs.length > this.config.PUSH_MAX_ITEMS) throw new TooManyPushesException(this.config.PUSH_MAX_ITEMS, pushs.length);
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw ValidationFailedException.of('Idempotency-Key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
-    }
   }
 
   /** Each item checked and filled in; refuses the request when none is valid. */

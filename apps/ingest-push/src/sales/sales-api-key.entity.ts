@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { AccountEntity } from '../accounts/account.entity';
-import { HashedCredentialColumns } from '../common/hashed-credential.columns';
+import { HashedCredentialColumns } from '../accounts/hashed-credential.columns';
 
 /** An `apiKey` of the sales endpoint; only the SHA-256 of its secret is stored. */
 @Entity({ name: 'sales_api_keys' })

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CachedCredentialStore, credentialSource, namedHeader, opaqueKey, type Principal } from '@app/auth';
-import { Sql } from '@app/database';
 import { SalesConfig } from './sales.config';
-import { SALES_KEY_PREFIX } from './sales-api-keys.service';
+import { SALES_KEY_PREFIX } from './sales-api-key.issuer';
+import { SalesApiKeysRepository } from './sales-api-keys.repository';
 
 /**
  * The `apiKey` header's store: keys looked up by id in `sales_api_keys`, secrets compared
@@ -11,23 +11,14 @@ import { SALES_KEY_PREFIX } from './sales-api-keys.service';
  */
 @Injectable()
 export class SalesApiKeyStore extends CachedCredentialStore<Principal> {
-  constructor(sql: Sql, config: SalesConfig) {
+  constructor(keys: SalesApiKeysRepository, config: SalesConfig) {
     super(
       {
         find: async (id) => {
-          const row = await sql.one<{ account_id: string; secret_hash: Buffer; revoked: boolean }>(
-            'SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ingest_push.sales_api_keys WHERE id = $1',
-            [id],
-          );
+          const row = await keys.findSecret(id);
           return row && { secretHash: row.secret_hash, active: !row.revoked, principal: { credentialId: id, ownerId: row.account_id } };
         },
-        touch: async (lastUsed) => {
-          await sql.rows(
-            `UPDATE ingest_push.sales_api_keys k SET last_used_at = u.at
-             FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
-            [[...lastUsed.keys()], [...lastUsed.values()]],
-          );
-        },
+        touch: (lastUsed) => keys.touch(lastUsed),
       },
       { name: SalesApiKeyStore.name, cacheTtlMs: config.SALES_API_KEY_CACHE_TTL_SECONDS * 1000, lastUsedFlushMs: 10_000 },
     );

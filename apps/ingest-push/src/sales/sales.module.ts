@@ -3,7 +3,7 @@ import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SalesApiKeyStore } from './sales-api-key.store';
-import { SalesApiKeysService } from './sales-api-keys.service';
+import { SalesApiKeysRepository } from './sales-api-keys.repository';
 import { SalesBodyWatch } from './sales-body.watch';
 import { SalesController } from './sales.controller';
 import { SalesRepository } from './sales.repository';
@@ -14,8 +14,7 @@ import { SalesHeartbeat } from './sales-heartbeat.service';
 @Module({
   imports: [AccountsModule],
   controllers: [SalesController],
-  providers: [SalesRepository, SalesService, SalesBodyWatch, SalesHeartbeat, SalesApiKeysService, SalesApiKeyStore],
-  exports: [SalesApiKeysService],
+  providers: [SalesRepository, SalesService, SalesBodyWatch, SalesHeartbeat, SalesApiKeysRepository, SalesApiKeyStore],
 })
 export class SalesModule implements OnApplicationBootstrap {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

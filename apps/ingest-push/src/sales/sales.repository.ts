@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, Pruner, Sql, type CopySource, type SqlClient } from '@app/database';
 import { hourOf } from '@app/pagination';
+import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import { SalesConfig } from './sales.config';
 import { SALE_COLUMNS } from './sale-fields';
 import type { IngestionListItem, RowError } from './ingestion.dto';
 import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 
-const SCHEMA = 'ingest_push';
 const STAGE = 'sales_stage';
 const DATA = SALE_COLUMNS.join(', ');
 /** PostgreSQL's "duplicate key value violates unique constraint" (a plain INSERT) and "ON CONFLICT DO UPDATE command cannot affect row a second time". */
@@ -54,10 +54,10 @@ export class SalesRepository {
     const keepSeconds = () => config.INGEST_RETENTION_DAYS * DAY_SECONDS;
     const finished = `status <> 'running' AND finished_at < cutoff`;
     pruner.register(
-      { table: `${SCHEMA}.sales_ingestion_errors`, expired: `ingestion_id IN (SELECT id FROM ${SCHEMA}.sales_ingestions WHERE ${finished})`, keepSeconds },
+      { table: `${INGEST_PUSH_SCHEMA}.sales_ingestion_errors`, expired: `ingestion_id IN (SELECT id FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE ${finished})`, keepSeconds },
       {
-        table: `${SCHEMA}.sales_ingestions`,
-        expired: `${finished} AND NOT EXISTS (SELECT 1 FROM ${SCHEMA}.sales_ingestion_errors e WHERE e.ingestion_id = sales_ingestions.id)`,
+        table: `${INGEST_PUSH_SCHEMA}.sales_ingestions`,
+        expired: `${finished} AND NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales_ingestion_errors e WHERE e.ingestion_id = sales_ingestions.id)`,
         keepSeconds,
       },
     );
@@ -69,7 +69,7 @@ export class SalesRepository {
    */
   async createIngestion(accountId: string, apiKeyId: string, format: string, id: string | null): Promise<string | null> {
     const row = await this.sql.one<{ id: string }>(
-      `INSERT INTO ${SCHEMA}.sales_ingestions (id, account_id, api_key_id, format, stage) VALUES (coalesce($4::uuid, gen_random_uuid()), $1, $2, $3, 'receiving')
+      `INSERT INTO ${INGEST_PUSH_SCHEMA}.sales_ingestions (id, account_id, api_key_id, format, stage) VALUES (coalesce($4::uuid, gen_random_uuid()), $1, $2, $3, 'receiving')
        ON CONFLICT (id) DO NOTHING RETURNING id`,
       [accountId, apiKeyId, format, id],
     );
@@ -78,7 +78,7 @@ export class SalesRepository {
 
   /** The status of ingestion `id` if it is the account's; null if it is another's (or none). */
   async statusOf(accountId: string, id: string): Promise<IngestionStatus | null> {
-    const row = await this.sql.one<{ status: IngestionStatus }>(`SELECT status FROM ${SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    const row = await this.sql.one<{ status: IngestionStatus }>(`SELECT status FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
     return row?.status ?? null;
   }
 
@@ -89,7 +89,7 @@ export class SalesRepository {
    */
   async beat(beats: IngestionBeat[]): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string; cancel_requested: boolean }>(
-      `UPDATE ${SCHEMA}.sales_ingestions i SET heartbeat_at = clock_timestamp(), stage = u.stage, bytes = u.bytes, received = u.received,
+      `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions i SET heartbeat_at = clock_timestamp(), stage = u.stage, bytes = u.bytes, received = u.received,
          rejected = u.rejected, error_count = u.error_count, errors_not_stored = u.errors_not_stored
        FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::int[])
          AS u(id, stage, bytes, received, rejected, error_count, errors_not_stored)
@@ -111,7 +111,7 @@ export class SalesRepository {
   /** Asks the process running ingestion `id` to cancel it; false when it is not running (or not the account's). */
   async requestCancel(accountId: string, id: string): Promise<boolean> {
     const rows = await this.sql.rows(
-      `UPDATE ${SCHEMA}.sales_ingestions SET cancel_requested = true WHERE id = $1 AND account_id = $2 AND status = 'running' RETURNING id`,
+      `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions SET cancel_requested = true WHERE id = $1 AND account_id = $2 AND status = 'running' RETURNING id`,
       [id, accountId],
     );
     return rows.length > 0;
@@ -120,7 +120,7 @@ export class SalesRepository {
   /** Running ingestions whose process stopped heartbeating `staleSeconds` ago become failed; returns their ids. */
   async closeStale(staleSeconds: number, failure: string): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string }>(
-      `UPDATE ${SCHEMA}.sales_ingestions SET status = 'failed', stage = NULL, failure = $2, inserted = 0, updated = 0, finished_at = clock_timestamp()
+      `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions SET status = 'failed', stage = NULL, failure = $2, inserted = 0, updated = 0, finished_at = clock_timestamp()
        WHERE status = 'running' AND heartbeat_at < clock_timestamp() - make_interval(secs => $1) RETURNING id`,
       [staleSeconds, failure],
     );
@@ -129,7 +129,7 @@ export class SalesRepository {
 
   async markEnded(id: string, status: IngestionEnd, failure: string, counts: IngestionCounts): Promise<void> {
     await this.sql.rows(
-      `UPDATE ${SCHEMA}.sales_ingestions SET status = $2, stage = NULL, failure = $3, bytes = $4, received = $5, rejected = $6, error_count = $7,
+      `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions SET status = $2, stage = NULL, failure = $3, bytes = $4, received = $5, rejected = $6, error_count = $7,
          errors_not_stored = $8, inserted = 0, updated = 0, finished_at = clock_timestamp() WHERE id = $1`,
       [id, status, failure, counts.bytes, counts.received, counts.rejected, counts.errorCount, counts.errorsNotStored],
     );
@@ -140,7 +140,7 @@ export class SalesRepository {
     await tx.rows(
       `CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS
          SELECT 0::int AS line, 0::int AS record, ${DATA}, ''::text AS error_field, ''::text AS error_reason
-         FROM ${SCHEMA}.sales WITH NO DATA`,
+         FROM ${INGEST_PUSH_SCHEMA}.sales WITH NO DATA`,
     );
   }
 
@@ -161,14 +161,14 @@ export class SalesRepository {
    */
   async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, errorLines: number): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
-    const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
+    const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
     const upsert = existing
       ? ` ON CONFLICT (account_id, order_id, product_id) DO UPDATE SET ${UPDATE_SET}, ingestion_id = excluded.ingestion_id, updated_at = now()`
       : '';
     const merge = async (source: string): Promise<number> =>
       (await tx.one<{ inserted: number }>(
         `WITH merged AS (
-           INSERT INTO ${SCHEMA}.sales (account_id, ingestion_id, ${DATA}) SELECT $1, $2, ${DATA} FROM ${source}${upsert}
+           INSERT INTO ${INGEST_PUSH_SCHEMA}.sales (account_id, ingestion_id, ${DATA}) SELECT $1, $2, ${DATA} FROM ${source}${upsert}
            RETURNING (xmax = 0) AS inserted)
          SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM merged`,
         [accountId, ingestionId],
@@ -186,7 +186,7 @@ export class SalesRepository {
     // Without error lines, no second pass over the staging table.
     if (errorLines === 0) return inserted;
     await tx.rows(
-      `INSERT INTO ${SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
+      `INSERT INTO ${INGEST_PUSH_SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
        SELECT $1, line, record, error_field, error_reason FROM ${STAGE} WHERE error_field IS NOT NULL ORDER BY record, line`,
       [ingestionId],
     );
@@ -199,7 +199,7 @@ export class SalesRepository {
    */
   async markCompleted(tx: SqlClient, id: string, counts: IngestionCounts, merged: MergeResult): Promise<boolean> {
     const rows = await tx.rows(
-      `UPDATE ${SCHEMA}.sales_ingestions SET status = 'completed', stage = NULL, bytes = $2, received = $3, rejected = $4, error_count = $5,
+      `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions SET status = 'completed', stage = NULL, bytes = $2, received = $3, rejected = $4, error_count = $5,
          errors_not_stored = $6, inserted = $7, updated = $8, finished_at = clock_timestamp() WHERE id = $1 AND NOT cancel_requested RETURNING id`,
       [id, counts.bytes, counts.received, counts.rejected, counts.errorCount, counts.errorsNotStored, merged.inserted, merged.updated],
     );
@@ -207,21 +207,21 @@ export class SalesRepository {
   }
 
   findIngestion(accountId: string, id: string): Promise<IngestionListItem | null> {
-    return this.sql.one<IngestionListItem>(`SELECT ${INGESTION_COLUMNS} FROM ${SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return this.sql.one<IngestionListItem>(`SELECT ${INGESTION_COLUMNS} FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
   }
 
   /** The account's ingestions, newest first, optionally of one status (index sales_ingestions_account_started_idx). */
   listIngestions(accountId: string, status: IngestionStatus | undefined, limit: number, offset: number): Promise<{ rows: IngestionListItem[]; total: number }> {
     const params: unknown[] = status === undefined ? [accountId] : [accountId, status];
     const where = status === undefined ? 'account_id = $1' : 'account_id = $1 AND status = $2';
-    return this.sql.page<IngestionListItem>({ columns: INGESTION_COLUMNS, source: `${SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params }, limit, offset);
+    return this.sql.page<IngestionListItem>({ columns: INGESTION_COLUMNS, source: `${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params }, limit, offset);
   }
 
   /** Rows of the account's completed ingestions by the UTC hour they started, from `since` on. */
   rowsByHour(accountId: string, since: string): Promise<Array<{ hour: string; inserted: number; updated: number; rejected: number }>> {
     return this.sql.rows(
       `SELECT ${hourOf('started_at')} AS hour, sum(inserted)::int AS inserted, sum(updated)::int AS updated, sum(rejected)::int AS rejected
-         FROM ${SCHEMA}.sales_ingestions WHERE account_id = $1 AND started_at >= $2 AND status = 'completed' GROUP BY 1`,
+         FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE account_id = $1 AND started_at >= $2 AND status = 'completed' GROUP BY 1`,
       [accountId, since],
     );
   }
@@ -229,7 +229,7 @@ export class SalesRepository {
   /** Errors of an ingestion in file order, `limit` from after error id `after` (keyset paging). */
   async errorsAfter(ingestionId: string, after: string, limit: number): Promise<Array<RowError & { id: string }>> {
     return this.sql.rows(
-      `SELECT id, line, record, field, reason FROM ${SCHEMA}.sales_ingestion_errors
+      `SELECT id, line, record, field, reason FROM ${INGEST_PUSH_SCHEMA}.sales_ingestion_errors
        WHERE ingestion_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
       [ingestionId, after, limit],
     );

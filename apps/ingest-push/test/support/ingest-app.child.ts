@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp } from '@app/testkit';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AppModule } from '../../src/app.module';
-import { issuePushToken } from '../../src/push/push-token-issuer';
+import { issuePushToken } from '../../src/push/push-token.issuer';
 import { PushTokensRepository } from '../../src/push/push-tokens.repository';
 
 const settings: Record<string, string> = {};

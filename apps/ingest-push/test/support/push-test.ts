@@ -3,7 +3,7 @@ import { Sql } from '@app/database';
 import request from 'supertest';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AppModule } from '../../src/app.module';
-import { issuePushToken } from '../../src/push/push-token-issuer';
+import { issuePushToken } from '../../src/push/push-token.issuer';
 import { PushTokensRepository } from '../../src/push/push-tokens.repository';
 
 export { request };

@@ -10,7 +10,9 @@ import type { Readable } from 'node:stream';
 import { Sql } from '@app/database';
 import { createTestApp, type TestApp } from '@app/testkit';
 import { AppModule } from '../../src/app.module';
-import { SalesApiKeysService } from '../../src/sales/sales-api-keys.service';
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
+import { issueSalesApiKey } from '../../src/sales/sales-api-key.issuer';
+import { SalesApiKeysRepository } from '../../src/sales/sales-api-keys.repository';
 
 export const SALES_PATH = '/DataInserterSales/api/sales';
 
@@ -24,15 +26,15 @@ export interface IngestApp extends TestApp {
 export async function startIngest(env: Record<string, string> = {}): Promise<IngestApp> {
   const t = await createTestApp(AppModule, env);
   await t.app.listen(0, '127.0.0.1');
-  const keys = t.get(SalesApiKeysService);
+  const [keys, accountsRepository] = [t.get(SalesApiKeysRepository), t.get(AccountsRepository)];
   let accounts = 0;
   return {
     ...t,
     sql: t.get(Sql),
     port: (t.http.address() as AddressInfo).port,
     apiKey: async (account = `acct-${process.pid}-${++accounts}-${randomUUID().slice(0, 8)}`) => {
-      const k = await keys.createForAccountNamed('test', account);
-      return { key: k.key, accountId: k.accountId, account };
+      const key = await issueSalesApiKey(keys, accountsRepository, account, 'test');
+      return { key, accountId: await accountsRepository.idNamed(account), account };
     },
   };
 }

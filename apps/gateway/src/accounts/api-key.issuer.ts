@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { mintOpaqueKey } from '@app/auth/secret';
+import { mintCredential } from '@app/auth/secret';
 import type { SecretCipher } from '@app/secrets';
 import type { AccountsRepository } from './accounts.repository';
 
@@ -14,10 +13,12 @@ export interface NewApiKey {
   wabaId?: string;
 }
 
-/** Mints a key (`gw_<id>_<secret>`) of the phone (created with its account on first use); the access token is stored encrypted. Returns the key, shown once. */
-export async function mintApiKey(accounts: AccountsRepository, cipher: SecretCipher, input: NewApiKey): Promise<string> {
-  const id = randomUUID();
-  const { key, secretHash } = mintOpaqueKey(API_KEY_PREFIX, id);
+/**
+ * Creates a key (`gw_<id>_<secret>`) of the phone (created with its account on first use), the access token stored
+ * encrypted, and returns the key, shown once; used by the `apikey` command (a file of its own: it loads no Nest module).
+ */
+export async function issueApiKey(accounts: AccountsRepository, cipher: SecretCipher, input: NewApiKey): Promise<string> {
+  const { id, plainText, secretHash } = mintCredential({ prefix: API_KEY_PREFIX });
   await accounts.mintKey({
     id,
     phone: input.phone,
@@ -27,5 +28,5 @@ export async function mintApiKey(accounts: AccountsRepository, cipher: SecretCip
     accessToken: input.accessToken === undefined ? undefined : cipher.encrypt(input.accessToken),
     wabaId: input.wabaId,
   });
-  return key;
+  return plainText;
 }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { generateSecret, hashSecret } from '@app/auth/secret';
+import { mintCredential } from '@app/auth/secret';
 import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors/exceptions';
 import type { TokenDto } from './token.dto';
@@ -27,8 +26,7 @@ export async function issueToken(
   if (expires !== null && Date.parse(expires) <= Date.now()) {
     throw ValidationFailedException.of('expires_at', 'The expires at field must be a date in the future.');
   }
-  const id = randomUUID();
-  const secret = generateSecret();
-  const token = await tokens.insert({ id, clientId, name, secretHash: hashSecret(secret), scopes, expiresAt: expires });
-  return { plainText: `${id}|${secret}`, token };
+  const { id, plainText, secretHash } = mintCredential('id|secret');
+  const token = await tokens.insert({ id, clientId, name, secretHash, scopes, expiresAt: expires });
+  return { plainText, token };
 }
