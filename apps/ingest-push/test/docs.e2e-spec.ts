@@ -30,7 +30,7 @@ describe('ingest-push: OpenAPI document', () => {
     expect(doc.paths['/DataInserterSales/api/sales/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
     expect(doc.paths['/DataInserterSales/api/sales/ingestions'].get.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:page', 'query:per_page', 'query:status']);
     // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key); dry_run beside it.
-    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key', 'query:dry_run']);
+    expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:Idempotency-Key', 'query:dry_run']);
   });
 
   it('the push example and both sales file examples work as sent', async () => {

@@ -1,12 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { FieldErrors } from '@app/errors';
 import { AccountEntity } from '../accounts/account.entity';
 
-/** An item the request refused, kept so a replay with the same Idempotency-Key answers the same. */
-export interface RejectedItem {
-  index: number;
-  errors: FieldErrors;
-}
+import type { RejectedItem } from './push-batch.dto';
 
 /** One accepted POST /api/pushm/bulk. Its Idempotency-Key, if any, is unique per account. */
 @Entity({ name: 'push_batches' })

@@ -2,6 +2,7 @@ import type { FieldErrors } from '@app/errors';
 import { dueInstant, isRealDate, isWallTime, SCHEDULE_HORIZON_DAYS } from './push-due-time';
 import { MAX_PAYLOAD_BYTES, payloadBytes, type Platform, type PushContent } from './push-payload';
 import { fillTemplate, VARIABLE_NAME } from './push-template';
+import { MAX_VARIABLES, PUSH_ITEM_FIELDS, type PushItemFieldName } from './push.dto';
 
 /** An accepted item, ready to be stored. */
 export interface ValidPush extends PushContent {
@@ -13,22 +14,7 @@ export interface ValidPush extends PushContent {
 
 export type ItemCheck = { ok: true; push: ValidPush } | { ok: false; errors: FieldErrors };
 
-/** Longest value per field, in characters (the 4 KB payload limit is checked after the variables are filled in). */
-const MAX_LENGTH: Record<string, number> = {
-  nm_envio: 255,
-  nm_push: 1024,
-  nm_titulo: 4096,
-  nm_mensagem: 4096,
-  url_scheme: 2048,
-  dt_envio: 10,
-  hr_envio: 8,
-  campos: 8192,
-  valor: 8192,
-  valor_json: 8192,
-  nm_plataforma: 16,
-};
-const FIELDS = new Set(Object.keys(MAX_LENGTH));
-const MAX_VARIABLES = 100;
+const FIELDS = new Set<string>(Object.keys(PUSH_ITEM_FIELDS));
 
 /**
  * Checks one element of `pushs` and fills in its variables. Every problem is reported
@@ -44,31 +30,32 @@ export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
   };
   for (const key of Object.keys(item)) if (!FIELDS.has(key)) fail(key, `property ${key} should not exist`);
 
-  const text = (field: string, required: boolean): string | null => {
+  const text = (field: PushItemFieldName): string | null => {
     const value = item[field];
+    const rule: { maxLength: number; required?: true } = PUSH_ITEM_FIELDS[field];
     if (value === undefined || value === null) {
-      if (required) fail(field, `${field} is required.`);
+      if (rule.required) fail(field, `${field} is required.`);
       return null;
     }
     if (typeof value !== 'string') return fail(field, `${field} must be a string.`), null;
-    if (value.length > MAX_LENGTH[field]) return fail(field, `${field} must be at most ${MAX_LENGTH[field]} characters.`), null;
+    if (value.length > rule.maxLength) return fail(field, `${field} must be at most ${rule.maxLength} characters.`), null;
     return value;
   };
 
-  const name = text('nm_envio', false);
-  const device = text('nm_push', true);
+  const name = text('nm_envio');
+  const device = text('nm_push');
   if (device !== null && device.trim() === '') fail('nm_push', 'nm_push must not be empty.');
-  const title = text('nm_titulo', false) ?? '';
-  const message = text('nm_mensagem', true);
+  const title = text('nm_titulo') ?? '';
+  const message = text('nm_mensagem');
   if (message !== null && message.trim() === '') fail('nm_mensagem', 'nm_mensagem must not be empty.');
-  const urlScheme = text('url_scheme', false);
+  const urlScheme = text('url_scheme');
 
-  const platformText = text('nm_plataforma', true);
+  const platformText = text('nm_plataforma');
   const platform = platformText === null ? null : toPlatform(platformText);
   if (platformText !== null && platform === null) fail('nm_plataforma', 'nm_plataforma must be iOS or Android (any case).');
 
-  const date = text('dt_envio', false);
-  const time = text('hr_envio', false);
+  const date = text('dt_envio');
+  const time = text('hr_envio');
   if (date !== null && !isRealDate(date)) fail('dt_envio', 'dt_envio must be a real date YYYY-MM-DD.');
   if (time !== null && !isWallTime(time)) fail('hr_envio', 'hr_envio must be a time HH:MM:SS (00:00:00 to 23:59:59).');
   if ((date === null) !== (time === null)) fail(date === null ? 'dt_envio' : 'hr_envio', 'dt_envio and hr_envio go together: give both or neither.');
@@ -108,7 +95,7 @@ function missingMessage(names: string[]): string {
  */
 function variables(
   item: Record<string, unknown>,
-  text: (field: string, required: boolean) => string | null,
+  text: (field: PushItemFieldName) => string | null,
   fail: (field: string, message: string) => void,
 ): Map<string, string> | null {
   const json = item.valor_json;
@@ -125,8 +112,8 @@ function variables(
     }
     return checkCount(values, fail, 'valor_json');
   }
-  const campos = text('campos', false);
-  const valor = text('valor', false);
+  const campos = text('campos');
+  const valor = text('valor');
   const names = split(campos);
   const given = split(valor);
   if (names.length !== given.length) {
@@ -157,7 +144,7 @@ function split(list: string | null): string[] {
 function parseJsonObject(value: unknown): Record<string, unknown> | string {
   let parsed = value;
   if (typeof value === 'string') {
-    if (value.length > MAX_LENGTH.valor_json) return `valor_json must be at most ${MAX_LENGTH.valor_json} characters.`;
+    if (value.length > PUSH_ITEM_FIELDS.valor_json.maxLength) return `valor_json must be at most ${PUSH_ITEM_FIELDS.valor_json.maxLength} characters.`;
     try {
       parsed = JSON.parse(value);
     } catch {

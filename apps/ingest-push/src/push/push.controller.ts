@@ -1,13 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AcceptCredentials, TooLargeHint } from '@app/auth';
-import { ApiErrors, ValidationFailedException } from '@app/errors';
+import { ApiErrors } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { PushConfig } from './push.config';
-import { BulkPushDto, type BulkPushPreview, type BulkPushResult } from './push.dto';
-import { PushService, type BatchSummary } from './push.service';
+import { BulkPushDto, BulkPushQueryDto } from './push.dto';
+import { BatchDetail, BatchPage, BulkPushPreview, BulkPushResult, CancelledBatch, type BatchSummary } from './push-batch.dto';
+import { PushService } from './push.service';
 import { PushAccount } from './push-account.decorator';
 import { PUSH_CREDENTIALS } from './push-token-verifier.service';
 
@@ -27,16 +28,17 @@ export class PushController {
   @HttpCode(202)
   @ApiErrors(400, 413, 415, 422)
   @TooLargeHint(PushConfig, (config) => `A request carries at most ${config.PUSH_MAX_ITEMS} pushes (PUSH_MAX_ITEMS): split larger batches.`)
-  @ApiQuery({ name: 'dry_run', required: false, enum: ['true', 'false'], description: 'true: check and show the filled-in title and body of each item; store and send nothing (200).' })
+  @ApiAcceptedResponse({ type: BulkPushResult, description: 'The valid pushes are scheduled.' })
+  @ApiExtraModels(BulkPushPreview)
+  @ApiOkResponse({ description: 'With dry_run=true: what each item would send.', schema: { $ref: getSchemaPath(BulkPushPreview) } })
   submit(
     @PushAccount() account: string,
     @Body() body: BulkPushDto,
     @Res({ passthrough: true }) res: Response,
     @IdempotencyKey() key?: string,
-    @Query('dry_run') dryRun?: unknown,
+    @Query() query: BulkPushQueryDto = {},
   ): Promise<BulkPushResult> | BulkPushPreview {
-    if (dryRun === undefined || dryRun === 'false') return this.pushes.submit(account, body.pushs, key);
-    if (dryRun !== 'true') throw ValidationFailedException.of('dry_run', 'dry_run must be true or false.');
+    if (query.dry_run !== 'true') return this.pushes.submit(account, body.pushs, key);
     res.status(200);
     return this.pushes.preview(body.pushs, key);
   }
@@ -44,6 +46,7 @@ export class PushController {
   /** The account's batches, newest first, each with its counts by status (GET …/bulk/{batchId} without `items`). */
   @Get()
   @ApiErrors(422)
+  @ApiOkResponse({ type: BatchPage })
   async list(@PushAccount() account: string, @PageRequest() paging: Paging): Promise<Paginated<BatchSummary>> {
     const { rows, total } = await this.pushes.batches(account, paging);
     return paginate(rows, total, paging);
@@ -52,7 +55,8 @@ export class PushController {
   /** Counts by status, and the batch's items page by page (`page`, `per_page`). */
   @Get(':batchId')
   @ApiErrors(404, 422)
-  async get(@PushAccount() account: string, @Param('batchId') batchId: string, @PageRequest() paging: Paging) {
+  @ApiOkResponse({ type: BatchDetail })
+  async get(@PushAccount() account: string, @Param('batchId') batchId: string, @PageRequest() paging: Paging): Promise<BatchDetail> {
     const { summary, rows, total } = await this.pushes.items(account, batchId, paging);
     return { ...summary, items: paginate(rows, total, paging) };
   }
@@ -60,7 +64,8 @@ export class PushController {
   /** Cancels every push of the batch not yet handed to a provider. */
   @Delete(':batchId')
   @ApiErrors(404)
-  cancel(@PushAccount() account: string, @Param('batchId') batchId: string) {
+  @ApiOkResponse({ type: CancelledBatch })
+  cancel(@PushAccount() account: string, @Param('batchId') batchId: string): Promise<CancelledBatch> {
     return this.pushes.cancel(account, batchId);
   }
 }

@@ -3,20 +3,11 @@ import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql } from '@app/database'
 import { hourOf } from '@app/pagination';
 import { PushConfig } from './push.config';
 import { INGEST_PUSH_SCHEMA } from '../common/ingest-push.schema';
-import type { RejectedItem } from './push-batch.entity';
-import type { PushStatus } from './push-item.entity';
+import type { AcceptedItem, PushItemView, RejectedItem } from './push-batch.dto';
 import type { ValidPush } from './push-item.validator';
 import type { Platform } from './push-payload';
 
 const S = INGEST_PUSH_SCHEMA;
-
-/** An accepted item as the POST answer lists it. */
-export interface AcceptedItem {
-  index: number;
-  id: string;
-  status: PushStatus;
-  due_at: string;
-}
 
 export interface NewBatch {
   accountId: string;
@@ -34,24 +25,6 @@ export interface StoredBatch {
   rejections: RejectedItem[];
   created_at: string;
   cancelled_at: string | null;
-}
-
-/** An item as GET /api/pushm/bulk/{id} pages them. */
-export interface ItemView {
-  index: number;
-  id: string;
-  status: PushStatus;
-  platform: Platform;
-  nm_push: string;
-  /** The title and body as sent: the item's variables filled in. */
-  title: string;
-  body: string;
-  url_scheme: string | null;
-  due_at: string;
-  attempts: number;
-  sent_at: string | null;
-  provider_id: string | null;
-  error: string | null;
 }
 
 /** One attempt a job carries: the item and the attempt number the relay gave it. */
@@ -232,8 +205,8 @@ export class PushRepository {
     );
   }
 
-  items(batchId: string, limit: number, offset: number): Promise<{ rows: ItemView[]; total: number }> {
-    return this.db.page<ItemView>({ columns: ITEM_VIEW, source: `${S}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] }, limit, offset);
+  items(batchId: string, limit: number, offset: number): Promise<{ rows: PushItemView[]; total: number }> {
+    return this.db.page<PushItemView>({ columns: ITEM_VIEW, source: `${S}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] }, limit, offset);
   }
 
   /** Cancels what has not been claimed for sending; returns how many items were cancelled. */

@@ -1,42 +1,25 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '@app/errors';
-import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
+import { fillHours, hourlyWindow, type PageQuery } from '@app/pagination';
 import { InjectLane } from '@app/queue';
-import type { BulkPushPreview, BulkPushResult, PushPreview } from './push.dto';
+import type { HourlyWindowQueryDto } from '../common/hourly-window-query.dto';
+import type { AcceptedItem, BatchSummary, BulkPushPreview, BulkPushResult, CancelledBatch, PushCounts, PushItemView, PushPreview, RejectedItem } from './push-batch.dto';
+import type { PushOutcomes, PushStats } from './push-stats.dto';
 import { IdempotencyKeyReusedException, NoValidPushException, PushBatchNotFoundException, TooManyPushesException } from './push.exception';
 import { PushConfig } from './push.config';
-import type { RejectedItem } from './push-batch.entity';
-import { PUSH_STATUSES, type PushStatus } from './push-item.entity';
+import { PUSH_STATUSES } from './push-item.entity';
 import { checkPushItem, type ValidPush } from './push-item.validator';
 import type { PushLane } from './push-lanes.provider';
 import { PLATFORMS, type Platform } from './push-payload';
 import { PUSH_QUEUES } from './push-queue';
-import { PushRepository, type AcceptedItem, type ItemView, type StoredBatch } from './push.repository';
+import { PushRepository, type StoredBatch } from './push.repository';
 
 /** Idempotency keys as Stripe takes them: up to 255 visible ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export interface BatchSummary {
-  batch_id: string;
-  created_at: string;
-  cancelled_at: string | null;
-  accepted: number;
-  rejected: number;
-  counts: Record<PushStatus, number>;
-}
-
-type Outcomes = { sent: number; failed: number; invalid: number };
-
-/** GET /api/pushm/stats: finished pushes per UTC hour of their end, in all and by platform, the current hour last. */
-export interface PushStats {
-  window: HourlyWindowName;
-  since: string;
-  data: Array<{ hour: string; total: number; by_status: Outcomes; by_platform: Record<Platform, Outcomes> }>;
-}
-
 const OUTCOME = { sent: 'sent', failed: 'failed', invalid_token: 'invalid' } as const;
-const noOutcomes = (): Outcomes => ({ sent: 0, failed: 0, invalid: 0 });
+const noOutcomes = (): PushOutcomes => ({ sent: 0, failed: 0, invalid: 0 });
 
 @Injectable()
 export class PushService {
@@ -120,10 +103,10 @@ export class PushService {
     return { rows: rows.map((b) => ({ batch_id: b.id, created_at: b.created_at, cancelled_at: b.cancelled_at, accepted: b.accepted, rejected: b.rejected, counts: allCounts(b.counts) })), total };
   }
 
-  async stats(accountId: string, query: Record<string, unknown>): Promise<PushStats> {
+  async stats(accountId: string, query: HourlyWindowQueryDto): Promise<PushStats> {
     const window = hourlyWindow(query.window);
     const rows = await this.repository.outcomesByHour(accountId, window.since);
-    const empty = () => ({ total: 0, by_status: noOutcomes(), by_platform: Object.fromEntries(PLATFORMS.map((p) => [p, noOutcomes()])) as Record<Platform, Outcomes> });
+    const empty = () => ({ total: 0, by_status: noOutcomes(), by_platform: Object.fromEntries(PLATFORMS.map((p) => [p, noOutcomes()])) as Record<Platform, PushOutcomes> });
     const data = fillHours(window, rows, empty, (bucket, row) => {
       const outcome = OUTCOME[row.status];
       bucket.total += row.n;
@@ -137,14 +120,14 @@ export class PushService {
     return this.summarize(await this.batch(accountId, batchId));
   }
 
-  async items(accountId: string, batchId: string, page: PageQuery): Promise<{ summary: BatchSummary; rows: ItemView[]; total: number }> {
+  async items(accountId: string, batchId: string, page: PageQuery): Promise<{ summary: BatchSummary; rows: PushItemView[]; total: number }> {
     const summary = await this.summary(accountId, batchId);
     const { rows, total } = await this.repository.items(batchId, page.perPage, page.offset);
     return { summary, rows, total };
   }
 
   /** Cancels every push of the batch not yet handed to a provider. */
-  async cancel(accountId: string, batchId: string): Promise<BatchSummary & { cancelled_now: number }> {
+  async cancel(accountId: string, batchId: string): Promise<CancelledBatch> {
     const batch = await this.batch(accountId, batchId);
     const cancelled = await this.repository.cancel(batch.id);
     return { ...(await this.summary(accountId, batchId)), cancelled_now: cancelled };
@@ -175,6 +158,6 @@ function merge(accepted: AcceptedItem[], rejected: RejectedItem[]): BulkPushResu
 }
 
 /** Every status, 0 when the batch has no item in it. */
-function allCounts(found: Record<string, number>): Record<PushStatus, number> {
-  return Object.fromEntries(PUSH_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PushStatus, number>;
+function allCounts(found: Record<string, number>): PushCounts {
+  return Object.fromEntries(PUSH_STATUSES.map((s) => [s, found[s] ?? 0])) as unknown as PushCounts;
 }

@@ -1,4 +1,4 @@
-import { SALE_FIELD_INDEX, SALE_FIELDS, type SaleField } from './sale-fields';
+import { SALE_FIELD_INDEX, SALE_FIELDS, SALE_TYPES, type SaleField } from './sale-fields';
 import {
   dateTimeProblem,
   FLOAT_RANGE_REASON,
@@ -12,14 +12,8 @@ import {
   TEXT_REASON,
   unstorableText,
 } from './sale-values';
+import type { RowError } from './ingestion.dto';
 
-/** One problem of one record: where it is (line in the file, 1-based record number) and why. */
-export interface RowError {
-  line: number;
-  record: number;
-  field: string;
-  reason: string;
-}
 
 /** How many row errors a response (and the summary) lists; the rest are stored, up to a limit. */
 export const LISTED_ERRORS = 100;
@@ -135,7 +129,7 @@ export class SaleCopyEncoder {
         else problem = v === 0 && underflowLiteral(source, f.name) ? FLOAT_RANGE_REASON : null;
         if (problem === null) text = String(v);
       } else if (typeof v !== 'string') {
-        problem = f.type === 'string' ? 'must be a string' : textProblem(f, '');
+        problem = f.type === 'string' ? SALE_TYPES.string.reason : textProblem(f, '');
       } else {
         problem = inspect && unstorableText(v) ? TEXT_REASON : textProblem(f, v);
         text = escaped ? copyText(v) : v;

@@ -1,5 +1,49 @@
+import type { SchemaObject } from '@nestjs/swagger';
+
 /** How a Sale field is written in the file and stored in the `sales` table. */
 export type SaleFieldType = 'string' | 'float' | 'integer' | 'orderDate' | 'dateTime';
+
+/** The rule of one field type: how its text must be written, why a value is refused, and its OpenAPI schema. */
+export interface SaleTypeRule {
+  /** What a CSV cell (and a JSON string of a date-time) must match; null for free text. */
+  text: RegExp | null;
+  /** The refusal, after the field name: `ProductPrice must be …`. */
+  reason: string;
+  /** The value in a JSON upload. */
+  schema: SchemaObject;
+}
+
+const INT_MAX = 2147483647;
+const FLOAT_REASON = 'must be a number with a decimal part, such as 10.0';
+const ORDER_DATE = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.\d{3}Z$/;
+
+/**
+ * The type rules the readers check (sale-values.ts) and /docs-json publishes. A float carries a decimal part:
+ * `10.0` and `-3.25e2` pass, `10` and `1e3` do not (in JSON too, where the source text is read).
+ */
+export const SALE_TYPES: Readonly<Record<SaleFieldType, SaleTypeRule>> = {
+  string: { text: null, reason: 'must be a string', schema: { type: 'string' } },
+  float: {
+    text: /^[+-]?\d+\.\d+(?:[eE][+-]?\d+)?$/,
+    reason: FLOAT_REASON,
+    schema: { type: 'number', format: 'double', description: `Written with a decimal part: it ${FLOAT_REASON} (12.5, not 12).` },
+  },
+  integer: {
+    text: /^[+-]?\d{1,10}$/,
+    reason: `must be an integer between -${INT_MAX + 1} and ${INT_MAX}`,
+    schema: { type: 'integer', format: 'int32', minimum: -INT_MAX - 1, maximum: INT_MAX },
+  },
+  orderDate: {
+    text: ORDER_DATE,
+    reason: 'must be an ISO 8601 UTC date-time with milliseconds, such as 2024-05-31T13:45:00.000Z',
+    schema: { type: 'string', format: 'date-time', pattern: ORDER_DATE.source, description: 'ISO 8601 with milliseconds and Z.' },
+  },
+  dateTime: {
+    text: /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(?:[Zz]|[+-](\d\d):(\d\d))$/,
+    reason: 'must be an ISO 8601 date-time, such as 1990-05-31T00:00:00Z',
+    schema: { type: 'string', format: 'date-time', description: 'RFC 3339.' },
+  },
+};
 
 export interface SaleField {
   /** PascalCase, as in JSON keys and the CSV header. */

@@ -5,19 +5,19 @@
  */
 
 import { isStorableText } from '@app/errors';
+import { SALE_TYPES } from './sale-fields';
 
-/** A float carries a decimal part: `10.0` and `-3.25e2` pass, `10` and `1e3` do not. */
-const FLOAT_TEXT = /^[+-]?\d+\.\d+(?:[eE][+-]?\d+)?$/;
-const INTEGER_TEXT = /^[+-]?\d{1,10}$/;
-const INT_MAX = 2147483647;
-const ORDER_DATE = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.\d{3}Z$/;
-const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(?:[Zz]|[+-](\d\d):(\d\d))$/;
+const FLOAT_TEXT = SALE_TYPES.float.text!;
+const INTEGER_TEXT = SALE_TYPES.integer.text!;
+const INT_MAX = SALE_TYPES.integer.schema.maximum!;
+const ORDER_DATE = SALE_TYPES.orderDate.text!;
+const DATE_TIME = SALE_TYPES.dateTime.text!;
 
-export const FLOAT_REASON = 'must be a number with a decimal part, such as 10.0';
+export const FLOAT_REASON = SALE_TYPES.float.reason;
 export const FLOAT_RANGE_REASON = 'is out of the range of a double-precision number';
-export const INTEGER_REASON = `must be an integer between -${INT_MAX + 1} and ${INT_MAX}`;
-export const ORDER_DATE_REASON = 'must be an ISO 8601 UTC date-time with milliseconds, such as 2024-05-31T13:45:00.000Z';
-export const DATE_TIME_REASON = 'must be an ISO 8601 date-time, such as 1990-05-31T00:00:00Z';
+export const INTEGER_REASON = SALE_TYPES.integer.reason;
+export const ORDER_DATE_REASON = SALE_TYPES.orderDate.reason;
+export const DATE_TIME_REASON = SALE_TYPES.dateTime.reason;
 export const REQUIRED_REASON = 'is required';
 export const TEXT_REASON = 'holds a NUL character, an unpaired surrogate or bytes that are not UTF-8';
 

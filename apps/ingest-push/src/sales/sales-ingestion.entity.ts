@@ -1,10 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { AccountEntity } from '../accounts/account.entity';
 
-export type IngestionStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+export const INGESTION_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
+export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
 
 /** Where a running ingestion is: reading the body, finishing its COPY, merging into `sales`. */
-export type IngestionStage = 'receiving' | 'storing' | 'merging';
+export const INGESTION_STAGES = ['receiving', 'storing', 'merging'] as const;
+export type IngestionStage = (typeof INGESTION_STAGES)[number];
 
 /** One upload: its progress while it runs, its summary once done (or why it failed or was cancelled, with nothing kept). */
 @Entity({ name: 'sales_ingestions' })

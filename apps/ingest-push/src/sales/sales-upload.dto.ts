@@ -1,19 +1,20 @@
 import type { ApiBodyOptions, SchemaObject } from '@nestjs/swagger';
-import { SALE_FIELDS, type SaleFieldType } from './sale-fields';
+import { SALE_FIELDS, SALE_TYPES } from './sale-fields';
 
-const TYPES: Record<SaleFieldType, SchemaObject> = {
-  string: { type: 'string' },
-  float: { type: 'number', description: 'With a decimal part (12.5, not 12).' },
-  integer: { type: 'integer' },
-  orderDate: { type: 'string', format: 'date-time', description: 'ISO 8601 with milliseconds and Z.' },
-  dateTime: { type: 'string', format: 'date-time' },
-};
-
+/** One Sale record, generated from the field table the readers check against. */
 const SALE: SchemaObject = {
   type: 'object',
   required: SALE_FIELDS.filter((f) => f.required).map((f) => f.name),
-  properties: Object.fromEntries(SALE_FIELDS.map((f) => [f.name, TYPES[f.type]])),
+  properties: Object.fromEntries(SALE_FIELDS.map((f) => [f.name, SALE_TYPES[f.type].schema])),
+  additionalProperties: false,
 };
+
+/** The CSV columns, from the same table: name, how its cell is written, required or not. */
+const CSV_COLUMNS = SALE_FIELDS.map((f) => {
+  const rule = SALE_TYPES[f.type];
+  const written = rule.text === null ? 'text' : `a value that ${rule.reason}`;
+  return `${f.name} (${written}${f.required ? ', required' : ''})`;
+}).join('; ');
 
 /** One sale that is stored as sent. */
 const EXAMPLE_SALE: Record<string, string | number> = {
@@ -39,7 +40,7 @@ const CSV_EXAMPLE = [SALE_FIELDS.map((f) => f.name), SALE_FIELDS.map((f) => Stri
  */
 export const SALES_FILE_BODY: ApiBodyOptions = {
   description: 'The file, streamed: a JSON array of Sale objects (application/json), or semicolon-separated CSV with a header row (application/csv or text/csv).',
-  schema: { oneOf: [{ type: 'array', items: SALE }, { type: 'string', description: 'CSV: the header row names the fields in the order of the Sale table.' }] },
+  schema: { oneOf: [{ type: 'array', items: SALE }, { type: 'string', description: `CSV: a header row names the columns, in any order, optional ones may be left out; empty optional cells are null. Columns: ${CSV_COLUMNS}.` }] },
   examples: {
     json: { summary: 'JSON: an array of sales (Content-Type application/json)', value: [EXAMPLE_SALE] },
     csv: { summary: 'CSV: a header row and one sale (Content-Type application/csv)', value: CSV_EXAMPLE },

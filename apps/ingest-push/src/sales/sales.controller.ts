@@ -1,13 +1,15 @@
 import { Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { HOURLY_WINDOWS, paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import { ApiAcceptedResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { ApiErrors } from '@app/errors';
 import { AcceptCredentials, isUuid, StreamBody } from '@app/auth';
 import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import { salesFormat } from './sales-media-type';
 import { IngestionNotFoundException, InvalidIngestionIdException } from './sales.exception';
-import { SalesService, type IngestionListItem, type IngestionStats, type IngestionSummary } from './sales.service';
+import { HourlyWindowQueryDto } from '../common/hourly-window-query.dto';
+import { IngestionListQueryDto, IngestionPage, IngestionStats, IngestionSummary, type IngestionListItem } from './ingestion.dto';
+import { SalesService } from './sales.service';
 import { salesCaller } from './sales-caller';
 import { SALES_FILE_BODY } from './sales-upload.dto';
 
@@ -28,6 +30,7 @@ export class SalesController {
   @ApiBody(SALES_FILE_BODY)
   @ApiErrors(400, 408, 409, 413, 415, 503)
   @ApiHeader({ name: 'X-Ingestion-Id', required: false, description: 'A UUID the client chooses as the ingestion id (409 when it is taken).' })
+  @ApiCreatedResponse({ type: IngestionSummary, description: 'The whole file is stored (its refused records listed in `errors`).' })
   upload(@Req() req: Request): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
@@ -37,8 +40,8 @@ export class SalesController {
   /** The API key's account's ingestions, newest first (`status` filters), each as GET …/ingestions/{id} without `errors`. */
   @Get('ingestions')
   @ApiErrors(422)
-  @ApiQuery({ name: 'status', required: false, enum: ['running', 'completed', 'failed', 'cancelled'] })
-  async list(@Req() req: Request, @Query() query: Record<string, unknown>, @PageRequest() paging: Paging): Promise<Paginated<IngestionListItem>> {
+  @ApiOkResponse({ type: IngestionPage })
+  async list(@Req() req: Request, @Query() query: IngestionListQueryDto, @PageRequest() paging: Paging): Promise<Paginated<IngestionListItem>> {
     const { rows, total } = await this.sales.list(salesCaller(req).accountId, query, paging);
     return paginate(rows, total, paging);
   }
@@ -46,13 +49,15 @@ export class SalesController {
   /** Rows inserted, updated and rejected by the account's completed ingestions per UTC hour (by start), last 24 hours or 7 days. */
   @Get('stats')
   @ApiErrors(422)
-  @ApiQuery({ name: 'window', required: false, enum: Object.keys(HOURLY_WINDOWS) })
-  stats(@Req() req: Request, @Query() query: Record<string, unknown>): Promise<IngestionStats> {
+  @ApiOkResponse({ type: IngestionStats })
+  stats(@Req() req: Request, @Query() query: HourlyWindowQueryDto): Promise<IngestionStats> {
     return this.sales.stats(salesCaller(req).accountId, query);
   }
 
+  /** The ingestion's summary, also while it runs (with its `stage`) or after it failed. */
   @Get('ingestions/:id')
   @ApiErrors(404)
+  @ApiOkResponse({ type: IngestionSummary })
   ingestion(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
     if (!isUuid(id)) throw new IngestionNotFoundException();
     return this.sales.summary(salesCaller(req).accountId, id);
@@ -62,6 +67,7 @@ export class SalesController {
   @Delete('ingestions/:id')
   @HttpCode(202)
   @ApiErrors(404, 409)
+  @ApiAcceptedResponse({ type: IngestionSummary, description: 'The summary as the cancel found it (still running, or already cancelled).' })
   cancel(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
     if (!isUuid(id)) throw new IngestionNotFoundException();
     return this.sales.cancel(salesCaller(req).accountId, id);
@@ -71,6 +77,11 @@ export class SalesController {
   @Get('ingestions/:id/errors')
   @ApiErrors(404)
   @Header('Content-Type', 'text/csv; charset=utf-8')
+  @ApiProduces('text/csv')
+  @ApiOkResponse({
+    description: 'A header line `line;record;field;reason`, one line per stored problem, and a last line counting those not stored.',
+    content: { 'text/csv': { schema: { type: 'string', example: 'line;record;field;reason\n3;2;ProductPrice;must be a number with a decimal part, such as 10.0\n' } } },
+  })
   async errors(@Req() req: Request, @Param('id') id: string): Promise<StreamableFile> {
     if (!isUuid(id)) throw new IngestionNotFoundException();
     const lines = this.sales.errorsCsv(salesCaller(req).accountId, id);

@@ -3,7 +3,7 @@ import { DAY_SECONDS, isoTimestamp, Pruner, Sql, type CopySource, type SqlClient
 import { hourOf } from '@app/pagination';
 import { SalesConfig } from './sales.config';
 import { SALE_COLUMNS } from './sale-fields';
-import type { RowError } from './sale-copy.encoder';
+import type { IngestionListItem, RowError } from './ingestion.dto';
 import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 
 const SCHEMA = 'ingest_push';
@@ -13,24 +13,6 @@ const DATA = SALE_COLUMNS.join(', ');
 const UNIQUE_VIOLATION = '23505';
 const CARDINALITY_VIOLATION = '21000';
 const UPDATE_SET = SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id').map((c) => `${c} = excluded.${c}`).join(', ');
-
-export interface IngestionRow {
-  id: string;
-  status: IngestionStatus;
-  stage: IngestionStage | null;
-  format: string;
-  bytes: string;
-  received: number;
-  inserted: number;
-  updated: number;
-  rejected: number;
-  error_count: number;
-  errors_not_stored: number;
-  failure: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number;
-}
 
 export interface IngestionCounts {
   bytes: number;
@@ -55,7 +37,8 @@ export interface MergeResult {
   updated: number;
 }
 
-const INGESTION_COLUMNS = `id, status, stage, format, bytes, received, inserted, updated, rejected, error_count, errors_not_stored, failure,
+/** An ingestion as its DTO has it (IngestionListItem). */
+const INGESTION_COLUMNS = `id AS ingestion_id, status, stage, format, bytes::float8 AS bytes, received, inserted, updated, rejected, error_count, errors_not_stored, failure,
   ${isoTimestamp('started_at')}, ${isoTimestamp('finished_at')},
   (extract(epoch FROM coalesce(finished_at, clock_timestamp()) - started_at) * 1000)::int AS duration_ms`;
 
@@ -223,15 +206,15 @@ export class SalesRepository {
     return rows.length > 0;
   }
 
-  findIngestion(accountId: string, id: string): Promise<IngestionRow | null> {
-    return this.sql.one<IngestionRow>(`SELECT ${INGESTION_COLUMNS} FROM ${SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  findIngestion(accountId: string, id: string): Promise<IngestionListItem | null> {
+    return this.sql.one<IngestionListItem>(`SELECT ${INGESTION_COLUMNS} FROM ${SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
   }
 
   /** The account's ingestions, newest first, optionally of one status (index sales_ingestions_account_started_idx). */
-  listIngestions(accountId: string, status: IngestionStatus | undefined, limit: number, offset: number): Promise<{ rows: IngestionRow[]; total: number }> {
+  listIngestions(accountId: string, status: IngestionStatus | undefined, limit: number, offset: number): Promise<{ rows: IngestionListItem[]; total: number }> {
     const params: unknown[] = status === undefined ? [accountId] : [accountId, status];
     const where = status === undefined ? 'account_id = $1' : 'account_id = $1 AND status = $2';
-    return this.sql.page<IngestionRow>({ columns: INGESTION_COLUMNS, source: `${SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params }, limit, offset);
+    return this.sql.page<IngestionListItem>({ columns: INGESTION_COLUMNS, source: `${SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params }, limit, offset);
   }
 
   /** Rows of the account's completed ingestions by the UTC hour they started, from `since` on. */

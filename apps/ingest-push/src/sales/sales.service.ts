@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
-import { AppException, isTransientFault, ValidationFailedException } from '@app/errors';
-import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
+import { AppException, isTransientFault } from '@app/errors';
+import { fillHours, hourlyWindow, type PageQuery } from '@app/pagination';
 import { Metrics, type MetricCounter } from '@app/observability';
-import type { RowError } from './sale-copy.encoder';
+import type { HourlyWindowQueryDto } from '../common/hourly-window-query.dto';
+import type { IngestionListItem, IngestionListQueryDto, IngestionStats, IngestionSummary, RowError } from './ingestion.dto';
 import { SalesBodyWatch } from './sales-body.watch';
 import { SalesConfig } from './sales.config';
 import {
@@ -19,8 +20,8 @@ import {
 } from './sales.exception';
 import { SalesCopyTransform, type SalesFormat } from './sales-copy.transform';
 import { SalesHeartbeat } from './sales-heartbeat.service';
-import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
-import { SalesRepository, type IngestionCounts, type IngestionEnd, type IngestionRow } from './sales.repository';
+import type { IngestionStage } from './sales-ingestion.entity';
+import { SalesRepository, type IngestionCounts, type IngestionEnd, } from './sales.repository';
 
 /** Who uploads: the account the API key belongs to, and the key. */
 export interface SalesCaller {
@@ -35,40 +36,6 @@ export interface SalesUpload {
   /** The id the client chose (X-Ingestion-Id), or null. */
   id: string | null;
 }
-
-/** The response of an upload and of GET .../ingestions/{id}. */
-export interface IngestionSummary {
-  ingestion_id: string;
-  status: IngestionRow['status'];
-  /** While running: receiving (the body), storing (its last rows), merging (into sales); null once ended. */
-  stage: IngestionRow['stage'];
-  format: string;
-  bytes: number;
-  received: number;
-  inserted: number;
-  updated: number;
-  rejected: number;
-  error_count: number;
-  /** Row errors counted but not stored (past INGEST_MAX_STORED_ERRORS). */
-  errors_not_stored: number;
-  errors: RowError[];
-  failure: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number;
-}
-
-/** An ingestion in GET …/ingestions: the summary without its row errors. */
-export type IngestionListItem = Omit<IngestionSummary, 'errors'>;
-
-/** GET …/sales/stats: rows of completed ingestions per UTC hour, the current hour last. */
-export interface IngestionStats {
-  window: HourlyWindowName;
-  since: string;
-  data: Array<{ hour: string; total: number; by_status: { inserted: number; updated: number; rejected: number } }>;
-}
-
-const INGESTION_STATUSES: readonly IngestionStatus[] = ['running', 'completed', 'failed', 'cancelled'];
 
 const BUSY_RETRY_SECONDS = 5;
 const ERROR_PAGE = 5000;
@@ -101,8 +68,11 @@ export class SalesService {
     if (declared > this.config.INGEST_MAX_BYTES) throw new SalesFileTooLargeException(this.config.INGEST_MAX_BYTES);
     const account = caller.accountId;
     const ofAccount = this.runningByAccount.get(account) ?? 0;
-    if (this.running >= this.config.INGEST_MAX_CONCURRENT_UPLOADS) throw new SalesBusyException(BUSY_RETRY_SECONDS, 'instance');
+    const slots = this.config.INGEST_MAX_CONCURRENT_UPLOADS;
+    if (this.running >= slots) throw new SalesBusyException(BUSY_RETRY_SECONDS, 'instance');
     if (ofAccount >= this.config.INGEST_MAX_CONCURRENT_UPLOADS_PER_ACCOUNT) throw new SalesBusyException(BUSY_RETRY_SECONDS, 'account');
+    // The last free slot is kept for an account that holds none, so slow uploads of a few accounts never lock others out.
+    if (ofAccount > 0 && this.running >= slots - 1) throw new SalesBusyException(BUSY_RETRY_SECONDS, 'account');
     this.running++;
     this.runningByAccount.set(account, ofAccount + 1);
     try {
@@ -116,17 +86,12 @@ export class SalesService {
   }
 
   /** The account's ingestions, newest first, each as GET …/ingestions/{id} shows it but without `errors`. */
-  async list(accountId: string, query: Record<string, unknown>, page: PageQuery): Promise<{ rows: IngestionListItem[]; total: number }> {
-    const status = query.status;
-    if (status !== undefined && (typeof status !== 'string' || !INGESTION_STATUSES.includes(status as IngestionStatus))) {
-      throw ValidationFailedException.of('status', `The status field must be one of ${INGESTION_STATUSES.join(', ')}.`);
-    }
-    const { rows, total } = await this.repository.listIngestions(accountId, status as IngestionStatus | undefined, page.perPage, page.offset);
-    return { rows: rows.map((row) => { const { errors: _errors, ...item } = toSummary(row, []); return item; }), total };
+  list(accountId: string, query: IngestionListQueryDto, page: PageQuery): Promise<{ rows: IngestionListItem[]; total: number }> {
+    return this.repository.listIngestions(accountId, query.status, page.perPage, page.offset);
   }
 
   /** Rows inserted, updated and rejected by the account's completed ingestions, by the UTC hour they started. */
-  async stats(accountId: string, query: Record<string, unknown>): Promise<IngestionStats> {
+  async stats(accountId: string, query: HourlyWindowQueryDto): Promise<IngestionStats> {
     const window = hourlyWindow(query.window);
     const rows = await this.repository.rowsByHour(accountId, window.since);
     const data = fillHours(window, rows, () => ({ total: 0, by_status: { inserted: 0, updated: 0, rejected: 0 } }), (bucket, row) => {
@@ -148,10 +113,13 @@ export class SalesService {
    * process with its next heartbeat. Answers its summary (still running); 409 once it ended.
    */
   async cancel(accountId: string, id: string): Promise<IngestionSummary> {
-    if (!(await this.repository.requestCancel(accountId, id))) {
+    // The request (an UPDATE of a running row) and the read of the status are two statements: a run whose
+    // row became visible between them (its INSERT committed just then) reads `running`. Asked again, the
+    // request finds it, so the cancel wins; it can miss again only if the run ended, and the read names that.
+    while (!(await this.repository.requestCancel(accountId, id))) {
       const status = await this.repository.statusOf(accountId, id);
       if (status === null) throw new IngestionNotFoundException();
-      throw new IngestionEndedException(id, status);
+      if (status !== 'running') throw new IngestionEndedException(id, status);
     }
     this.heartbeat.cancelHere(id);
     return this.summary(accountId, id);
@@ -255,25 +223,9 @@ export class SalesService {
   }
 }
 
-function toSummary(row: IngestionRow, errors: RowError[]): IngestionSummary {
-  return {
-    ingestion_id: row.id,
-    status: row.status,
-    stage: row.stage,
-    format: row.format,
-    bytes: Number(row.bytes),
-    received: row.received,
-    inserted: row.inserted,
-    updated: row.updated,
-    rejected: row.rejected,
-    error_count: row.error_count,
-    errors_not_stored: row.errors_not_stored,
-    errors,
-    failure: row.failure,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    duration_ms: row.duration_ms,
-  };
+/** The stored ingestion with its first row errors. */
+function toSummary(row: IngestionListItem, errors: RowError[]): IngestionSummary {
+  return { ...row, errors };
 }
 
 /** A run the client or a user ended (a disconnect, a too-slow body, DELETE) is cancelled; anything else failed. */
