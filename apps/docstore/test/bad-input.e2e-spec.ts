@@ -654,6 +654,54 @@ describe('docstore: generated bad input', () => {
     expect(await snapshot()).toEqual(before);
   }, TIMEOUT);
 
+  describe('query parameters in array, object or repeated form (issue 34, finding 5)', () => {
+    /** A valid value of each scalar parameter, so that only its form can be wrong. */
+    const VALID: Record<string, string> = { page: '1', per_page: '5', sort: 'price', deleted: 'true', window: '7d' };
+    /** Every operation that reads a query, with the scalar parameters it takes. */
+    const routes = (): Array<{ path: string; names: string[] }> => [
+      { path: c.doc(), names: ['page', 'per_page', 'sort', 'deleted'] },
+      { path: `${c.doc()}/seed-1`, names: ['deleted'] },
+      { path: `${c.doc()}/seed-1/history`, names: ['page', 'per_page'] },
+      { path: tokens(), names: ['page', 'per_page'] },
+      { path: webhooks(), names: ['page', 'per_page'] },
+      { path: `${webhooks()}/${seedWebhookId}/deliveries`, names: ['page', 'per_page'] },
+      { path: `/api/v1/client/${c.id}/collections`, names: ['page', 'per_page'] },
+      { path: `/api/v1/client/${c.id}/stats`, names: ['window'] },
+    ];
+
+    it.each([
+      ['the list', 'per_page[]=1000', 'per_page[]'],
+      ['the list', 'sort[]=-price', 'sort[]'],
+      ['the list', 'deleted[]=true', 'deleted[]'],
+      ['one document', 'deleted[]=true', 'deleted[]'],
+      ['the statistics', 'window[]=7d', 'window[]'],
+    ])('answers 422 naming the parameter to %s with ?%s', async (target, query, name) => {
+      const path = { 'the list': c.doc(), 'one document': `${c.doc()}/seed-1`, 'the statistics': `/api/v1/client/${c.id}/stats` }[target]!;
+      const res = await refused({ method: 'get', path: `${path}?${query}` }, [422]);
+      expect(res.body).toEqual({ message: expect.any(String), errors: { [name]: [`property ${name} should not exist`] } });
+    });
+
+    it('answers 422 naming the parameter to any array, object or repeated form of a scalar one, never a default', async () => {
+      const form = fc.oneof(
+        fc.constant((name: string) => `${name}[]=${VALID[name]}`),
+        fc.nat(3).map((i) => (name: string) => `${name}[${i}]=${VALID[name]}`),
+        fc.constantFrom('a', 'gte', '', '__proto__').map((k) => (name: string) => `${name}[${k}]=${VALID[name]}`),
+        fc.constantFrom('', '[]').map((suffix) => (name: string) => `${name}=${VALID[name]}&${name}${suffix}=${VALID[name]}`),
+        fc.constant((name: string) => `${encodeURIComponent(`${name}[]`)}=${VALID[name]}`),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.nat(routes().length - 1), fc.nat(3), form, fc.boolean(), async (i, n, write, withValid) => {
+          const route = routes()[i];
+          const name = route.names[n % route.names.length];
+          const others = withValid ? route.names.filter((other) => other !== name).map((other) => `${other}=${VALID[other]}`) : [];
+          const res = await refused({ method: 'get', path: `${route.path}?${[...others, write(name)].join('&')}` }, [422]);
+          expect(Object.keys(res.body.errors).some((key) => key === name || key.startsWith(`${name}[`))).toBe(true);
+        }),
+        { numRuns: RUNS * 2 },
+      );
+    }, TIMEOUT);
+  });
+
   it('answers 401 {error, message} with rate-limit headers to any bad credential, on every route', async () => {
     const [tokenId, secret] = c.token.split('|');
     const credentials = fc.oneof(

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { createTestApp, freePort, startOwnRedis, startWebhookReceiver, stopOwnRedis, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { freePort, startOwnRedis, startWebhookReceiver, stopOwnRedis, type WebhookReceiver } from '@app/testkit';
 import { WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
-import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
 import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 // Deliveries are asynchronous: tests wait for them (never for a fixed time), bounded by this.
@@ -63,7 +62,7 @@ describe('webhook jobs lost with Redis data', () => {
       WEBHOOK_REQUEUE_AFTER_SECONDS: '3600',
     };
     const api = await startDocstore({ ...env, WEBHOOK_WORKERS: 'off' });
-    let worker: TestApp | undefined;
+    let worker: Docstore | undefined;
     try {
       const c = await api.newClient();
       await request(api.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
@@ -71,7 +70,7 @@ describe('webhook jobs lost with Redis data', () => {
       await api.get<WebhookLane>(WEBHOOK_LANE).drain(); // the job is now in Redis, and only there
       await stopOwnRedis(redis);
       redis = await startOwnRedis(port); // empty: no persistence
-      worker = await createTestApp(DocstoreWebhookWorkerModule, { ...env, WEBHOOK_WORKERS: 'only' });
+      worker = await startDocstore({ ...env, WEBHOOK_WORKERS: 'only' });
       const [call] = await receiver.waitFor(1);
       expect(call.json).toMatchObject({ type: 'document.created', data: { key: 'k' } });
     } finally {

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Sql } from '@app/database';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { createTestApp, eventually, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import { verifyWebhook, WEBHOOK_LANE, type WebhookLane, WebhooksRepository } from '@app/webhooks';
 import { DocumentsRepository } from '../src/documents/documents.repository';
-import { DocstoreWebhookWorkerModule } from '../src/webhook-worker.module';
-import { docBody, request, startDocstore, type Client, type Docstore, useDocstore } from './support/docstore-test';
+import { docBody, request, startDocstore, type Client, type Docstore } from './support/docstore-test';
 
 // Deliveries are asynchronous: tests wait for them (never for a fixed time), bounded by this.
 jest.setTimeout(30_000);
@@ -34,7 +33,9 @@ function webhooksOf(ds: Docstore, c: Client) {
 describe('webhook registration', () => {
   let ds: Docstore;
   let c: Client;
-  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) }, FAST);
+  beforeAll(async () => (ds = await startDocstore(FAST)));
+  afterAll(() => ds.close());
+  beforeEach(async () => (c = await ds.newClient()));
 
   it('creates a webhook and shows its signing secret once', async () => {
     const res = await webhooksOf(ds, c).create({ url: 'https://93.184.216.34/hook', events: ['document.created', 'document.created'] }).expect(201);
@@ -99,7 +100,9 @@ describe('webhook registration', () => {
 describe('webhook targets (no allow list)', () => {
   let ds: Docstore;
   let c: Client;
-  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
+  beforeAll(async () => (ds = await startDocstore()));
+  afterAll(() => ds.close());
+  beforeEach(async () => (c = await ds.newClient()));
 
   it.each([
     'http://127.0.0.1:8080/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://[::1]/hook', 'https://10.0.0.7/hook',
@@ -143,7 +146,9 @@ describe('webhook delivery', () => {
   let ds: Docstore;
   let c: Client;
   let receiver: WebhookReceiver;
-  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) }, FAST);
+  beforeAll(async () => (ds = await startDocstore(FAST)));
+  afterAll(() => ds.close());
+  beforeEach(async () => (c = await ds.newClient()));
   beforeEach(async () => (receiver = await startWebhookReceiver()));
   afterEach(() => receiver.close());
 
@@ -318,7 +323,9 @@ describe('webhook delivery', () => {
 describe('webhook delivery isolation', () => {
   let ds: Docstore;
   let c: Client;
-  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) }, { ...FAST, WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '4' });
+  beforeAll(async () => (ds = await startDocstore({ ...FAST, WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '4' })));
+  afterAll(() => ds.close());
+  beforeEach(async () => (c = await ds.newClient()));
 
   it('a receiver that never answers does not delay another client\'s deliveries', async () => {
     const dead = await startWebhookReceiver();
@@ -345,7 +352,8 @@ describe('webhook delivery isolation', () => {
 
 describe('webhook outbox relay and attempt recording', () => {
   let ds: Docstore;
-  useDocstore({ app: (d) => (ds = d) }, { ...FAST, WEBHOOK_WORKERS: 'off', WEBHOOK_RELAY_INTERVAL_MS: '60000' });
+  beforeAll(async () => (ds = await startDocstore({ ...FAST, WEBHOOK_WORKERS: 'off', WEBHOOK_RELAY_INTERVAL_MS: '60000' })));
+  afterAll(() => ds.close());
 
   it('claims and records an attempt whose worker started before the relay transaction which queued it committed', async () => {
     const c = await ds.newClient();
@@ -402,7 +410,7 @@ describe('webhook workers in a separate process (WEBHOOK_WORKERS=off / only)', (
     const receiver = await startWebhookReceiver();
     const prefix = `test:${process.env.TEST_RUN_ID}:split:`;
     const api = await startDocstore({ ...FAST, WEBHOOK_WORKERS: 'off', REDIS_PREFIX: prefix });
-    let worker: TestApp | undefined;
+    let worker: Docstore | undefined;
     try {
       const c = await api.newClient();
       const hook = (await webhooksOf(api, c).create({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
@@ -410,7 +418,7 @@ describe('webhook workers in a separate process (WEBHOOK_WORKERS=off / only)', (
       await api.get<WebhookLane>(WEBHOOK_LANE).drain();
       expect((await webhooksOf(api, c).deliveries(hook.id)).data).toMatchObject([{ status: 'pending', attempts: 0 }]);
       expect(receiver.calls).toHaveLength(0);
-      worker = await createTestApp(DocstoreWebhookWorkerModule, { ...FAST, WEBHOOK_WORKERS: 'only', REDIS_PREFIX: prefix });
+      worker = await startDocstore({ ...FAST, WEBHOOK_WORKERS: 'only', REDIS_PREFIX: prefix });
       await request(worker.http).get('/health').expect(200);
       await request(worker.http).get(`${c.doc()}/k`).set(c.auth).expect(404);
       const [call] = await receiver.waitFor(1);

@@ -1,8 +1,15 @@
 import { ValidationFailedException } from '@app/errors';
+import { IsIn } from 'class-validator';
 
 /** The windows an hourly statistics endpoint answers for, in hours. */
 export const HOURLY_WINDOWS = { '24h': 24, '7d': 168 } as const;
 export type HourlyWindowName = keyof typeof HOURLY_WINDOWS;
+export const HOURLY_WINDOW_NAMES = Object.keys(HOURLY_WINDOWS) as HourlyWindowName[];
+/** The refusal of any other `window` (a repeated one, an empty one), from the check and the decorator alike. */
+export const HOURLY_WINDOW_MESSAGE = `The window field must be one of ${HOURLY_WINDOW_NAMES.join(', ')}.`;
+
+/** A query DTO's `window`: one of HOURLY_WINDOWS (add `@IsOptional()` for the 24h default). */
+export const IsHourlyWindow = (): PropertyDecorator => IsIn(HOURLY_WINDOW_NAMES, { message: HOURLY_WINDOW_MESSAGE });
 
 const HOUR_MS = 3_600_000;
 
@@ -21,7 +28,7 @@ export interface HourlyWindow {
 /** Reads `window` (24h, the default, or 7d); anything else is a 422 naming the field. */
 export function hourlyWindow(value: unknown, now = Date.now()): HourlyWindow {
   if (value !== undefined && (typeof value !== 'string' || !Object.prototype.hasOwnProperty.call(HOURLY_WINDOWS, value))) {
-    throw ValidationFailedException.of('window', `The window field must be one of ${Object.keys(HOURLY_WINDOWS).join(', ')}.`);
+    throw ValidationFailedException.of('window', HOURLY_WINDOW_MESSAGE);
   }
   const window = (value ?? '24h') as HourlyWindowName;
   const count = HOURLY_WINDOWS[window];

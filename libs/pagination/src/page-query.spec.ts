@@ -1,5 +1,7 @@
-import { ValidationFailedException } from '@app/errors';
+import 'reflect-metadata';
+import { createValidationPipe, ValidationFailedException } from '@app/errors';
 import { parsePageQuery } from './page-query';
+import { PageQueryDto } from './page-query.dto';
 
 const failure = (query: Record<string, unknown>): ValidationFailedException => {
   try {
@@ -46,5 +48,26 @@ describe('parsePageQuery', () => {
 
   it('reports both fields at once', () => {
     expect(Object.keys(failure({ page: 'x', per_page: '0' }).body().errors as object).sort()).toEqual(['page', 'per_page']);
+  });
+});
+
+describe('PageQueryDto', () => {
+  const pipe = createValidationPipe();
+  const errorsOf = (query: Record<string, unknown>): Promise<unknown> =>
+    pipe.transform(query, { type: 'query', metatype: PageQueryDto }).then(
+      () => null,
+      (error: ValidationFailedException) => error.body().errors,
+    );
+
+  it('accepts what parsePageQuery accepts', async () => {
+    await expect(pipe.transform({ page: '3', per_page: '' }, { type: 'query', metatype: PageQueryDto })).resolves.toMatchObject({ page: '3', per_page: '' });
+    expect(await errorsOf({})).toBeNull();
+  });
+
+  it('words its refusals as parsePageQuery does, array forms and unknown names included', async () => {
+    for (const query of [{ page: '0' }, { per_page: '101' }, { page: ['1', '2'] }, { page: 'x', per_page: '0' }]) {
+      expect(await errorsOf(query)).toEqual(failure(query).body().errors);
+    }
+    expect(await errorsOf({ 'per_page[]': '1000' })).toEqual({ 'per_page[]': ['property per_page[] should not exist'] });
   });
 });

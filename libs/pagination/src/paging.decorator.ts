@@ -2,7 +2,8 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { pageLocation } from './page-location';
-import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, parsePageQuery, type PageQuery } from './page-query';
+import { parsePageQuery, type PageQuery } from './page-query';
+import { pageParameterSchema } from './page-query.dto';
 import type { PageLocation } from './paginator';
 
 /** Express setting that holds the public base URL for absolute page links. */
@@ -12,9 +13,9 @@ export interface Paging extends PageQuery {
   location: PageLocation;
 }
 
-const PAGE_PARAMETERS = [
-  ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } }),
-  ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } }),
+const PAGE_QUERY_DOCS = [
+  ApiQuery({ name: 'page', required: false, schema: pageParameterSchema('page') }),
+  ApiQuery({ name: 'per_page', required: false, schema: pageParameterSchema('per_page') }),
 ];
 
 /**
@@ -31,7 +32,7 @@ export const PageRequest = createParamDecorator(
     (target, key) => {
       if (key === undefined) return;
       const descriptor = Object.getOwnPropertyDescriptor(target, key);
-      if (descriptor) for (const declare of PAGE_PARAMETERS) declare(target, key, descriptor);
+      if (descriptor) for (const declare of PAGE_QUERY_DOCS) declare(target, key, descriptor);
     },
   ],
 );

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Ajv2019, { type ValidateFunction } from 'ajv/dist/2019';
+import Ajv2019, { type AnySchema, type ValidateFunction } from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 
 /** What every app serves outside its API, and so outside its OpenAPI document (libs/server): not checked. */
@@ -135,7 +135,7 @@ class OperationIndex {
       const answer = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
       const content = Object.entries(answer?.content ?? {}).find(([type]) => /json/i.test(type));
       const schema = content?.[1].schema;
-      this.validators.set(key, schema ? this.ajv.compile(toJsonSchema(schema, this.document) as object) : null);
+      this.validators.set(key, schema ? this.ajv.compile(toJsonSchema(schema, this.document) as AnySchema) : null);
     }
     return this.validators.get(key) ?? null;
   }

@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
-import { HOURLY_WINDOWS, paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request } from 'express';
-import type { DocstorePrincipal } from '../tokens/docstore-auth.policy';
-import type { CollectionView } from './client-overview.repository';
-import { ClientOverviewService, type ClientStats } from './client-overview.service';
+import type { DocstorePrincipal } from '../tokens/docstore-principal';
+import { ClientStatsDto, CollectionDto, StatsQueryDto } from './client-overview.dto';
+import { ClientOverviewService } from './client-overview.service';
 
 /**
  * Reads across the client's collections. They need `document:read`, checked here rather than by
@@ -22,7 +22,8 @@ export class ClientOverviewController {
   @Get('collections')
   @ApiOperation({ summary: 'The environment, context and type triples holding live documents the token may read, with their counts, sorted' })
   @ApiErrors(422)
-  async collections(@Param('client') _client: string, @Req() req: Request, @PageRequest() paging: Paging): Promise<Paginated<CollectionView>> {
+  @ApiPaginatedResponse(CollectionDto)
+  async collections(@Param('client') _client: string, @Req() req: Request, @Query() _query: PageQueryDto, @PageRequest() paging: Paging): Promise<Paginated<CollectionDto>> {
     const principal = req.principal as DocstorePrincipal;
     const { rows, total } = await this.overview.collections(principal.ownerId, principal.scopes, paging);
     return paginate(rows, total, paging);
@@ -31,9 +32,9 @@ export class ClientOverviewController {
   @Get('stats')
   @ApiOperation({ summary: 'Document writes and finished webhook deliveries the token may see, per UTC hour, for the last 24 hours or 7 days' })
   @ApiErrors(422)
-  @ApiQuery({ name: 'window', required: false, enum: Object.keys(HOURLY_WINDOWS) })
-  stats(@Param('client') _client: string, @Req() req: Request, @Query() query: Record<string, unknown>): Promise<ClientStats> {
+  @ApiOkResponse({ type: ClientStatsDto })
+  stats(@Param('client') _client: string, @Req() req: Request, @Query() query: StatsQueryDto): Promise<ClientStatsDto> {
     const principal = req.principal as DocstorePrincipal;
-    return this.overview.stats(principal.ownerId, principal.scopes, query);
+    return this.overview.stats(principal.ownerId, principal.scopes, query.window);
   }
 }

@@ -2,16 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { hourOf } from '@app/pagination';
 import { ANY_SCOPE, type ScopeArea } from '../tokens/token-scopes';
+import type { CollectionDto } from './client-overview.dto';
 import { LIVE } from './documents.repository';
 
 /** A collection holding live documents: GET …/collections. */
-export interface CollectionView {
-  environment: string;
-  context: string;
-  type: string;
-  documents: number;
-}
-
 /** What GET …/stats counts per hour: writes by kind, finished webhook deliveries by outcome. */
 export type OverviewKind = 'created' | 'updated' | 'deleted' | 'succeeded' | 'failed';
 
@@ -40,10 +34,10 @@ export class ClientOverviewRepository {
    * The (environment, context, type) holding live documents in the areas, sorted, one page of them and
    * how many there are, in one statement over documents_scope_created_idx (client, environment, context, type, …).
    */
-  async collections(clientId: string, areas: 'all' | ScopeArea[], limit: number, offset: number): Promise<{ rows: CollectionView[]; total: number }> {
+  async collections(clientId: string, areas: 'all' | ScopeArea[], limit: number, offset: number): Promise<{ rows: CollectionDto[]; total: number }> {
     const params: unknown[] = [clientId, limit, offset];
     const where = within(areas, 'environment', 'context', params);
-    const row = await this.db.one<{ rows: CollectionView[]; total: number }>(
+    const row = await this.db.one<{ rows: CollectionDto[]; total: number }>(
       `WITH g AS (
          SELECT environment, context, type, count(*)::int AS documents FROM docstore.documents
           WHERE client_id = $1 AND ${LIVE} AND ${where} GROUP BY environment, context, type

@@ -3,20 +3,8 @@ import { ForbiddenException } from '@app/errors';
 import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { scopeAreas, type ScopeArea, type TokenScopes } from '../tokens/token-scopes';
-import { ClientOverviewRepository, type CollectionView } from './client-overview.repository';
-
-/** GET …/stats: per UTC hour, the document writes and the finished webhook deliveries the token may see, the current hour last. */
-export interface ClientStats {
-  client_id: string;
-  window: HourlyWindowName;
-  since: string;
-  data: Array<{
-    hour: string;
-    total: number;
-    by_status: { created: number; updated: number; deleted: number };
-    webhook_deliveries: { total: number; by_status: { succeeded: number; failed: number } };
-  }>;
-}
+import type { ClientStatsDto, CollectionDto } from './client-overview.dto';
+import { ClientOverviewRepository } from './client-overview.repository';
 
 /**
  * The reads across a client's collections. They need `document:read`: from the token's permissions
@@ -26,13 +14,13 @@ export interface ClientStats {
 export class ClientOverviewService {
   constructor(private readonly repository: ClientOverviewRepository) {}
 
-  collections(clientId: string, scopes: TokenScopes, page: PageQuery): Promise<{ rows: CollectionView[]; total: number }> {
+  collections(clientId: string, scopes: TokenScopes, page: PageQuery): Promise<{ rows: CollectionDto[]; total: number }> {
     return this.repository.collections(clientId, readable(scopes), page.perPage, page.offset);
   }
 
-  async stats(clientId: string, scopes: TokenScopes, query: Record<string, unknown>): Promise<ClientStats> {
+  async stats(clientId: string, scopes: TokenScopes, windowName?: HourlyWindowName): Promise<ClientStatsDto> {
     const areas = readable(scopes);
-    const window = hourlyWindow(query.window);
+    const window = hourlyWindow(windowName);
     const rows = await this.repository.activity(clientId, window.since, areas);
     const empty = () => ({
       total: 0,

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { DocumentView } from './document.dto';
+import type { DocumentDto } from './document.dto';
 
 /** The ETag of a document is its version. */
-export function setDocumentEtag(res: Response, document: DocumentView): DocumentView {
+export function setDocumentEtag(res: Response, document: DocumentDto): DocumentDto {
   res.setHeader('ETag', `"${document.version}"`);
   return document;
 }
@@ -22,7 +22,7 @@ export function expectedVersion(req: Request): number | undefined {
 }
 
 /** True when If-None-Match already names this version (GET answers 304). */
-export function notModified(req: Request, document: DocumentView): boolean {
+export function notModified(req: Request, document: DocumentDto): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${document.version}"` || tag.trim() === '*');

@@ -1,4 +1,4 @@
-import type { DocumentFilter, DocumentSort } from './document-query';
+import type { DocumentFilter, DocumentSort } from './document-query.dto';
 
 /**
  * A JSON number literal that Postgres' numeric holds: the exponent and length are

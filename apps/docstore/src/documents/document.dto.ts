@@ -111,18 +111,50 @@ export function acceptsBulkBody(value: unknown): boolean {
   return Array.isArray(documents) && documents.length >= 1 && documents.length <= BULK_HARD_LIMIT && documents.every(acceptsBulkItem);
 }
 
-/** A document as the API shows it. */
-export interface DocumentView {
-  id: string;
-  client_id: string;
-  environment: string;
-  context: string;
-  type: string;
-  key: string;
-  data: Record<string, unknown>;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  deleted_at: string | null;
+const TIMESTAMP = { type: String, format: 'date-time', example: '2026-11-22T03:24:50.123456Z' } as const;
+const NULLABLE_TIMESTAMP = { ...TIMESTAMP, nullable: true, example: null } as const;
+
+/** A document as the API shows it (and as its webhook events carry it). */
+export class DocumentDto {
+  @ApiProperty({ description: 'The row id, a decimal string.', example: '42' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The client, in lower case.' })
+  client_id!: string;
+
+  @ApiProperty({ example: 'production' })
+  environment!: string;
+
+  @ApiProperty({ example: 'shop' })
+  context!: string;
+
+  @ApiProperty({ example: 'product' })
+  type!: string;
+
+  @ApiProperty({ example: 'sku-1' })
+  key!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The JSON object stored, as sent.', example: PRODUCT })
+  data!: Record<string, unknown>;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  version!: number;
+
+  @ApiProperty(TIMESTAMP)
+  created_at!: string;
+
+  @ApiProperty(TIMESTAMP)
+  updated_at!: string;
+
+  @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When it expires (then it reads as deleted); null: never.' })
+  expires_at!: string | null;
+
+  @ApiProperty({ ...NULLABLE_TIMESTAMP, description: 'When it was soft-deleted; null while live.' })
+  deleted_at!: string | null;
+}
+
+/** The answer of `DELETE DOC/{key}`. */
+export class DocumentDeletedDto {
+  @ApiProperty({ example: 'Document deleted.' })
+  message!: string;
 }

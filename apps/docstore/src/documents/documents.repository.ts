@@ -5,8 +5,8 @@ import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
 import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
-import type { DocumentListQuery } from './document-query';
-import type { DocumentView } from './document.dto';
+import type { DocumentListQuery } from './document-query.dto';
+import type { DocumentDto } from './document.dto';
 import { DocumentWriteConflictException } from './documents.exception';
 
 export const DOCUMENT_VIEW = `id, client_id, environment, context, type, key, data, version,
@@ -43,7 +43,7 @@ export interface Written<T> {
   deliveries: number;
 }
 
-function written(rows: DocumentView[]): Written<DocumentView | null> {
+function written(rows: DocumentDto[]): Written<DocumentDto | null> {
   const { rows: [value = null], deliveries } = splitRecorded(rows);
   return { value, deliveries };
 }
@@ -116,8 +116,8 @@ export class DocumentsRepository {
     }
   }
 
-  find(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView | null> {
-    return this.db.one<DocumentView>(includeDeleted ? FIND_ANY : FIND_LIVE, [...scopeParams(scope), key]);
+  find(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentDto | null> {
+    return this.db.one<DocumentDto>(includeDeleted ? FIND_ANY : FIND_LIVE, [...scopeParams(scope), key]);
   }
 
   /** Version and liveness, for telling 404 from 412 after a conditional write matched nothing. */
@@ -129,18 +129,18 @@ export class DocumentsRepository {
   }
 
   /** Creates the document, or revives a deleted or expired one; null when a live one exists. */
-  async create(scope: DocumentScope, key: string, write: DocumentWrite): Promise<Written<DocumentView | null>> {
-    return written(await this.db.rows<DocumentView>(this.writes.create, [...scopeParams(scope), key, write.data, write.expiresAt]));
+  async create(scope: DocumentScope, key: string, write: DocumentWrite): Promise<Written<DocumentDto | null>> {
+    return written(await this.db.rows<DocumentDto>(this.writes.create, [...scopeParams(scope), key, write.data, write.expiresAt]));
   }
 
   /** Replaces a live document's data; `expectedVersion` makes it conditional. Null when nothing matched. */
-  async update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number): Promise<Written<DocumentView | null>> {
-    return written(await this.db.rows<DocumentView>(this.writes.update, [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null]));
+  async update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number): Promise<Written<DocumentDto | null>> {
+    return written(await this.db.rows<DocumentDto>(this.writes.update, [...scopeParams(scope), key, write.data, write.expiresAt, expectedVersion ?? null]));
   }
 
   /** Brings back an earlier version's data (also for a deleted or expired document, which becomes live again). */
-  async restore(id: string, data: Record<string, unknown>, db: SqlRunner): Promise<Written<DocumentView | null>> {
-    return written(await db.rows<DocumentView>(
+  async restore(id: string, data: Record<string, unknown>, db: SqlRunner): Promise<Written<DocumentDto | null>> {
+    return written(await db.rows<DocumentDto>(
       this.withEvents(`w AS (
          UPDATE docstore.documents SET data = $2, version = version + 1, updated_at = now(), deleted_at = NULL,
            expires_at = CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END
@@ -151,8 +151,8 @@ export class DocumentsRepository {
   }
 
   /** The event carries the document as it was deleted (deleted_at set). */
-  async softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<Written<DocumentView | null>> {
-    return written(await this.db.rows<DocumentView>(this.writes.softDelete, [...scopeParams(scope), key, expectedVersion ?? null]));
+  async softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<Written<DocumentDto | null>> {
+    return written(await this.db.rows<DocumentDto>(this.writes.softDelete, [...scopeParams(scope), key, expectedVersion ?? null]));
   }
 
   /**
@@ -161,8 +161,8 @@ export class DocumentsRepository {
    * Rows are written in key order, so concurrent bulks lock shared keys in one order and
    * cannot deadlock each other.
    */
-  async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<Written<DocumentView[]>> {
-    const { rows, deliveries } = splitRecorded(await db.rows<DocumentView>(
+  async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<Written<DocumentDto[]>> {
+    const { rows, deliveries } = splitRecorded(await db.rows<DocumentDto>(
       this.withEvents(`input AS (
          SELECT * FROM jsonb_to_recordset($5::jsonb) AS i(key text, data jsonb, expires_at timestamptz)
        ), was_live AS (
@@ -179,12 +179,12 @@ export class DocumentsRepository {
     return { value: rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!), deliveries };
   }
 
-  list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentView[]; total: number }> {
+  list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentDto[]; total: number }> {
     const params = scopeParams(scope);
     const where = [SCOPE, ...(query.deleted ? [] : [LIVE]), ...filterConditions(query.filters, params)].join(' AND ');
     const sourceParams = params.length;
     const order = orderBy(query.sort, params);
-    return this.db.page<DocumentView>(
+    return this.db.page<DocumentDto>(
       { columns: DOCUMENT_VIEW, source: `docstore.documents WHERE ${where}`, orderBy: order, params, sourceParams },
       limit,
       offset,

@@ -6,9 +6,9 @@ import { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
 import { DocstoreConfig } from '../config/docstore.config';
 import { SchemasService } from '../schemas/schemas.service';
-import type { DocumentListQuery } from './document-query';
+import type { DocumentListQuery } from './document-query.dto';
 import { DocumentEvent } from './document-events';
-import type { BulkItemDto, DocumentBodyDto, DocumentView } from './document.dto';
+import type { BulkItemDto, DocumentBodyDto, DocumentDto } from './document.dto';
 import {
   DocumentAlreadyExistsException, DocumentNotFoundException, DocumentPathMismatchException, DocumentVersionMismatchException,
 } from './documents.exception';
@@ -26,7 +26,7 @@ export class DocumentsService {
     private readonly events: WebhookEvents,
   ) {}
 
-  async create(scope: DocumentScope, key: string, body: DocumentBodyDto): Promise<DocumentView> {
+  async create(scope: DocumentScope, key: string, body: DocumentBodyDto): Promise<DocumentDto> {
     assertBodyMatchesPath(scope, key, body);
     if (RESERVED_KEYS.has(key)) throw ValidationFailedException.of('key', `The key "${key}" is reserved.`);
     const write = toWrite(body);
@@ -37,7 +37,7 @@ export class DocumentsService {
     return created.value;
   }
 
-  async get(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentView> {
+  async get(scope: DocumentScope, key: string, includeDeleted: boolean): Promise<DocumentDto> {
     const document = await this.documents.find(scope, key, includeDeleted);
     if (!document) throw new DocumentNotFoundException();
     const recording = this.events.emit(scope.clientId, DocumentEvent.Read, [document]);
@@ -45,7 +45,7 @@ export class DocumentsService {
     return document;
   }
 
-  async update(scope: DocumentScope, key: string, body: DocumentBodyDto, expectedVersion?: number): Promise<DocumentView> {
+  async update(scope: DocumentScope, key: string, body: DocumentBodyDto, expectedVersion?: number): Promise<DocumentDto> {
     assertBodyMatchesPath(scope, key, body);
     const write = toWrite(body);
     await this.schemas.assertValid(scope, [body.data]);
@@ -62,14 +62,14 @@ export class DocumentsService {
   }
 
   /** Each listed document is a `document.read` event. */
-  async list(scope: DocumentScope, query: DocumentListQuery, page: PageQuery): Promise<{ rows: DocumentView[]; total: number }> {
+  async list(scope: DocumentScope, query: DocumentListQuery, page: PageQuery): Promise<{ rows: DocumentDto[]; total: number }> {
     const found = await this.documents.list(scope, query, page.perPage, page.offset);
     await this.events.emit(scope.clientId, DocumentEvent.Read, found.rows);
     return found;
   }
 
   /** Create-or-update per item, all or nothing: schema-checked first, then one statement in one (retried) transaction. */
-  async bulk(scope: DocumentScope, items: BulkItemDto[]): Promise<DocumentView[]> {
+  async bulk(scope: DocumentScope, items: BulkItemDto[]): Promise<DocumentDto[]> {
     if (items.length > this.config.BULK_MAX_ITEMS) {
       throw ValidationFailedException.of('documents', `The documents field must not have more than ${this.config.BULK_MAX_ITEMS} items.`);
     }

@@ -1,15 +1,15 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
-import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request, Response } from 'express';
 import { ApiDocumentPath } from '../address/document-path.decorator';
 import { DocumentPathPipe, type DocumentAddress } from '../address/document-path.pipe';
 import { expectedVersion, IF_MATCH, setDocumentEtag } from '../documents/document-etag';
-import type { DocumentView } from '../documents/document.dto';
+import { DocumentDto } from '../documents/document.dto';
 import { DocstoreScope } from '../tokens/docstore-scopes';
-import type { HistoryEntryView } from './history.repository';
+import { HistoryEntryDto } from './history-entry.dto';
 import { HistoryService } from './history.service';
 
 @ApiTags('history')
@@ -22,7 +22,8 @@ export class HistoryController {
   @Get()
   @RequireScopes(DocstoreScope.DocumentRead)
   @ApiDocumentPath('key')
-  async list(@Param(DocumentPathPipe) at: DocumentAddress, @PageRequest() paging: Paging): Promise<Paginated<HistoryEntryView>> {
+  @ApiPaginatedResponse(HistoryEntryDto, 'One page of the versions, newest first.')
+  async list(@Param(DocumentPathPipe) at: DocumentAddress, @Query() _query: PageQueryDto, @PageRequest() paging: Paging): Promise<Paginated<HistoryEntryDto>> {
     const { rows, total } = await this.history.list(at.scope, at.key, paging);
     return paginate(rows, total, paging);
   }
@@ -33,7 +34,8 @@ export class HistoryController {
   @ApiDocumentPath('key', 'history_id')
   @ApiHeader(IF_MATCH)
   @ApiErrors(412)
-  async restore(@Param(DocumentPathPipe) at: DocumentAddress, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentView> {
+  @ApiOkResponse({ type: DocumentDto, description: "The document with that entry's data, version + 1." })
+  async restore(@Param(DocumentPathPipe) at: DocumentAddress, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentDto> {
     return setDocumentEtag(res, await this.history.restore(at.scope, at.key, at.historyId, expectedVersion(req)));
   }
 }

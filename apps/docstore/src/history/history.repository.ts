@@ -1,18 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import type { DocumentScope } from '../address/document-scope';
-
-export interface HistoryEntryView {
-  id: string;
-  client_id: string;
-  environment: string;
-  context: string;
-  type: string;
-  key: string;
-  data: Record<string, unknown>;
-  version: number;
-  created_at: string;
-}
+import type { HistoryEntryDto } from './history-entry.dto';
 
 const VIEW = `id::text AS id, client_id, environment, context, type, key, data, version, ${isoTimestamp('created_at')}`;
 
@@ -21,8 +10,8 @@ export class HistoryRepository {
   constructor(private readonly db: Sql) {}
 
   /** Newest version first. */
-  list(documentId: string, limit: number, offset: number): Promise<{ rows: HistoryEntryView[]; total: number }> {
-    return this.db.page<HistoryEntryView>(
+  list(documentId: string, limit: number, offset: number): Promise<{ rows: HistoryEntryDto[]; total: number }> {
+    return this.db.page<HistoryEntryDto>(
       { columns: VIEW, source: 'docstore.document_history WHERE document_id = $1', orderBy: 'version DESC', params: [documentId] },
       limit,
       offset,

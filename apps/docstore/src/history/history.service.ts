@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { PageQuery } from '@app/pagination';
 import { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
-import type { DocumentView } from '../documents/document.dto';
+import type { DocumentDto } from '../documents/document.dto';
 import { DocumentNotFoundException, DocumentVersionMismatchException, HistoryEntryNotFoundException } from '../documents/documents.exception';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { SchemasService } from '../schemas/schemas.service';
-import { HistoryRepository, type HistoryEntryView } from './history.repository';
+import type { HistoryEntryDto } from './history-entry.dto';
+import { HistoryRepository } from './history.repository';
 
 @Injectable()
 export class HistoryService {
@@ -18,7 +19,7 @@ export class HistoryService {
   ) {}
 
   /** The history of the document at this key, also while it is soft-deleted (so it can be restored). */
-  async list(scope: DocumentScope, key: string, page: PageQuery): Promise<{ rows: HistoryEntryView[]; total: number }> {
+  async list(scope: DocumentScope, key: string, page: PageQuery): Promise<{ rows: HistoryEntryDto[]; total: number }> {
     const documentId = await this.history.documentId(scope, key);
     if (!documentId) throw new DocumentNotFoundException();
     return this.history.list(documentId, page.perPage, page.offset);
@@ -28,7 +29,7 @@ export class HistoryService {
    * Makes an earlier version current again as a new version. A soft-deleted or expired
    * document comes back to life. The data must still satisfy the scope's current schema.
    */
-  async restore(scope: DocumentScope, key: string, entryId: string, expectedVersion?: number): Promise<DocumentView> {
+  async restore(scope: DocumentScope, key: string, entryId: string, expectedVersion?: number): Promise<DocumentDto> {
     const restored = await this.documents.transaction(async (tx) => {
       const document = await this.documents.state(scope, key, tx, true);
       if (!document) throw new DocumentNotFoundException();

@@ -15,3 +15,30 @@ export class PutSchemaDto {
   @IsObject() @KeepRaw()
   schema!: Record<string, unknown>;
 }
+
+/** A collection's stored schema. */
+export class SchemaDto {
+  @ApiProperty({ type: 'integer', example: 7 })
+  id!: number;
+
+  @ApiProperty({ format: 'uuid' })
+  client_id!: string;
+
+  @ApiProperty({ example: 'production' })
+  environment!: string;
+
+  @ApiProperty({ example: 'shop' })
+  context!: string;
+
+  @ApiProperty({ example: 'product' })
+  type!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The JSON Schema, as sent.', example: PUT_SCHEMA_EXAMPLES.product.value.schema })
+  schema!: Record<string, unknown>;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T03:24:50.123456Z' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T03:24:50.123456Z' })
+  updated_at!: string;
+}

@@ -1,14 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
 import { ApiDocumentPath } from '../address/document-path.decorator';
 import { DocumentPathPipe, type DocumentAddress } from '../address/document-path.pipe';
 import { DocstoreScope } from '../tokens/docstore-scopes';
-import { PUT_SCHEMA_EXAMPLES, PutSchemaDto } from './schema.dto';
+import { PUT_SCHEMA_EXAMPLES, PutSchemaDto, SchemaDto } from './schema.dto';
 import { SchemasService } from './schemas.service';
-import type { SchemaView } from './schemas.repository';
 
 @ApiTags('schemas')
 @ApiBearerAuth()
@@ -23,7 +22,9 @@ export class SchemasController {
   @ApiDocumentPath()
   @ApiErrors(400, 413, 415)
   @ApiBody({ type: PutSchemaDto, examples: PUT_SCHEMA_EXAMPLES })
-  async put(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: PutSchemaDto, @Res({ passthrough: true }) res: Response): Promise<SchemaView> {
+  @ApiCreatedResponse({ type: SchemaDto, description: 'The collection had no schema.' })
+  @ApiOkResponse({ type: SchemaDto, description: "It replaced the collection's schema." })
+  async put(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: PutSchemaDto, @Res({ passthrough: true }) res: Response): Promise<SchemaDto> {
     const { schema, created } = await this.schemas.put(at.scope, body.schema);
     res.status(created ? 201 : 200);
     return schema;
@@ -32,7 +33,8 @@ export class SchemasController {
   @Get()
   @ApiDocumentPath()
   @ApiErrors(404)
-  get(@Param(DocumentPathPipe) at: DocumentAddress): Promise<SchemaView> {
+  @ApiOkResponse({ type: SchemaDto })
+  get(@Param(DocumentPathPipe) at: DocumentAddress): Promise<SchemaDto> {
     return this.schemas.get(at.scope);
   }
 
@@ -40,6 +42,7 @@ export class SchemasController {
   @ApiDocumentPath()
   @ApiErrors(404)
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed.' })
   async delete(@Param(DocumentPathPipe) at: DocumentAddress): Promise<void> {
     await this.schemas.delete(at.scope);
   }

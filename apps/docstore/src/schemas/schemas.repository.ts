@@ -1,17 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql } from '@app/database';
 import type { DocumentScope } from '../address/document-scope';
-
-export interface SchemaView {
-  id: number;
-  client_id: string;
-  environment: string;
-  context: string;
-  type: string;
-  schema: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
+import type { SchemaDto } from './schema.dto';
 
 const VIEW = `id, client_id, environment, context, type, schema, ${isoTimestamp('created_at')}, ${isoTimestamp('updated_at')}`;
 const SCOPE = 'client_id = $1 AND environment = $2 AND context = $3 AND type = $4';
@@ -30,13 +20,13 @@ const params = (s: DocumentScope): unknown[] => [s.clientId, s.environment, s.co
 export class SchemasRepository {
   constructor(private readonly db: Sql) {}
 
-  find(scope: DocumentScope): Promise<SchemaView | null> {
-    return this.db.one<SchemaView>(`SELECT ${VIEW} FROM docstore.schemas WHERE ${SCOPE}`, params(scope));
+  find(scope: DocumentScope): Promise<SchemaDto | null> {
+    return this.db.one<SchemaDto>(`SELECT ${VIEW} FROM docstore.schemas WHERE ${SCOPE}`, params(scope));
   }
 
   /** Changes commit with a NOTIFY naming the collection, which drops it from every replica's schema cache. */
-  async upsert(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaView; created: boolean }> {
-    const row = await this.db.one<SchemaView & { created: boolean; notified: unknown }>(
+  async upsert(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaDto; created: boolean }> {
+    const row = await this.db.one<SchemaDto & { created: boolean; notified: unknown }>(
       `INSERT INTO docstore.schemas AS s (client_id, environment, context, type, schema) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (client_id, environment, context, type) DO UPDATE SET schema = EXCLUDED.schema, updated_at = now()
        RETURNING ${VIEW}, (xmax = 0) AS created, ${notifyChanged('$6')}`,

@@ -3,7 +3,8 @@ import type { DocumentScope } from '../address/document-scope';
 import { JsonSchemaValidator, type SchemaViolation } from './json-schema.validator';
 import { SchemaCache } from './schema-cache.service';
 import { InvalidSchemaException, SchemaNotFoundException, SchemaValidationException } from './schemas.exception';
-import { SchemasRepository, type SchemaView } from './schemas.repository';
+import type { SchemaDto } from './schema.dto';
+import { SchemasRepository } from './schemas.repository';
 
 @Injectable()
 export class SchemasService {
@@ -13,13 +14,13 @@ export class SchemasService {
     private readonly cache: SchemaCache,
   ) {}
 
-  async put(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaView; created: boolean }> {
+  async put(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaDto; created: boolean }> {
     const problems = this.validator.schemaProblems(schema);
     if (problems) throw new InvalidSchemaException(problems);
     return this.cache.change(scope, () => this.schemas.upsert(scope, schema));
   }
 
-  async get(scope: DocumentScope): Promise<SchemaView> {
+  async get(scope: DocumentScope): Promise<SchemaDto> {
     const schema = await this.schemas.find(scope);
     if (!schema) throw new SchemaNotFoundException();
     return schema;

@@ -9,18 +9,13 @@ import {
   type AuthOptions,
   type AuthorizationRequest,
   type AuthPolicy,
-  type Principal,
 } from '@app/auth';
 import { BadRequestException, ForbiddenException } from '@app/errors';
 import type { Request } from 'express';
 import { clientIdOf } from '../address/client-id.param';
 import { TokenVerifier } from './token-verifier.service';
-import { hasScope, type TokenScopes } from './token-scopes';
-
-/** A docstore token: it acts for one client (`ownerId`) with its scopes. */
-export interface DocstorePrincipal extends Principal {
-  scopes: TokenScopes;
-}
+import type { DocstorePrincipal } from './docstore-principal';
+import { hasScope } from './token-scopes';
 
 /**
  * The docstore's rules after authentication: a `:client` in the path must be a UUID and

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { generateSecret, hashSecret } from '@app/auth/secret';
 import { storableTimestamp } from '@app/database';
 import { ValidationFailedException } from '@app/errors/exceptions';
-import type { TokenView } from './token.dto';
+import type { TokenDto } from './token.dto';
 import type { TokenScopes } from './token-scopes';
 import type { TokensRepository } from './tokens.repository';
 
 export interface IssuedToken {
   /** `<id>|<secret>`: shown once, never stored. */
   plainText: string;
-  token: TokenView;
+  token: TokenDto;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CachedCredentialStore } from '@app/auth';
 import { DocstoreConfig } from '../config/docstore.config';
-import type { DocstorePrincipal } from './docstore-auth.policy';
+import type { DocstorePrincipal } from './docstore-principal';
 import { TokensRepository } from './tokens.repository';
 
 /**

@@ -1,13 +1,13 @@
 import { ClientIdParam } from '../address/client-id.param';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthEndpoint, RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
-import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
+import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import type { Request } from 'express';
-import type { DocstorePrincipal } from './docstore-auth.policy';
+import type { DocstorePrincipal } from './docstore-principal';
 import { DocstoreScope } from './docstore-scopes';
-import { CREATE_TOKEN_EXAMPLES, CreateTokenDto, UPDATE_TOKEN_EXAMPLES, UpdateTokenDto, type TokenView } from './token.dto';
+import { CREATE_TOKEN_EXAMPLES, CreateTokenDto, TokenCreatedDto, TokenDto, UPDATE_TOKEN_EXAMPLES, UpdateTokenDto } from './token.dto';
 import { TokensService } from './tokens.service';
 import type { TokenScopes } from './token-scopes';
 
@@ -22,7 +22,8 @@ export class TokensController {
 
   @Get()
   @ApiErrors(422)
-  async list(@ClientIdParam() client: string, @PageRequest() paging: Paging): Promise<Paginated<TokenView>> {
+  @ApiPaginatedResponse(TokenDto)
+  async list(@ClientIdParam() client: string, @Query() _query: PageQueryDto, @PageRequest() paging: Paging): Promise<Paginated<TokenDto>> {
     const { rows, total } = await this.tokens.list(client, paging);
     return paginate(rows, total, paging);
   }
@@ -30,7 +31,8 @@ export class TokensController {
   @Post()
   @ApiErrors(400, 413, 415, 422)
   @ApiBody({ type: CreateTokenDto, examples: CREATE_TOKEN_EXAMPLES })
-  async create(@ClientIdParam() client: string, @Req() req: Request, @Body() body: CreateTokenDto) {
+  @ApiCreatedResponse({ type: TokenCreatedDto })
+  async create(@ClientIdParam() client: string, @Req() req: Request, @Body() body: CreateTokenDto): Promise<TokenCreatedDto> {
     const { plainText, token } = await this.tokens.create(client, callerScopes(req), body);
     const { last_used_at: _lastUsed, ...details } = token; // not shown at creation
     return { message: 'Token created. Store it now: it will not be shown again.', token: plainText, token_details: details };
@@ -39,13 +41,15 @@ export class TokensController {
   @Put(':tokenId')
   @ApiErrors(400, 404, 413, 415, 422)
   @ApiBody({ type: UpdateTokenDto, examples: UPDATE_TOKEN_EXAMPLES })
-  update(@ClientIdParam() client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenView> {
+  @ApiOkResponse({ type: TokenDto })
+  update(@ClientIdParam() client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenDto> {
     return this.tokens.update(client, callerScopes(req), id, body);
   }
 
   @Delete(':tokenId')
   @ApiErrors(404)
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Revoked.' })
   async revoke(@ClientIdParam() client: string, @Param('tokenId') id: string): Promise<void> {
     await this.tokens.revoke(client, id);
   }

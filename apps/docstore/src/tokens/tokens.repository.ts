@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql } from '@app/database';
-import type { TokenView } from './token.dto';
+import type { TokenDto } from './token.dto';
 import type { TokenStatus } from './token.entity';
 import type { TokenScopes } from './token-scopes';
 
@@ -36,8 +36,8 @@ export interface TokenChanges {
 export class TokensRepository {
   constructor(private readonly db: Sql) {}
 
-  async insert(token: NewToken): Promise<TokenView> {
-    return (await this.db.one<TokenView>(
+  async insert(token: NewToken): Promise<TokenDto> {
+    return (await this.db.one<TokenDto>(
       `INSERT INTO docstore.tokens (id, client_id, name, secret_hash, scopes, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${VIEW}`,
       [token.id, token.clientId, token.name, token.secretHash, JSON.stringify(token.scopes), token.expiresAt],
@@ -52,16 +52,16 @@ export class TokensRepository {
   }
 
   /** Revoked tokens are gone from the API. */
-  list(clientId: string, limit: number, offset: number): Promise<{ rows: TokenView[]; total: number }> {
-    return this.db.page<TokenView>(
+  list(clientId: string, limit: number, offset: number): Promise<{ rows: TokenDto[]; total: number }> {
+    return this.db.page<TokenDto>(
       { columns: VIEW, source: `docstore.tokens WHERE client_id = $1 AND status <> 'revoked'`, orderBy: 'created_at, id', params: [clientId] },
       limit,
       offset,
     );
   }
 
-  async update(clientId: string, id: string, changes: TokenChanges): Promise<TokenView | null> {
-    return this.db.one<TokenView>(
+  async update(clientId: string, id: string, changes: TokenChanges): Promise<TokenDto | null> {
+    return this.db.one<TokenDto>(
       `UPDATE docstore.tokens SET
          name = COALESCE($3, name), scopes = COALESCE($4::jsonb, scopes), status = COALESCE($5, status), updated_at = now()
        WHERE client_id = $1 AND id = $2 AND status <> 'revoked' RETURNING ${VIEW}`,

@@ -3,7 +3,7 @@ import { isUuid } from '@app/auth';
 import type { PageQuery } from '@app/pagination';
 import { issueToken, type IssuedToken } from './token-issuer';
 import { TokenVerifier } from './token-verifier.service';
-import type { CreateTokenDto, TokenView, UpdateTokenDto } from './token.dto';
+import type { CreateTokenDto, TokenDto, UpdateTokenDto } from './token.dto';
 import { ungrantableScope } from './token-grant';
 import { TokenNotFoundException, TokenScopeNotHeldException } from './tokens.exception';
 import { TokensRepository } from './tokens.repository';
@@ -22,12 +22,12 @@ export class TokensService {
     return issueToken(this.tokens, clientId, input.name, input.scopes, input.expires_at ?? null);
   }
 
-  async list(clientId: string, page: PageQuery): Promise<{ rows: TokenView[]; total: number }> {
+  async list(clientId: string, page: PageQuery): Promise<{ rows: TokenDto[]; total: number }> {
     await this.verifier.flushLastUsed();
     return this.tokens.list(clientId, page.perPage, page.offset);
   }
 
-  async update(clientId: string, holder: TokenScopes, id: string, input: UpdateTokenDto): Promise<TokenView> {
+  async update(clientId: string, holder: TokenScopes, id: string, input: UpdateTokenDto): Promise<TokenDto> {
     if (input.scopes !== undefined) assertGrantable(holder, input.scopes);
     const token = isUuid(id) ? await this.tokens.update(clientId, id, input) : null;
     if (!token) throw new TokenNotFoundException();

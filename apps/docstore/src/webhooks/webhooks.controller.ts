@@ -1,13 +1,14 @@
 import { ClientIdParam } from '../address/client-id.param';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
-import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
-import type { AttemptView, DeliveryView } from '@app/webhooks';
+import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { DocstoreScope } from '../tokens/docstore-scopes';
-import { CREATE_WEBHOOK_EXAMPLES, CreateWebhookDto, UPDATE_WEBHOOK_EXAMPLES, UpdateWebhookDto } from './webhook.dto';
-import { DocstoreWebhooksService, type WebhookView } from './webhooks.service';
+import {
+  AttemptDto, CREATE_WEBHOOK_EXAMPLES, CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedWebhookDto, UPDATE_WEBHOOK_EXAMPLES, UpdateWebhookDto, WebhookDto,
+} from './webhook.dto';
+import { DocstoreWebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
@@ -19,7 +20,8 @@ export class WebhooksController {
 
   @Get()
   @ApiErrors(422)
-  async list(@ClientIdParam() client: string, @PageRequest() paging: Paging): Promise<Paginated<WebhookView>> {
+  @ApiPaginatedResponse(WebhookDto)
+  async list(@ClientIdParam() client: string, @Query() _query: PageQueryDto, @PageRequest() paging: Paging): Promise<Paginated<WebhookDto>> {
     const { rows, total } = await this.webhooks.list(client, paging);
     return paginate(rows, total, paging);
   }
@@ -28,26 +30,30 @@ export class WebhooksController {
   @Post()
   @ApiErrors(400, 409, 413, 415, 422)
   @ApiBody({ type: CreateWebhookDto, examples: CREATE_WEBHOOK_EXAMPLES })
-  create(@ClientIdParam() client: string, @Body() body: CreateWebhookDto) {
+  @ApiCreatedResponse({ type: CreatedWebhookDto })
+  create(@ClientIdParam() client: string, @Body() body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     return this.webhooks.create(client, body);
   }
 
   @Get(':webhookId')
   @ApiErrors(404)
-  get(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<WebhookView> {
+  @ApiOkResponse({ type: WebhookDto })
+  get(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<WebhookDto> {
     return this.webhooks.get(client, id);
   }
 
   @Put(':webhookId')
   @ApiErrors(400, 404, 409, 413, 415, 422)
   @ApiBody({ type: UpdateWebhookDto, examples: UPDATE_WEBHOOK_EXAMPLES })
-  update(@ClientIdParam() client: string, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookView> {
+  @ApiOkResponse({ type: WebhookDto })
+  update(@ClientIdParam() client: string, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookDto> {
     return this.webhooks.update(client, id, body);
   }
 
   @Delete(':webhookId')
   @ApiErrors(404)
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed.' })
   async delete(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<void> {
     await this.webhooks.delete(client, id);
   }
@@ -55,13 +61,17 @@ export class WebhooksController {
   @Post(':webhookId/rotate-secret')
   @ApiErrors(404)
   @HttpCode(200)
-  rotateSecret(@ClientIdParam() client: string, @Param('webhookId') id: string) {
+  @ApiOkResponse({ type: RotatedWebhookDto })
+  rotateSecret(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<RotatedWebhookDto> {
     return this.webhooks.rotateSecret(client, id);
   }
 
   @Get(':webhookId/deliveries')
   @ApiErrors(404, 422)
-  async deliveries(@ClientIdParam() client: string, @Param('webhookId') id: string, @PageRequest() paging: Paging): Promise<Paginated<DeliveryView>> {
+  @ApiPaginatedResponse(DeliveryDto, 'One page of the deliveries, newest first.')
+  async deliveries(
+    @ClientIdParam() client: string, @Param('webhookId') id: string, @Query() _query: PageQueryDto, @PageRequest() paging: Paging,
+  ): Promise<Paginated<DeliveryDto>> {
     const { rows, total } = await this.webhooks.deliveries(client, id, paging);
     return paginate(rows, total, paging);
   }
@@ -69,9 +79,11 @@ export class WebhooksController {
   /** Every attempt of the delivery, oldest first. */
   @Get(':webhookId/deliveries/:deliveryId/attempts')
   @ApiErrors(404, 422)
+  @ApiPaginatedResponse(AttemptDto, 'One page of the attempts, oldest first.')
   async attempts(
-    @ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string, @PageRequest() paging: Paging,
-  ): Promise<Paginated<AttemptView>> {
+    @ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string,
+    @Query() _query: PageQueryDto, @PageRequest() paging: Paging,
+  ): Promise<Paginated<AttemptDto>> {
     const { rows, total } = await this.webhooks.attempts(client, id, deliveryId, paging);
     return paginate(rows, total, paging);
   }
@@ -79,7 +91,8 @@ export class WebhooksController {
   @Post(':webhookId/deliveries/:deliveryId/redeliver')
   @ApiErrors(404, 409)
   @HttpCode(202)
-  redeliver(@ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string): Promise<DeliveryView> {
+  @ApiAcceptedResponse({ type: DeliveryDto, description: 'The delivery, queued again.' })
+  redeliver(@ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string): Promise<DeliveryDto> {
     return this.webhooks.redeliver(client, id, deliveryId);
   }
 }

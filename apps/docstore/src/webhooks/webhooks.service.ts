@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { PageQuery } from '@app/pagination';
-import { WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
-import type { CreateWebhookDto, UpdateWebhookDto } from './webhook.dto';
+import { WebhooksService, type WebhookRecord } from '@app/webhooks';
+import type { AttemptDto, CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedWebhookDto, UpdateWebhookDto, WebhookDto } from './webhook.dto';
 
 /** A webhook as the docstore's API shows it. */
-export interface WebhookView {
-  id: string;
-  client_id: string;
-  url: string;
-  events: string[];
-  status: 'active' | 'inactive';
-  created_at: string;
-  updated_at: string;
-}
-
-function view(record: WebhookRecord): WebhookView {
+function view(record: WebhookRecord): WebhookDto {
   return {
     id: record.id, client_id: record.owner, url: record.url, events: record.events, status: record.status, created_at: record.created_at, updated_at: record.updated_at,
   };
@@ -26,21 +16,21 @@ export class DocstoreWebhooksService {
   constructor(private readonly engine: WebhooksService) {}
 
   /** The answer carries `secret`, shown only here and on rotation. */
-  async create(clientId: string, input: CreateWebhookDto): Promise<WebhookView & { secret: string }> {
+  async create(clientId: string, input: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const { webhook, secret } = await this.engine.create(clientId, input);
     return { ...view(webhook), secret: secret! };
   }
 
-  async get(clientId: string, id: string): Promise<WebhookView> {
+  async get(clientId: string, id: string): Promise<WebhookDto> {
     return view(await this.engine.get(clientId, id));
   }
 
-  async list(clientId: string, page: PageQuery): Promise<{ rows: WebhookView[]; total: number }> {
+  async list(clientId: string, page: PageQuery): Promise<{ rows: WebhookDto[]; total: number }> {
     const { rows, total } = await this.engine.list(clientId, page);
     return { rows: rows.map(view), total };
   }
 
-  async update(clientId: string, id: string, changes: UpdateWebhookDto): Promise<WebhookView> {
+  async update(clientId: string, id: string, changes: UpdateWebhookDto): Promise<WebhookDto> {
     return view(await this.engine.update(clientId, id, changes));
   }
 
@@ -48,20 +38,20 @@ export class DocstoreWebhooksService {
     return this.engine.delete(clientId, id);
   }
 
-  async rotateSecret(clientId: string, id: string): Promise<WebhookView & { secret: string; previous_secret_expires_at: string }> {
+  async rotateSecret(clientId: string, id: string): Promise<RotatedWebhookDto> {
     const rotated = await this.engine.rotateSecret(clientId, id);
     return { ...view(rotated), secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at };
   }
 
-  deliveries(clientId: string, id: string, page: PageQuery): Promise<{ rows: DeliveryView[]; total: number }> {
+  deliveries(clientId: string, id: string, page: PageQuery): Promise<{ rows: DeliveryDto[]; total: number }> {
     return this.engine.deliveries(clientId, id, page);
   }
 
-  attempts(clientId: string, id: string, deliveryId: string, page: PageQuery): Promise<{ rows: AttemptView[]; total: number }> {
+  attempts(clientId: string, id: string, deliveryId: string, page: PageQuery): Promise<{ rows: AttemptDto[]; total: number }> {
     return this.engine.attempts(clientId, id, deliveryId, page);
   }
 
-  redeliver(clientId: string, id: string, deliveryId: string): Promise<DeliveryView> {
+  redeliver(clientId: string, id: string, deliveryId: string): Promise<DeliveryDto> {
     return this.engine.redeliver(clientId, id, deliveryId);
   }
 }

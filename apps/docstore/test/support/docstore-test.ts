@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
+import { DocstoreWebhookWorkerModule } from '../../src/webhook-worker.module';
 import { DOCSTORE_SCOPES } from '../../src/tokens/docstore-scopes';
 import { TokensRepository } from '../../src/tokens/tokens.repository';
 import { issueToken } from '../../src/tokens/token-issuer';
@@ -22,8 +23,12 @@ export interface Client {
   auth: { Authorization: string };
 }
 
+/**
+ * The one way the docstore's suites boot it: the API (and inline workers), or with
+ * `WEBHOOK_WORKERS: 'only'` the worker-only process, as `main.js` picks its module.
+ */
 export async function startDocstore(env: Record<string, string> = {}): Promise<Docstore> {
-  const app = await createTestApp(AppModule, env);
+  const app = await createTestApp(env.WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule, env);
   const mintToken = async (clientId: string, scopes: TokenScopes, expiresAt: string | null = null): Promise<string> =>
     (await issueToken(app.get(TokensRepository), clientId, 'test', scopes, expiresAt)).plainText;
   return {

@@ -272,6 +272,115 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        SchemaDto: {
+            /** @example 7 */
+            id: number;
+            /** Format: uuid */
+            client_id: string;
+            /** @example production */
+            environment: string;
+            /** @example shop */
+            context: string;
+            /** @example product */
+            type: string;
+            /**
+             * @description The JSON Schema, as sent.
+             * @example {
+             *       "type": "object",
+             *       "required": [
+             *         "name",
+             *         "price"
+             *       ],
+             *       "properties": {
+             *         "name": {
+             *           "type": "string",
+             *           "minLength": 1
+             *         },
+             *         "price": {
+             *           "type": "number",
+             *           "minimum": 0
+             *         }
+             *       }
+             *     }
+             */
+            schema: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
+        };
+        DocumentDto: {
+            /**
+             * @description The row id, a decimal string.
+             * @example 42
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client, in lower case.
+             */
+            client_id: string;
+            /** @example production */
+            environment: string;
+            /** @example shop */
+            context: string;
+            /** @example product */
+            type: string;
+            /** @example sku-1 */
+            key: string;
+            /**
+             * @description The JSON object stored, as sent.
+             * @example {
+             *       "name": "Mug",
+             *       "price": 9.5,
+             *       "tags": [
+             *         "kitchen"
+             *       ]
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @example 1 */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it expires (then it reads as deleted); null: never.
+             * @example null
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was soft-deleted; null while live.
+             * @example null
+             */
+            deleted_at: string | null;
+        };
+        PageLinkDto: {
+            /** @example https://docstore.example.com/api/v1/things?page=2 */
+            url: string | null;
+            /** @example 2 */
+            label: string;
+            active: boolean;
+        };
         BulkItemDto: {
             /** Format: date-time */
             expires_at?: string | null;
@@ -298,19 +407,289 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        DocumentDeletedDto: {
+            /** @example Document deleted. */
+            message: string;
+        };
+        CollectionDto: {
+            /** @example production */
+            environment: string;
+            /** @example shop */
+            context: string;
+            /** @example product */
+            type: string;
+            /**
+             * @description Live documents (soft-deleted and expired ones left out).
+             * @example 12
+             */
+            documents: number;
+        };
+        WriteCountsDto: {
+            /** @example 0 */
+            created: number;
+            /** @example 0 */
+            updated: number;
+            /**
+             * @description Soft-deleted in that hour and still deleted.
+             * @example 0
+             */
+            deleted: number;
+        };
+        DeliveryCountsDto: {
+            /** @example 0 */
+            succeeded: number;
+            /** @example 0 */
+            failed: number;
+        };
+        DeliveryTotalsDto: {
+            /** @example 0 */
+            total: number;
+            by_status: components["schemas"]["DeliveryCountsDto"];
+        };
+        StatsBucketDto: {
+            /**
+             * Format: date-time
+             * @example 2026-11-25T20:00:00Z
+             */
+            hour: string;
+            /**
+             * @description Document writes.
+             * @example 0
+             */
+            total: number;
+            by_status: components["schemas"]["WriteCountsDto"];
+            /** @description Webhook deliveries finished, by the hour of their event. */
+            webhook_deliveries: components["schemas"]["DeliveryTotalsDto"];
+        };
+        ClientStatsDto: {
+            /** Format: uuid */
+            client_id: string;
+            /** @enum {string} */
+            window: "24h" | "7d";
+            /**
+             * Format: date-time
+             * @description The first hour of the window.
+             * @example 2026-11-24T21:00:00Z
+             */
+            since: string;
+            /** @description 24 or 168 buckets, oldest first. */
+            data: components["schemas"]["StatsBucketDto"][];
+        };
+        HistoryEntryDto: {
+            /**
+             * @description The row id, a decimal string.
+             * @example 42
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client, in lower case.
+             */
+            client_id: string;
+            /** @example production */
+            environment: string;
+            /** @example shop */
+            context: string;
+            /** @example product */
+            type: string;
+            /** @example sku-1 */
+            key: string;
+            /**
+             * @description The JSON object stored, as sent.
+             * @example {
+             *       "name": "Mug",
+             *       "price": 9.5,
+             *       "tags": [
+             *         "kitchen"
+             *       ]
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @example 1 */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+        };
+        TokenDto: {
+            /**
+             * Format: uuid
+             * @description The part of the token before `|`.
+             */
+            id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example reader */
+            name: string;
+            /** @description Flat array of scopes, or {permissions, document_rules:[{environment, context, permissions}]}; * grants all. */
+            scopes: string[] | {
+                /**
+                 * @example [
+                 *       "document:read"
+                 *     ]
+                 */
+                permissions: string[];
+                document_rules?: {
+                    environment: string;
+                    context: string;
+                    /**
+                     * @example [
+                     *       "document:read"
+                     *     ]
+                     */
+                    permissions: string[];
+                }[];
+            };
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @description Written in batches, so up to TOKEN_LAST_USED_FLUSH_SECONDS late.
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
+        };
         CreateTokenDto: {
             name: string;
             /** @description Flat array of scopes, or {permissions, document_rules:[{environment, context, permissions}]}; * grants all. */
-            scopes: string[] | Record<string, never>;
+            scopes: string[] | {
+                /**
+                 * @example [
+                 *       "document:read"
+                 *     ]
+                 */
+                permissions: string[];
+                document_rules?: {
+                    environment: string;
+                    context: string;
+                    /**
+                     * @example [
+                     *       "document:read"
+                     *     ]
+                     */
+                    permissions: string[];
+                }[];
+            };
             /** Format: date-time */
             expires_at?: string | null;
+        };
+        TokenDetailsDto: {
+            /**
+             * Format: uuid
+             * @description The part of the token before `|`.
+             */
+            id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example reader */
+            name: string;
+            /** @description Flat array of scopes, or {permissions, document_rules:[{environment, context, permissions}]}; * grants all. */
+            scopes: string[] | {
+                /**
+                 * @example [
+                 *       "document:read"
+                 *     ]
+                 */
+                permissions: string[];
+                document_rules?: {
+                    environment: string;
+                    context: string;
+                    /**
+                     * @example [
+                     *       "document:read"
+                     *     ]
+                     */
+                    permissions: string[];
+                }[];
+            };
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
+        };
+        TokenCreatedDto: {
+            /** @example Token created. Store it now: it will not be shown again. */
+            message: string;
+            /** @description `<id>|<secret>`, for `Authorization: Bearer`. */
+            token: string;
+            token_details: components["schemas"]["TokenDetailsDto"];
         };
         UpdateTokenDto: {
             name?: string;
             /** @description Flat array of scopes, or {permissions, document_rules:[{environment, context, permissions}]}; * grants all. */
-            scopes?: string[] | Record<string, never>;
+            scopes?: string[] | {
+                /**
+                 * @example [
+                 *       "document:read"
+                 *     ]
+                 */
+                permissions: string[];
+                document_rules?: {
+                    environment: string;
+                    context: string;
+                    /**
+                     * @example [
+                     *       "document:read"
+                     *     ]
+                     */
+                    permissions: string[];
+                }[];
+            };
             /** @enum {string} */
             status?: "active" | "inactive";
+        };
+        WebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example https://hooks.example.com/docstore */
+            url: string;
+            events: ("document.created" | "document.updated" | "document.deleted" | "document.read")[];
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
         };
         CreateWebhookDto: {
             /** @description https URL of a public host (http only for WEBHOOK_ALLOWED_TARGETS). */
@@ -322,11 +701,122 @@ export interface components {
              */
             status: "active" | "inactive";
         };
+        CreatedWebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example https://hooks.example.com/docstore */
+            url: string;
+            events: ("document.created" | "document.updated" | "document.deleted" | "document.read")[];
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
+            /**
+             * @description Signs every delivery (Standard Webhooks); shown only here and on rotation.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
         UpdateWebhookDto: {
             url?: string;
             events?: ("document.created" | "document.updated" | "document.deleted" | "document.read")[];
             /** @enum {string} */
             status?: "active" | "inactive";
+        };
+        RotatedWebhookDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example https://hooks.example.com/docstore */
+            url: string;
+            events: ("document.created" | "document.updated" | "document.deleted" | "document.read")[];
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            updated_at: string;
+            /**
+             * @description Signs every delivery (Standard Webhooks); shown only here and on rotation.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            previous_secret_expires_at: string;
+        };
+        DeliveryDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhook_id: string;
+            /**
+             * Format: uuid
+             * @description The event id, sent as `webhook-id`.
+             */
+            event_id: string;
+            /** @enum {string} */
+            event: "document.created" | "document.updated" | "document.deleted" | "document.read";
+            /** @enum {string} */
+            status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description The receiver's last HTTP status. */
+            response_status: number | null;
+            duration_ms: number | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            next_retry_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            last_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            created_at: string;
+        };
+        AttemptDto: {
+            /** @example 1 */
+            attempt: number;
+            /** @enum {string} */
+            trigger: "schedule" | "redeliver";
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            response_status: number | null;
+            duration_ms: number | null;
+            error: string | null;
+            /** @description The first 1 KB of the receiver's answer. */
+            response_body: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            attempted_at: string;
         };
         ErrorBody: {
             /** @example The name field is required. */
@@ -369,12 +859,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SchemaDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -442,12 +933,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description It replaced the collection's schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaDto"];
+                };
+            };
+            /** @description The collection had no schema. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SchemaDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -529,7 +1031,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
+            /** @description Removed. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -588,9 +1090,10 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                /** @description field,-field: data fields (dots for nested ones) or _key, _version, _created_at, _updated_at; at most 5. */
+                sort?: string;
+                /** @description Also list soft-deleted and expired documents. */
                 deleted?: boolean;
-                /** @description field,-field (data fields, or _key, _version, _created_at, _updated_at). */
-                sort?: unknown;
                 /** @description filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]). */
                 filter?: {
                     [key: string]: string;
@@ -608,12 +1111,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the live documents (all of them with deleted=true). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["DocumentDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -672,12 +1200,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Every document written, in input order. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DocumentDto"][];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -756,6 +1286,7 @@ export interface operations {
     DocumentsController_get: {
         parameters: {
             query?: {
+                /** @description Also find a soft-deleted or expired document. */
                 deleted?: boolean;
             };
             header?: never;
@@ -771,8 +1302,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
+                headers: {
+                    /** @description The version, quoted: "3". */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentDto"];
+                };
+            };
+            /** @description If-None-Match names the current version. */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -848,12 +1389,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The document, version + 1. */
             200: {
                 headers: {
+                    /** @description The version, quoted: "3". */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DocumentDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -958,12 +1503,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
+                    /** @description The version, quoted: "3". */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DocumentDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1058,12 +1606,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Soft-deleted. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DocumentDeletedDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1136,12 +1686,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the list. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["CollectionDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1195,12 +1770,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ClientStatsDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1259,12 +1835,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the versions, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["HistoryEntryDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1334,12 +1935,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The document with that entry's data, version + 1. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DocumentDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1411,12 +2014,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the list. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["TokenDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1471,12 +2099,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TokenCreatedDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1559,12 +2188,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TokenDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1652,7 +2282,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
+            /** @description Revoked. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -1711,12 +2341,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the list. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["WebhookDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1771,12 +2426,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1864,12 +2520,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -1925,12 +2582,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -2027,7 +2685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
+            /** @description Removed. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2084,12 +2742,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -2144,12 +2803,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the deliveries, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["DeliveryDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -2214,12 +2898,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description One page of the attempts, oldest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        current_page: number;
+                        data: components["schemas"]["AttemptDto"][];
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        first_page_url: string;
+                        /** @example 1 */
+                        from: number | null;
+                        /** @example 1 */
+                        last_page: number;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        last_page_url: string;
+                        links: components["schemas"]["PageLinkDto"][];
+                        next_page_url: string | null;
+                        /** @example https://docstore.example.com/api/v1/things?page=1 */
+                        path: string;
+                        /** @example 15 */
+                        per_page: number;
+                        prev_page_url: string | null;
+                        /** @example 1 */
+                        to: number | null;
+                        /** @example 1 */
+                        total: number;
+                    };
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
@@ -2281,12 +2990,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted */
+            /** @description The delivery, queued again. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DeliveryDto"];
+                };
             };
             /** @description The credentials are missing, unknown or expired. */
             401: {
