@@ -47,6 +47,9 @@ describe('network/notifications (cloud: the network notifies the gateway)', () =
     const ok = await request(gw.http).get('/network/notifications').query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '1158201444' }).expect(200);
     expect(ok.text).toBe('1158201444');
     await request(gw.http).get('/network/notifications').query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'wrong', 'hub.challenge': '1' }).expect(403);
+    // The challenge is echoed: only its documented form, checked by the query's DTO.
+    await request(gw.http).get('/network/notifications').query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '<script>' }).expect(400);
+    await request(gw.http).get('/network/notifications').query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me' }).expect(400);
   });
 
   it('records statuses as the message history, once each, in arrival order', async () => {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import fc from 'fast-check';
 import { Sql } from '@app/database';
 import { eventually, makeCertificates, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import { STATUS_BUCKETS } from '../src/messages/messages.repository';
@@ -171,6 +172,43 @@ describe('lists and statistics (sandbox)', () => {
       } finally {
         await sql.rows(`DELETE FROM gateway.messages WHERE id LIKE 'wamid.STATS%'`);
       }
+    });
+  });
+
+  describe('cursors are input', () => {
+    const cursor = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    const lists = ['/api/Messages', '/api/Templates'];
+
+    it.each([
+      ['a date that does not exist (2024-02-30)', 'k:2024-02-30T00:00:00.000000Z|x'],
+      ['year 0000', 'k:0000-01-01T00:00:00.000000Z|x'],
+      ['2024-04-31', 'k:2024-04-31T00:00:00.000000Z|x'],
+      ['hour 24', 'k:2024-01-01T24:00:00.000000Z|x'],
+      ['an offset cursor on a keyset list', 'o:5'],
+    ])('refuses %s with 400 code 100 naming after, on every keyset list', async (_, text) => {
+      expect(cursor('k:2024-02-30T00:00:00.000000Z|x')).toBe('azoyMDI0LTAyLTMwVDAwOjAwOjAwLjAwMDAwMFp8eA');
+      for (const list of lists) {
+        const res = await get(`${list}?after=${cursor(text)}`).expect(400);
+        expect(res.body.error).toMatchObject({ message: '(#100) Invalid parameter', code: 100, error_data: { details: 'after: must be the cursor of a previous page' } });
+      }
+    });
+
+    it('never answers 5xx to a generated cursor', async () => {
+      const digits = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`));
+      const instant = fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(6)).map(([y, mo, d, h, mi, s, us]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${us}Z`);
+      const text = fc.oneof(
+        fc.tuple(instant, fc.string({ minLength: 1, maxLength: 40 })).map(([at, id]) => `k:${at}|${id}`),
+        fc.nat().map((n) => `o:${n}`),
+        fc.string({ maxLength: 60 }),
+      );
+      const raw = fc.oneof(text.map(cursor), fc.stringMatching(/^[A-Za-z0-9_-]{1,120}$/), fc.string({ maxLength: 40 }).map(encodeURIComponent));
+      await fc.assert(
+        fc.asyncProperty(raw, fc.constantFrom(...lists), async (after, list) => {
+          const res = await get(`${list}?after=${after}`);
+          expect(res.status).toBeLessThan(500);
+        }),
+        { numRuns: 150 },
+      );
     });
   });
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module, type Type } from '@nestjs/common';
 import { Sql } from '@app/database';
 import { SecretCipher } from '@app/secrets';
-import { createTestApp, makeCertificates, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
+import { createTestApp, eventually, makeCertificates, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import { WebhookMaintenance } from '@app/webhooks';
 import { gatewayModule } from '../src/app.module';
 import { request, text, withPhones, type Gateway, type Phone } from './support/gateway-test';
@@ -108,11 +108,19 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
   it('sends nothing to a webhook of another phone, nor to one whose certificate signed itself', async () => {
     const selfSigned = await startWebhookReceiver({ tls: certs.selfSigned });
     try {
-      await register(['messages'], selfSigned.url);
+      const { body: mine } = await register(['messages'], selfSigned.url);
       const other = await gw.newPhone();
-      await request(gw.http).post('/api/Webhooks').set(other.headers).send({ types: ['messages'], endpoint: receiver.url }).expect(201);
+      const { body: theirs } = await request(gw.http).post('/api/Webhooks').set(other.headers).send({ types: ['messages'], endpoint: receiver.url }).expect(201);
       const { body } = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
-      await new Promise((r) => setTimeout(r, 1000));
+      const deliveries = (hook: string, p: Phone) => request(gw.http).get(`/api/Webhooks/${hook}/deliveries`).set(p.headers).expect(200);
+      // The events that would carry it: sent, delivered and read, each fanned out and tried once (and refused by TLS) at the phone's own webhook.
+      const tried = await eventually(async () => {
+        const { body: log } = await deliveries(mine.id, phone);
+        return log.data.length === 3 && log.data.every((d: { attempts: number; error: string | null }) => d.attempts >= 1 && d.error) ? log.data : undefined;
+      });
+      expect(tried.map((d: { error: string }) => d.error)).toEqual(Array.from({ length: 3 }, () => expect.stringMatching(/certificate/i)));
+      // The same fan-out made no delivery for the other phone's webhook, so nothing could reach the receiver.
+      expect((await deliveries(theirs.id, other)).body.data).toEqual([]);
       expect(receiver.calls.filter(statusesOf(body.messages[0].id))).toEqual([]);
       expect(selfSigned.calls).toEqual([]);
     } finally {

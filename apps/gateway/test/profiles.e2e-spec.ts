@@ -44,7 +44,7 @@ describe('api/Profiles (sandbox)', () => {
   });
 
   it.each([
-    ['no messaging_product', { about: 'x' }, 'messaging_product'],
+    ['no messaging_product', { about: 'x' }, `messaging_product: is required: one of ${NETWORK}`],
     ['an address of 257', { messaging_product: NETWORK, address: 'a'.repeat(257) }, 'address: must be at most 256'],
     ['a description of 257', { messaging_product: NETWORK, description: 'a'.repeat(257) }, 'description: must be at most 256'],
     ['an unknown vertical', { messaging_product: NETWORK, vertical: 'SPACE' }, 'vertical: must be one of'],

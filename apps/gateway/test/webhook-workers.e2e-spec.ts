@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Module, type Type } from '@nestjs/common';
 import { Sql } from '@app/database';
-import { createTestApp, eventually, makeCertificates, metricSample, startWebhookReceiver, type TestApp, type WebhookReceiver } from '@app/testkit';
-import { WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
+import { QueueProducer } from '@app/queue';
+import { createTestApp, eventually, makeCertificates, metricSample, startWebhookReceiver, testRedis, type TestApp, type WebhookReceiver } from '@app/testkit';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_LANE, type WebhookLane } from '@app/webhooks';
 import { gatewayModule } from '../src/app.module';
 import { gatewayWebhookWorkerModule } from '../src/webhook-worker.module';
 import { request, text, withPhones, type Gateway } from './support/gateway-test';
 
-// Deliveries are asynchronous: the test waits for them (never for a fixed time, but the one that shows nothing happens), bounded by this.
+// Deliveries are asynchronous: the test waits for them, bounded by this.
 jest.setTimeout(30_000);
 
 /**
@@ -16,6 +17,13 @@ jest.setTimeout(30_000);
  * sandbox's notifications and queues them but sends nothing; a worker-only process
  * (WEBHOOK_WORKERS=only) on the same database and Redis prefix delivers them.
  */
+/** The delivery queue as Redis sees it: how many workers take its jobs (BullMQ names their connections after the queue). */
+class DeliveryQueueProbe extends QueueProducer<unknown> {
+  workers(): Promise<number> {
+    return this.queue.getWorkersCount();
+  }
+}
+
 describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / only)', () => {
   const certs = makeCertificates();
   const env = {
@@ -30,6 +38,7 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
   let api: Gateway;
   let worker: TestApp | undefined;
   let receiver: WebhookReceiver;
+  const probe = new DeliveryQueueProbe(WEBHOOK_DELIVERY_QUEUE, { ...testRedis(), redisPrefix: env.REDIS_PREFIX });
 
   beforeAll(async () => {
     @Module({ imports: [gatewayModule({ trustedCertificates: [certs.ca] })] })
@@ -41,6 +50,7 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
     await worker?.close();
     await api.close();
     await receiver.close();
+    await probe.close();
   });
 
   it('the API records and queues the notifications, the worker-only process delivers them', async () => {
@@ -55,8 +65,8 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
     await api.get<WebhookLane>(WEBHOOK_LANE).drain();
     const waiting = () => request(api.http).get('/metrics').then((res) => metricSample(res.text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' }) ?? 0);
     await eventually(async () => ((await waiting()) > 0 ? true : undefined));
-    // An API that delivered would have sent these well within this second.
-    await new Promise((r) => setTimeout(r, 1000));
+    // No process takes the jobs: the API runs no worker on the lane, so nothing can be sent.
+    expect(await probe.workers()).toBe(0);
     expect(receiver.calls).toHaveLength(0);
     expect(await deliveries()).toEqual(Array.from({ length: 3 }, () => ({ status: 'pending', attempts: 0 })));
     expect(await waiting()).toBeGreaterThan(0);
@@ -65,6 +75,8 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
     class WorkerTrustingTestCa {}
     worker = await createTestApp(WorkerTrustingTestCa as Type, { ...env, WEBHOOK_WORKERS: 'only' });
     await request(worker.http).get('/health').expect(200);
+    // The probe sees a worker when there is one.
+    await eventually(async () => ((await probe.workers()) > 0 ? true : undefined));
     const metrics = await request(worker.http).get('/metrics').expect(200);
     expect(metrics.text).toContain('service="gateway-webhooks"');
     // No API in the worker: its routes are not there.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenPhoneException, InvalidParameterException } from '../errors/network-error.exception';
+import { ForbiddenPhoneException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
 import { AccountsRepository } from './accounts.repository';
 import { ApiKeyStore } from './api-key.store';
@@ -12,9 +12,9 @@ export class PhonesService {
     private readonly keys: ApiKeyStore,
   ) {}
 
-  async select(own: PhoneContext, phoneId: unknown): Promise<PhoneContext> {
+  /** `phoneId` comes from a PhoneQuery, which checked its form. */
+  async select(own: PhoneContext, phoneId: string | undefined): Promise<PhoneContext> {
     if (phoneId === undefined || phoneId === own.phoneId) return own;
-    if (typeof phoneId !== 'string' || !/^[\w.-]{1,64}$/.test(phoneId)) throw new InvalidParameterException('phone_id', 'must be a phone-number id');
     const row = await this.accounts.findPhone(own.accountId, phoneId);
     if (!row) throw new ForbiddenPhoneException(phoneId);
     return this.keys.phoneContext(row);

@@ -1,8 +1,9 @@
-import { applyDecorators, Controller, Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, Controller, Injectable, UseGuards, UseInterceptors, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '@app/errors';
 import { InvalidParameterException } from '../errors/network-error.exception';
+import { InvalidInputInterceptor } from './invalid-input.interceptor';
 import { SingleQueryValuesGuard } from './single-query-values.guard';
 
 /** The interface versions a client may ask for; they behave the same (see the README's Gateway section). */
@@ -20,11 +21,12 @@ export class ApiVersionGuard implements CanActivate {
   }
 }
 
-/** A controller of the spec's `api/<Resource>` paths: versioned, one value per query parameter, documented with its headers and shared refusals. */
+/** A controller of the spec's `api/<Resource>` paths: versioned, one value per query parameter, DTO refusals in the network's 400, documented with its headers and shared refusals. */
 export function GatewayApi(resource: string): ClassDecorator {
   return applyDecorators(
     Controller(`api/${resource}`),
     UseGuards(SingleQueryValuesGuard, ApiVersionGuard),
+    UseInterceptors(InvalidInputInterceptor),
     ApiTags(resource),
     ApiSecurity('apikey'),
     ApiHeader({ name: 'version', required: true, enum: [...API_VERSIONS] }),

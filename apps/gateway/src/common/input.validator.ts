@@ -105,10 +105,4 @@ export class Input {
   }
 }
 
-/**
- * Digits with country code, as the network takes a recipient (`+` and separators tolerated, as the
- * network does): 6 to 15 digits, the most an E.164 number has.
- */
-export const PHONE_NUMBER = /^(?=(?:[^0-9]*[0-9]){6,15}[^0-9]*$)\+?[0-9][0-9 ()-]{5,30}$/;
-/** A URL the network can fetch. */
-export const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
+export { HTTP_URL, PHONE_NUMBER } from './rule.decorator';

@@ -68,7 +68,8 @@ export class InvalidParameterException extends NetworkErrorException {
   }
 }
 
-export class NotFoundException extends NetworkErrorException {
+/** 404: an id of no resource of the account (named apart from Nest's NotFoundException, which renders another body). */
+export class ResourceNotFoundException extends NetworkErrorException {
   constructor(what: string, id: string) {
     super(GatewayErrorCode.NotFound, 404, {
       message: `Unsupported get request. Object with ID '${id}' does not exist`,

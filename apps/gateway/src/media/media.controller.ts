@@ -1,10 +1,11 @@
 import { Body, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { StreamBody } from '@app/auth';
-import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
+import { MediaUploaded } from './media-answers.dto';
 import { MediaFileInterceptor } from './media-file.interceptor';
 import { LARGEST_MEDIA } from './media-type';
 import { MediaService, type ReceivedMedia } from './media.service';
@@ -20,9 +21,10 @@ export class MediaController {
   @UseInterceptors(MediaFileInterceptor)
   @ApiOperation({ summary: 'Upload a file (streamed; its type read from its bytes)' })
   @ApiConsumes('multipart/form-data')
+  @ApiOkResponse({ type: MediaUploaded })
   @ApiErrors(409, 413)
   @ApiBody({ schema: { type: 'object', required: ['messaging_product', 'File'], properties: { messaging_product: { type: 'string' }, File: { type: 'string', format: 'binary' } } } })
-  upload(@CurrentPhone() phone: PhoneContext, @Body() fields: Record<string, unknown>, @UploadedFile() file?: ReceivedMedia): Promise<{ id: string }> {
+  upload(@CurrentPhone() phone: PhoneContext, @Body() fields: Record<string, unknown>, @UploadedFile() file?: ReceivedMedia): Promise<MediaUploaded> {
     return this.media.complete(phone, fields ?? {}, file);
   }
 }

@@ -1,16 +1,20 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { GatewayApi } from '../common/api-version.guard';
-import { ApiCursorPage, CursorPageRequest, type CursorPage, type CursorPaging } from '../common/cursor-page';
+import type { PageLocation } from '@app/pagination';
+import { PageAddress, pagingOf, type CursorPage } from '../common/cursor-page';
+import { SuccessAnswer } from '../common/cursor-page.dto';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
 import { SEND_MESSAGE_BODY } from './message.dto';
-import { MessagesService, type SendResponse } from './messages.service';
-import type { MessageSummary, MessageView } from './messages.repository';
+import { MessageListQuery } from './message-query.dto';
+import { MessagesPage, MessageView, SendMessageAnswer, type MessageSummary } from './message-answers.dto';
+import { MessagesService } from './messages.service';
 
 @GatewayApi('Messages')
+@ApiExtraModels(SendMessageAnswer, SuccessAnswer)
 export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 
@@ -18,25 +22,22 @@ export class MessagesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a message of any kind, or mark one as read' })
   @ApiBody(SEND_MESSAGE_BODY)
+  @ApiOkResponse({ description: 'The message sent, or `{success: true}` for a read mark.', schema: { oneOf: [{ $ref: getSchemaPath(SendMessageAnswer) }, { $ref: getSchemaPath(SuccessAnswer) }] } })
   @ApiErrors(409, 413, 415)
-  send(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @IdempotencyKey() key?: string): Promise<SendResponse | { success: true }> {
+  send(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @IdempotencyKey() key?: string): Promise<SendMessageAnswer | SuccessAnswer> {
     return this.messages.post(phone, body, key);
   }
 
   @Get()
   @ApiOperation({ summary: "The phone's messages, newest first, with their current status" })
-  @ApiQuery({ name: 'status', required: false, description: 'e.g. accepted, sent, delivered, read, failed' })
-  @ApiQuery({ name: 'recipient', required: false, description: 'The phone number the messages went to' })
-  @ApiQuery({ name: 'since', required: false, description: 'Sent at or after: ISO 8601 or Unix seconds' })
-  @ApiQuery({ name: 'until', required: false, description: 'Sent before: ISO 8601 or Unix seconds' })
-  @ApiQuery({ name: 'phone_id', required: false, description: 'Another phone of the same account' })
-  @ApiCursorPage()
-  list(@CurrentPhone() phone: PhoneContext, @Query() query: Record<string, unknown>, @CursorPageRequest() paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
-    return this.messages.list(phone, query, paging);
+  @ApiOkResponse({ type: MessagesPage })
+  list(@CurrentPhone() phone: PhoneContext, @Query() query: MessageListQuery, @PageAddress() location: PageLocation): Promise<CursorPage<MessageSummary>> {
+    return this.messages.list(phone, query, pagingOf(query, location));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'A sent message with its status history' })
+  @ApiOkResponse({ type: MessageView })
   @ApiErrors(404)
   find(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<MessageView> {
     return this.messages.find(phone, id);

@@ -2,22 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DAY_SECONDS, isoTimestamp, prepared, Pruner, Sql, type SqlRunner } from '@app/database';
 import { GatewayConfig } from '../config/gateway.config';
 import type { StatusChange } from '../network/network-events';
-import type { MessageFilter } from './message-query.validator';
-
-export interface MessageView {
-  id: string;
-  phone_id: string;
-  to: string;
-  wa_id: string;
-  type: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  statuses: { status: string; timestamp: string; errors?: unknown[] }[];
-}
-
-/** A message as lists show it (its history is on GET api/Messages/{id}). */
-export type MessageSummary = Omit<MessageView, 'statuses'>;
+import type { MessageSummary, MessageView } from './message-answers.dto';
+import type { MessageFilter } from './message-query.dto';
 
 /** Messages of one phone by hour of sending and current status (GET api/Stats): one index-only scan of messages_phone_created_status_idx. */
 export const STATUS_BUCKETS = `SELECT to_char(date_trunc('hour', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour, status, count(*)::int AS n

@@ -2,38 +2,20 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
+import type { SuccessAnswer } from '../common/cursor-page.dto';
 import { GatewayConfig } from '../config/gateway.config';
-import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, NotFoundException } from '../errors/network-error.exception';
+import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
 import { parseMessageRequest } from './message.validator';
-import { parseMessageFilter, parseStatsWindow, STATS_WINDOWS, type StatsWindow } from './message-query.validator';
-import { MessagesRepository, type MessageSummary, type MessageView } from './messages.repository';
+import { messageFilter, STATS_WINDOWS, type MessageListQuery, type StatsQuery } from './message-query.dto';
+import type { MessageStats, MessageSummary, MessageView, SendMessageAnswer } from './message-answers.dto';
+import { MessagesRepository } from './messages.repository';
 import { ThroughputLimiter } from './throughput.limiter';
-
-/** Messages sent in one hour, by their current status. */
-export interface StatsBucket {
-  hour: string;
-  total: number;
-  by_status: Record<string, number>;
-}
-
-export interface MessageStats {
-  phone_id: string;
-  window: StatsWindow;
-  since: string;
-  data: StatsBucket[];
-}
 
 /** Every bucket names these, 0 when none; other statuses appear where they occur. */
 const CHARTED_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'];
 const HOUR_MS = 3_600_000;
-
-export interface SendResponse {
-  messaging_product: string;
-  contacts: { input: string; wa_id: string }[];
-  messages: { id: string }[];
-}
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -51,7 +33,7 @@ export class MessagesService {
   ) {}
 
   /** Sends a message or marks one read. With an Idempotency-Key, a repeated request gets the first answer and sends nothing. */
-  async post(phone: PhoneContext, body: unknown, idempotencyKey: string | undefined): Promise<SendResponse | { success: true }> {
+  async post(phone: PhoneContext, body: unknown, idempotencyKey: string | undefined): Promise<SendMessageAnswer | SuccessAnswer> {
     const request = parseMessageRequest(body, this.config.NETWORK);
     if (request.kind === 'read') {
       await this.provider.markRead(phone, request.messageId);
@@ -67,7 +49,7 @@ export class MessagesService {
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidParameterException('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
     const hash = createHash('sha256').update(JSON.stringify(body)).digest();
     const claim = await this.idempotency.claim(phone.phoneRef, idempotencyKey, hash, this.config.IDEMPOTENCY_TTL_SECONDS);
-    if (claim.kind === 'done') return claim.response as SendResponse;
+    if (claim.kind === 'done') return claim.response as SendMessageAnswer;
     if (claim.kind === 'mismatch') throw new InvalidParameterException('Idempotency-Key', 'was already used with a different request body');
     if (claim.kind === 'pending') throw new IdempotencyPendingException();
     try {
@@ -81,18 +63,17 @@ export class MessagesService {
   }
 
   /** The phone's messages, newest first, filtered by status, recipient and time range. */
-  async list(own: PhoneContext, query: Record<string, unknown>, paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
+  async list(own: PhoneContext, query: MessageListQuery, paging: CursorPaging): Promise<CursorPage<MessageSummary>> {
     const phone = await this.phones.select(own, query.phone_id);
-    const filter = parseMessageFilter(query);
-    const rows = await this.messages.list(phone.phoneRef, filter, paging.limit, keyOf(paging));
+    const rows = await this.messages.list(phone.phoneRef, messageFilter(query), paging.limit, keyOf(paging));
     const next = keyCursor(rows, paging.limit, (row) => row.created_at);
     return cursorPage(rows.slice(0, paging.limit).map((row) => ({ ...row, phone_id: phone.phoneId })), paging, next);
   }
 
   /** The phone's messages by hour of sending (UTC) and current status, for the last 24 hours or 7 days, the current hour last. */
-  async stats(own: PhoneContext, query: Record<string, unknown>): Promise<MessageStats> {
+  async stats(own: PhoneContext, query: StatsQuery): Promise<MessageStats> {
     const phone = await this.phones.select(own, query.phone_id);
-    const window = parseStatsWindow(query.window);
+    const window = query.window ?? '24h';
     const hours = STATS_WINDOWS[window];
     const first = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
     const since = new Date(first).toISOString();
@@ -113,11 +94,11 @@ export class MessagesService {
 
   async find(phone: PhoneContext, id: string): Promise<MessageView> {
     const message = id.length <= 255 ? await this.messages.find(phone.accountId, id) : null;
-    if (!message) throw new NotFoundException('message', id);
+    if (!message) throw new ResourceNotFoundException('message', id);
     return message;
   }
 
-  private async send(phone: PhoneContext, request: SendMessage): Promise<SendResponse> {
+  private async send(phone: PhoneContext, request: SendMessage): Promise<SendMessageAnswer> {
     await this.throughput.take(phone.phoneRef);
     const sent = await this.provider.send(phone, request);
     const recorded = await this.messages.insert({ id: sent.messageId, phoneRef: phone.phoneRef, to: request.to, waId: sent.waId, type: request.type, payload: request.payload });

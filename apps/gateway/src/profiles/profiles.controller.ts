@@ -1,10 +1,13 @@
 import { Body, Get, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { GatewayApi } from '../common/api-version.guard';
+import { PhoneQuery } from '../common/phone-query.dto';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
-import { UPDATE_PROFILE_BODY } from './profile.dto';
+import { SuccessAnswer } from '../common/cursor-page.dto';
+import { ProfileList } from './profile-answers.dto';
+import { UpdateProfileBody } from './profile.dto';
 import { ProfilesService } from './profiles.service';
 
 @GatewayApi('Profiles')
@@ -13,16 +16,20 @@ export class ProfilesController {
 
   @Post()
   @ApiOperation({ summary: 'Update the business profile' })
-  @ApiQuery({ name: 'phone_id', required: false, description: 'Another phone of the same account' })
-  @ApiBody(UPDATE_PROFILE_BODY)
+  @ApiBody({
+    type: UpdateProfileBody,
+    examples: { shop: { summary: 'A shop', value: { messaging_product: 'whatsapp', about: 'Mugs and plates', vertical: 'RETAIL', email: 'hello@example.com', websites: ['https://example.com'] } } },
+  })
+  @ApiCreatedResponse({ type: SuccessAnswer })
   @ApiErrors(403, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Query('phone_id') phoneId?: unknown): Promise<{ success: true }> {
-    return this.profiles.update(phone, phoneId, body);
+  update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery): Promise<SuccessAnswer> {
+    return this.profiles.update(phone, query.phone_id, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'The business profile' })
-  list(@CurrentPhone() phone: PhoneContext): Promise<{ data: Record<string, unknown>[] }> {
+  @ApiOkResponse({ type: ProfileList })
+  list(@CurrentPhone() phone: PhoneContext): Promise<ProfileList> {
     return this.profiles.list(phone);
   }
 }

@@ -1,14 +1,16 @@
 import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
 import { GatewayApi } from '../common/api-version.guard';
-import { ApiCursorPage, CursorPageRequest, type CursorPage, type CursorPaging } from '../common/cursor-page';
+import type { PageLocation } from '@app/pagination';
+import { PageAddress, pagingOf, type CursorPage } from '../common/cursor-page';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
-import { TEMPLATE_CATEGORIES, type PhoneContext } from '../network/chat-provider';
+import type { PhoneContext } from '../network/chat-provider';
+import { TemplateListQuery } from './template-query.dto';
 import { CREATE_TEMPLATE_BODY } from './template.dto';
-import { TemplatesService, type TemplateCreated } from './templates.service';
-import type { TemplateView } from './templates.repository';
+import { TemplateCreated, TemplatesPage, TemplateView } from './template-answers.dto';
+import { TemplatesService } from './templates.service';
 
 @GatewayApi('Templates')
 export class TemplatesController {
@@ -17,8 +19,10 @@ export class TemplatesController {
   @Post()
   @ApiOperation({ summary: 'Create a template (201), or get the existing one with the same name and language unchanged (200)' })
   @ApiBody(CREATE_TEMPLATE_BODY)
+  @ApiCreatedResponse({ type: TemplateCreated, description: 'Created, in review.' })
+  @ApiOkResponse({ type: TemplateCreated, description: 'One with the same name and language exists: it, unchanged.' })
   @ApiErrors(413, 415)
-  async create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<TemplateCreated['template']> {
+  async create(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<TemplateCreated> {
     const { created, template } = await this.templates.create(phone, body);
     res.status(created ? 201 : 200);
     return template;
@@ -26,15 +30,14 @@ export class TemplatesController {
 
   @Get()
   @ApiOperation({ summary: "The account's templates, newest first" })
-  @ApiQuery({ name: 'status', required: false, description: 'e.g. PENDING, APPROVED, REJECTED' })
-  @ApiQuery({ name: 'category', required: false, enum: [...TEMPLATE_CATEGORIES] })
-  @ApiCursorPage()
-  list(@CurrentPhone() phone: PhoneContext, @Query() query: Record<string, unknown>, @CursorPageRequest() paging: CursorPaging): Promise<CursorPage<TemplateView>> {
-    return this.templates.list(phone, query, paging);
+  @ApiOkResponse({ type: TemplatesPage })
+  list(@CurrentPhone() phone: PhoneContext, @Query() query: TemplateListQuery, @PageAddress() location: PageLocation): Promise<CursorPage<TemplateView>> {
+    return this.templates.list(phone, query, pagingOf(query, location));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One template' })
+  @ApiOkResponse({ type: TemplateView })
   @ApiErrors(404)
   find(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<TemplateView> {
     return this.templates.find(phone, id);

@@ -1,16 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import type { TemplateDraft } from '../network/chat-provider';
-import type { TemplateFilter } from './template-filter.validator';
-
-export interface TemplateView {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  status: string;
-  components: unknown[];
-}
+import type { TemplateView } from './template-answers.dto';
+import type { TemplateFilter } from './template-query.dto';
 
 const COLUMNS = 'id, name, language, category, status, components';
 

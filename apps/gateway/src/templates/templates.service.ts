@@ -1,16 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isNumericId } from '../common/numeric-id';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
-import { NotFoundException } from '../errors/network-error.exception';
+import { ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
-import { parseTemplateFilter } from './template-filter.validator';
+import type { TemplateListQuery } from './template-query.dto';
 import { parseTemplateDraft } from './template.validator';
-import { TemplatesRepository, type TemplateView } from './templates.repository';
+import type { TemplateCreated, TemplateView } from './template-answers.dto';
+import { TemplatesRepository } from './templates.repository';
 
-export interface TemplateCreated {
-  created: boolean;
-  template: { id: string; status: string; category: string };
-}
 
 @Injectable()
 export class TemplatesService {
@@ -20,7 +17,7 @@ export class TemplatesService {
   ) {}
 
   /** Creates a template; one with the same name and language is returned unchanged instead (created: false). */
-  async create(phone: PhoneContext, body: unknown): Promise<TemplateCreated> {
+  async create(phone: PhoneContext, body: unknown): Promise<{ created: boolean; template: TemplateCreated }> {
     const draft = parseTemplateDraft(body);
     const existing = await this.templates.findByName(phone.accountId, draft.name, draft.language);
     if (existing) return { created: false, template: summary(existing) };
@@ -35,19 +32,19 @@ export class TemplatesService {
   }
 
   /** The account's templates, newest first, filtered by status and category. */
-  async list(phone: PhoneContext, query: Record<string, unknown>, paging: CursorPaging): Promise<CursorPage<TemplateView>> {
-    const rows = await this.templates.list(phone.accountId, parseTemplateFilter(query), paging.limit, keyOf(paging));
+  async list(phone: PhoneContext, query: TemplateListQuery, paging: CursorPaging): Promise<CursorPage<TemplateView>> {
+    const rows = await this.templates.list(phone.accountId, { status: query.status, category: query.category }, paging.limit, keyOf(paging));
     const next = keyCursor(rows, paging.limit, (row) => row.created_at);
     return cursorPage(rows.slice(0, paging.limit).map(({ created_at: _keyset, ...template }) => template), paging, next);
   }
 
   async find(phone: PhoneContext, id: string): Promise<TemplateView> {
     const template = isNumericId(id) ? await this.templates.find(phone.accountId, id) : null;
-    if (!template) throw new NotFoundException('template', id);
+    if (!template) throw new ResourceNotFoundException('template', id);
     return template;
   }
 }
 
-function summary(t: TemplateView): TemplateCreated['template'] {
+function summary(t: TemplateView): TemplateCreated {
   return { id: t.id, status: t.status, category: t.category };
 }

@@ -1,26 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TargetPolicy, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
-import { GatewayConfig } from '../config/gateway.config';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import type { PhoneContext } from '../network/chat-provider';
-import { parseWebhookRegistration, type WebhookRegistration } from './webhook-registration.validator';
+import type { WebhookCreated, WebhookList, WebhookUpdated, WebhookView } from './webhook-answers.dto';
+import { META_VERSION, type CreateWebhookBody, type UpdateWebhookBody } from './webhook-registration.dto';
 
-export interface RegistrationView {
-  id: string;
-  phone: string;
-  phone_id: string;
-  types?: string[];
-  meta_version?: string;
-  endpoint: string;
-  create_date: string;
-  update_date: string;
-  headers: Record<string, string>;
-}
-
-/** The spec shows one value, spelled so. */
-const META_VERSION = 'LASTEST';
 const ALL = { perPage: 1000, offset: 0 };
 
 /**
@@ -31,41 +17,40 @@ const ALL = { perPage: 1000, offset: 0 };
 @Injectable()
 export class WebhookRegistrationsService {
   constructor(
-    private readonly config: GatewayConfig,
     private readonly webhooks: WebhooksService,
     private readonly phones: PhonesService,
     private readonly targets: TargetPolicy,
   ) {}
 
-  async create(own: PhoneContext, phoneId: unknown, body: unknown): Promise<RegistrationView & { success: true }> {
-    const input = parseWebhookRegistration(body, { creating: true, acceptedTypes: this.config.webhookTypes });
-    const phone = await this.targetPhone(own, phoneId, input);
-    await this.checkEndpoint(input.endpoint!);
-    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: input.endpoint!, events: input.types!, headers: input.headers });
+  async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<WebhookCreated> {
+    const phone = await this.targetPhone(own, phoneId, body.phone);
+    await this.checkEndpoint(body.endpoint);
+    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} });
     const { meta_version: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }
 
-  async list(own: PhoneContext): Promise<{ webhooks: RegistrationView[]; success: true }> {
+  async list(own: PhoneContext): Promise<WebhookList> {
     const { rows } = await this.webhooks.list(own.phoneRef, ALL);
     return { webhooks: rows.map((row) => this.view(own, row)), success: true };
   }
 
-  async update(own: PhoneContext, phoneId: unknown, id: string, body: unknown): Promise<Omit<RegistrationView, 'types'> & { success: true }> {
-    const input = parseWebhookRegistration(body, { creating: false, acceptedTypes: this.config.webhookTypes });
-    const phone = await this.targetPhone(own, phoneId, input);
-    if (input.endpoint !== undefined) await this.checkEndpoint(input.endpoint);
-    const webhook = await this.webhooks.update(phone.phoneRef, id, { url: input.endpoint, events: input.types, headers: input.headers });
+  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: UpdateWebhookBody): Promise<WebhookUpdated> {
+    const phone = await this.targetPhone(own, phoneId, body.phone);
+    // A field sent as null is kept, as one left out.
+    const endpoint = body.endpoint ?? undefined;
+    if (endpoint !== undefined) await this.checkEndpoint(endpoint);
+    const webhook = await this.webhooks.update(phone.phoneRef, id, { url: endpoint, events: body.types ?? undefined, headers: body.headers ?? undefined });
     const { types: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }
 
-  async delete(own: PhoneContext, phoneId: unknown, id: string): Promise<void> {
+  async delete(own: PhoneContext, phoneId: string | undefined, id: string): Promise<void> {
     await this.webhooks.delete((await this.phones.select(own, phoneId)).phoneRef, id);
   }
 
   /** The webhook's deliveries, newest first. */
-  async deliveries(own: PhoneContext, phoneId: unknown, id: string, paging: CursorPaging): Promise<CursorPage<DeliveryView>> {
+  async deliveries(own: PhoneContext, phoneId: string | undefined, id: string, paging: CursorPaging): Promise<CursorPage<DeliveryView>> {
     const phone = await this.phones.select(own, phoneId);
     const offset = offsetOf(paging);
     const { rows, total } = await this.webhooks.deliveries(phone.phoneRef, id, { perPage: paging.limit, offset });
@@ -73,7 +58,7 @@ export class WebhookRegistrationsService {
   }
 
   /** Every attempt of one delivery, oldest first. */
-  async attempts(own: PhoneContext, phoneId: unknown, id: string, deliveryId: string, paging: CursorPaging): Promise<CursorPage<AttemptView>> {
+  async attempts(own: PhoneContext, phoneId: string | undefined, id: string, deliveryId: string, paging: CursorPaging): Promise<CursorPage<AttemptView>> {
     const phone = await this.phones.select(own, phoneId);
     const offset = offsetOf(paging);
     const { rows, total } = await this.webhooks.attempts(phone.phoneRef, id, deliveryId, { perPage: paging.limit, offset });
@@ -81,14 +66,14 @@ export class WebhookRegistrationsService {
   }
 
   /** Sends a delivery again, whatever became of it, as a new attempt. */
-  async redeliver(own: PhoneContext, phoneId: unknown, id: string, deliveryId: string): Promise<DeliveryView> {
+  async redeliver(own: PhoneContext, phoneId: string | undefined, id: string, deliveryId: string): Promise<DeliveryView> {
     return this.webhooks.redeliver((await this.phones.select(own, phoneId)).phoneRef, id, deliveryId);
   }
 
   /** The phone a registration is for: the `phone_id` query's, else the key's; a `phone` in the body must be that phone's number. */
-  private async targetPhone(own: PhoneContext, phoneId: unknown, input: WebhookRegistration): Promise<PhoneContext> {
+  private async targetPhone(own: PhoneContext, phoneId: string | undefined, given: string | undefined | null): Promise<PhoneContext> {
     const phone = await this.phones.select(own, phoneId);
-    if (input.phone !== undefined && input.phone !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
+    if (given !== undefined && given !== null && given.replace(/^\+/, '') !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
     return phone;
   }
 
@@ -98,7 +83,7 @@ export class WebhookRegistrationsService {
     if (refusal) throw new InvalidParameterException('endpoint', refusal);
   }
 
-  private view(phone: PhoneContext, webhook: WebhookRecord): RegistrationView {
+  private view(phone: PhoneContext, webhook: WebhookRecord): WebhookView {
     return {
       id: webhook.id,
       phone: phone.phone,

@@ -91,6 +91,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/network/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The network's endpoint check: echoes hub.challenge when the verify token matches */
+        get: operations["InboundNotificationsController_verify"];
+        put?: never;
+        /** A notification from the network, signed with X-Hub-Signature-256 over its bytes */
+        post: operations["InboundNotificationsController_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Messages": {
         parameters: {
             query?: never;
@@ -217,6 +235,454 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CreateWebhookBody: {
+            /** @description The business phone number (digits); it must be the target phone's. */
+            phone?: string;
+            /**
+             * @description Event types, from WEBHOOK_TYPES (default: messages).
+             * @example [
+             *       "messages"
+             *     ]
+             */
+            types: string[];
+            /**
+             * Format: uri
+             * @description An https URL whose certificate the gateway trusts.
+             * @example https://hooks.example.com/gateway
+             */
+            endpoint: string;
+            /**
+             * @description Extra headers sent with every delivery.
+             * @example {
+             *       "X-Source": "gateway"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+        };
+        WebhookCreated: {
+            /** Format: uuid */
+            id: string;
+            /** @example 15550100001 */
+            phone: string;
+            /** @example 106540352242922 */
+            phone_id: string;
+            /** @example https://hooks.example.com/gateway */
+            endpoint: string;
+            /** @example 2026-11-27T10:00:00.000Z */
+            create_date: string;
+            /** @example 2026-11-27T10:00:00.000Z */
+            update_date: string;
+            /**
+             * @example {
+             *       "Authorization": "Bearer receiver-secret"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @example [
+             *       "messages"
+             *     ]
+             */
+            types: string[];
+            /** @enum {boolean} */
+            success: true;
+        };
+        WebhookView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 15550100001 */
+            phone: string;
+            /** @example 106540352242922 */
+            phone_id: string;
+            /** @example https://hooks.example.com/gateway */
+            endpoint: string;
+            /** @example 2026-11-27T10:00:00.000Z */
+            create_date: string;
+            /** @example 2026-11-27T10:00:00.000Z */
+            update_date: string;
+            /**
+             * @example {
+             *       "Authorization": "Bearer receiver-secret"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @example [
+             *       "messages"
+             *     ]
+             */
+            types: string[];
+            /** @enum {string} */
+            meta_version: "LASTEST";
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["WebhookView"][];
+            /** @enum {boolean} */
+            success: true;
+        };
+        UpdateWebhookBody: {
+            /** @description The business phone number (digits); it must be the target phone's. */
+            phone?: string;
+            /**
+             * @description Event types, from WEBHOOK_TYPES (default: messages).
+             * @example [
+             *       "messages"
+             *     ]
+             */
+            types?: string[];
+            /**
+             * Format: uri
+             * @description An https URL whose certificate the gateway trusts.
+             * @example https://hooks.example.com/gateway
+             */
+            endpoint?: string;
+            /**
+             * @description Extra headers sent with every delivery.
+             * @example {
+             *       "X-Source": "gateway"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            meta_version?: "LASTEST";
+        };
+        WebhookUpdated: {
+            /** Format: uuid */
+            id: string;
+            /** @example 15550100001 */
+            phone: string;
+            /** @example 106540352242922 */
+            phone_id: string;
+            /** @example https://hooks.example.com/gateway */
+            endpoint: string;
+            /** @example 2026-11-27T10:00:00.000Z */
+            create_date: string;
+            /** @example 2026-11-27T10:00:00.000Z */
+            update_date: string;
+            /**
+             * @example {
+             *       "Authorization": "Bearer receiver-secret"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            meta_version: "LASTEST";
+            /** @enum {boolean} */
+            success: true;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhook_id: string;
+            event_id: string;
+            /** @example messages */
+            event: string;
+            /**
+             * @description pending, succeeded, failed…
+             * @example succeeded
+             */
+            status: string;
+            attempts: number;
+            /** @description The receiver's last HTTP status. */
+            response_status: number | null;
+            duration_ms: number | null;
+            error: string | null;
+            next_retry_at: string | null;
+            last_attempt_at: string | null;
+            /** @example 2026-11-27T10:00:00.000Z */
+            created_at: string;
+        };
+        PageCursors: {
+            /** @description Pass as `after` for the next page; null on the last page. */
+            after: string | null;
+        };
+        Paging: {
+            cursors: components["schemas"]["PageCursors"];
+            /**
+             * @description The next page (absent on the last page).
+             * @example /api/Messages?limit=25&after=azoyMDI2LTExLTI3VDEwOjAwOjAwLjAwMDAwMFp8d2FtaWQuMQ
+             */
+            next?: string;
+        };
+        WebhookDeliveriesPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            paging: components["schemas"]["Paging"];
+        };
+        WebhookAttempt: {
+            /** @example 1 */
+            attempt: number;
+            /**
+             * @description schedule or redeliver
+             * @example schedule
+             */
+            trigger: string;
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            response_status: number | null;
+            duration_ms: number | null;
+            error: string | null;
+            /** @description The first 1 KB of the answer. */
+            response_body: string | null;
+            /** @example 2026-11-27T10:00:00.000Z */
+            attempted_at: string;
+        };
+        WebhookAttemptsPage: {
+            data: components["schemas"]["WebhookAttempt"][];
+            paging: components["schemas"]["Paging"];
+        };
+        Buffer: Record<string, never>;
+        SuccessAnswer: {
+            /**
+             * @example true
+             * @enum {boolean}
+             */
+            success: true;
+        };
+        MessageContact: {
+            /**
+             * @description The recipient as sent.
+             * @example +1 555 012 3456
+             */
+            input: string;
+            /**
+             * @description Its digits, the network id of the recipient.
+             * @example 15550123456
+             */
+            wa_id: string;
+        };
+        MessageId: {
+            /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA */
+            id: string;
+        };
+        SendMessageAnswer: {
+            /** @example whatsapp */
+            messaging_product: string;
+            contacts: components["schemas"]["MessageContact"][];
+            messages: components["schemas"]["MessageId"][];
+        };
+        MessageSummary: {
+            /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA */
+            id: string;
+            /**
+             * @description The sending phone's phone-number id.
+             * @example 106540352242922
+             */
+            phone_id: string;
+            /** @example +1 555 012 3456 */
+            to: string;
+            /** @example 15550123456 */
+            wa_id: string;
+            /**
+             * @example text
+             * @enum {string}
+             */
+            type: "text" | "interactive" | "contacts" | "location" | "image" | "audio" | "video" | "document" | "sticker" | "reaction" | "template";
+            /**
+             * @description The latest status: accepted, sent, delivered, read or failed.
+             * @example read
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            updated_at: string;
+        };
+        MessagesPage: {
+            data: components["schemas"]["MessageSummary"][];
+            paging: components["schemas"]["Paging"];
+        };
+        MessageStatusEntry: {
+            /** @example delivered */
+            status: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            timestamp: string;
+            /** @description The network's errors (failed). */
+            errors?: {
+                [key: string]: unknown;
+            }[];
+        };
+        MessageView: {
+            /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA */
+            id: string;
+            /**
+             * @description The sending phone's phone-number id.
+             * @example 106540352242922
+             */
+            phone_id: string;
+            /** @example +1 555 012 3456 */
+            to: string;
+            /** @example 15550123456 */
+            wa_id: string;
+            /**
+             * @example text
+             * @enum {string}
+             */
+            type: "text" | "interactive" | "contacts" | "location" | "image" | "audio" | "video" | "document" | "sticker" | "reaction" | "template";
+            /**
+             * @description The latest status: accepted, sent, delivered, read or failed.
+             * @example read
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            updated_at: string;
+            statuses: components["schemas"]["MessageStatusEntry"][];
+        };
+        StatsBucket: {
+            /** @example 2026-11-27T10:00:00Z */
+            hour: string;
+            /** @example 3 */
+            total: number;
+            /**
+             * @example {
+             *       "accepted": 0,
+             *       "sent": 0,
+             *       "delivered": 1,
+             *       "read": 2,
+             *       "failed": 0
+             *     }
+             */
+            by_status: {
+                [key: string]: number;
+            };
+        };
+        MessageStats: {
+            /** @example 106540352242922 */
+            phone_id: string;
+            /**
+             * @example 24h
+             * @enum {string}
+             */
+            window: "24h" | "7d";
+            /** @example 2026-11-26T11:00:00Z */
+            since: string;
+            data: components["schemas"]["StatsBucket"][];
+        };
+        MediaUploaded: {
+            /**
+             * @description The network's 16-digit media id.
+             * @example 1234567890123456
+             */
+            id: string;
+        };
+        TemplateCreated: {
+            /**
+             * @description The network's 16-digit template id.
+             * @example 1234567890123456
+             */
+            id: string;
+            /**
+             * @description The network's review state: PENDING, APPROVED, REJECTED…
+             * @example APPROVED
+             */
+            status: string;
+            /**
+             * @example UTILITY
+             * @enum {string}
+             */
+            category: "AUTHENTICATION" | "MARKETING" | "UTILITY";
+        };
+        TemplateView: {
+            /**
+             * @description The network's 16-digit template id.
+             * @example 1234567890123456
+             */
+            id: string;
+            /**
+             * @description The network's review state: PENDING, APPROVED, REJECTED…
+             * @example APPROVED
+             */
+            status: string;
+            /**
+             * @example UTILITY
+             * @enum {string}
+             */
+            category: "AUTHENTICATION" | "MARKETING" | "UTILITY";
+            /** @example order_shipped */
+            name: string;
+            /** @example en_US */
+            language: string;
+            /** @description The components as created (HEADER, BODY, FOOTER, BUTTONS). */
+            components: {
+                [key: string]: unknown;
+            }[];
+        };
+        TemplatesPage: {
+            data: components["schemas"]["TemplateView"][];
+            paging: components["schemas"]["Paging"];
+        };
+        UpdateProfileBody: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            address?: string;
+            /** @example Mugs and plates */
+            description?: string;
+            /**
+             * @example RETAIL
+             * @enum {string}
+             */
+            vertical?: "" | "UNDEFINED" | "OTHER" | "AUTO" | "BEAUTY" | "APPAREL" | "EDU" | "ENTERTAIN" | "EVENT_PLAN" | "FINANCE" | "GROCERY" | "GOVT" | "HOTEL" | "HEALTH" | "NONPROFIT" | "PROF_SERVICES" | "RETAIL" | "TRAVEL" | "RESTAURANT" | "NOT_A_BIZ";
+            /** @example Open 9-18 */
+            about?: string;
+            /**
+             * Format: email
+             * @example hello@example.com
+             */
+            email?: string;
+            /**
+             * @example [
+             *       "https://example.com"
+             *     ]
+             */
+            websites?: string[];
+        };
+        ProfileList: {
+            /**
+             * @example [
+             *       {
+             *         "messaging_product": "whatsapp",
+             *         "about": "Open 9-18",
+             *         "vertical": "RETAIL",
+             *         "websites": [
+             *           "https://shop.example.com"
+             *         ]
+             *       }
+             *     ]
+             */
+            data: {
+                [key: string]: unknown;
+            }[];
+        };
         ErrorBody: {
             error: {
                 /** @example (#100) Invalid parameter */
@@ -260,7 +726,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -295,7 +763,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -305,30 +773,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The business phone number (digits); it must be the target phone's. */
-                    phone?: string;
-                    /** @description Event types, from WEBHOOK_TYPES (default: messages). */
-                    types: string[];
-                    /**
-                     * Format: uri
-                     * @description An https URL whose certificate the gateway trusts.
-                     */
-                    endpoint: string;
-                    /** @description Extra headers sent with every delivery. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                };
+                "application/json": components["schemas"]["CreateWebhookBody"];
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -398,7 +853,8 @@ export interface operations {
     WebhooksController_update: {
         parameters: {
             query?: {
-                phone_id?: unknown;
+                /** @description Another phone of the same account */
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -410,32 +866,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The business phone number (digits); it must be the target phone's. */
-                    phone?: string;
-                    /** @description Event types, from WEBHOOK_TYPES (default: messages). */
-                    types?: string[];
-                    /**
-                     * Format: uri
-                     * @description An https URL whose certificate the gateway trusts.
-                     */
-                    endpoint?: string;
-                    /** @description Extra headers sent with every delivery. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /** @enum {string} */
-                    meta_version?: "LASTEST";
-                };
+                "application/json": components["schemas"]["UpdateWebhookBody"];
             };
         };
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookUpdated"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -514,7 +955,8 @@ export interface operations {
     WebhooksController_delete: {
         parameters: {
             query?: {
-                phone_id?: unknown;
+                /** @description Another phone of the same account */
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -526,7 +968,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
+            /** @description Deleted. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -585,9 +1027,9 @@ export interface operations {
             query?: {
                 limit?: number;
                 /** @description The previous page's paging.cursors.after */
-                after?: unknown;
+                after?: string;
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -603,7 +1045,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesPage"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -639,9 +1083,9 @@ export interface operations {
             query?: {
                 limit?: number;
                 /** @description The previous page's paging.cursors.after */
-                after?: unknown;
+                after?: string;
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -658,7 +1102,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptsPage"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -693,7 +1139,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -706,11 +1152,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The delivery, queued again. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -741,22 +1190,108 @@ export interface operations {
             };
         };
     };
+    InboundNotificationsController_verify: {
+        parameters: {
+            query: {
+                "hub.mode"?: "subscribe";
+                /** @description CLOUD_API_VERIFY_TOKEN */
+                "hub.verify_token"?: string;
+                "hub.challenge": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description hub.challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    InboundNotificationsController_receive: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-hub-signature-256": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Buffer"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessAnswer"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     MessagesController_list: {
         parameters: {
             query?: {
                 limit?: number;
                 /** @description The previous page's paging.cursors.after */
-                after?: unknown;
+                after?: string;
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
-                /** @description Sent before: ISO 8601 or Unix seconds */
-                until?: unknown;
-                /** @description Sent at or after: ISO 8601 or Unix seconds */
-                since?: unknown;
-                /** @description The phone number the messages went to */
-                recipient?: unknown;
+                phone_id?: string;
                 /** @description e.g. accepted, sent, delivered, read, failed */
-                status?: unknown;
+                status?: string;
+                /** @description The phone number the messages went to */
+                recipient?: string;
+                /** @description Sent at or after: ISO 8601 or Unix seconds */
+                since?: string;
+                /** @description Sent before: ISO 8601 or Unix seconds */
+                until?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -770,7 +1305,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MessagesPage"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -913,12 +1450,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The message sent, or `{success: true}` for a read mark. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SendMessageAnswer"] | components["schemas"]["SuccessAnswer"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -989,12 +1528,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MessageView"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1038,7 +1578,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
+                phone_id?: string;
                 window?: "24h" | "7d";
             };
             header: {
@@ -1053,7 +1593,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MessageStats"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1103,12 +1645,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MediaUploaded"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1162,10 +1705,10 @@ export interface operations {
             query?: {
                 limit?: number;
                 /** @description The previous page's paging.cursors.after */
-                after?: unknown;
-                category?: "AUTHENTICATION" | "MARKETING" | "UTILITY";
+                after?: string;
                 /** @description e.g. PENDING, APPROVED, REJECTED */
-                status?: unknown;
+                status?: string;
+                category?: "AUTHENTICATION" | "MARKETING" | "UTILITY";
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -1179,7 +1722,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TemplatesPage"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1241,12 +1786,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description One with the same name and language exists: it, unchanged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateCreated"];
+                };
+            };
+            /** @description Created, in review. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TemplateCreated"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1308,12 +1864,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TemplateView"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1368,7 +1925,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProfileList"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
@@ -1403,7 +1962,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Another phone of the same account */
-                phone_id?: unknown;
+                phone_id?: string;
             };
             header: {
                 version: "4.0" | "5.0" | "6.0";
@@ -1413,27 +1972,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @example whatsapp */
-                    messaging_product: string;
-                    address?: string;
-                    description?: string;
-                    /** @enum {string} */
-                    vertical?: "" | "UNDEFINED" | "OTHER" | "AUTO" | "BEAUTY" | "APPAREL" | "EDU" | "ENTERTAIN" | "EVENT_PLAN" | "FINANCE" | "GROCERY" | "GOVT" | "HOTEL" | "HEALTH" | "NONPROFIT" | "PROF_SERVICES" | "RETAIL" | "TRAVEL" | "RESTAURANT" | "NOT_A_BIZ";
-                    about?: string;
-                    /** Format: email */
-                    email?: string;
-                    websites?: string[];
-                };
+                "application/json": components["schemas"]["UpdateProfileBody"];
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SuccessAnswer"];
+                };
             };
             /** @description The request is malformed (e.g. the body is not valid JSON). */
             400: {
