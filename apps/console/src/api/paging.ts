@@ -1,3 +1,4 @@
+import type { components as Gateway } from './generated/gateway';
 import type { components as IngestPush } from './generated/ingest-push';
 
 /**
@@ -6,7 +7,7 @@ import type { components as IngestPush } from './generated/ingest-push';
  * `nextPage` reads either into the query of the next page, or null on the last one.
  */
 type LaravelPage = Pick<IngestPush['schemas']['IngestionPage'], 'current_page' | 'next_page_url'>;
-type CursorPage = { paging: { cursors: { after: string | null }; next?: string } };
+type CursorPage = Pick<Gateway['schemas']['MessagesPage'], 'paging'>;
 
 /** What `nextPage` reads of a list answer: every list answer of the services has one of these shapes. */
 export type PageEnvelope = LaravelPage | CursorPage;

@@ -9,7 +9,7 @@ export interface Series {
  * (`inserted: 3`) or grouped (`by_status: {sent: 3}`, `by_platform: {android: {sent: 1}}`). `series` flattens them into
  * one numeric series per name (`sent`, `android.sent`), for the chart and its table.
  */
-export function series(answer: { data: ReadonlyArray<{ hour: string }> }): Series {
+export function series<B extends { hour: string }>(answer: { data: readonly B[] }): Series {
   const names: string[] = [];
   const rows = answer.data.map((bucket) => {
     const flat: Record<string, number> = {};

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { call } from '../api/client';
+import type { Answer } from '../api/openapi';
 import { series } from '../api/stats';
 import { useSession } from '../auth/session';
 import type { Credentials, Service } from '../auth/credentials';
@@ -12,8 +13,14 @@ const Chart = lazy(() => import('../components/Chart'));
 
 type Window = '24h' | '7d';
 
+type StatsAnswer =
+  | Answer<'docstore', 'get', '/api/v1/client/{client}/stats'>
+  | Answer<'gateway', 'get', '/api/Stats'>
+  | Answer<'ingestion', 'get', '/DataInserterSales/api/sales/stats'>
+  | Answer<'push', 'get', '/api/pushm/stats'>;
+
 /** Each service's statistics endpoint. */
-function fetchStats(service: Service, c: Credentials, window: Window) {
+function fetchStats(service: Service, c: Credentials, window: Window): Promise<StatsAnswer> {
   switch (service) {
     case 'docstore':
       return call('docstore', c, 'get', '/api/v1/client/{client}/stats', { params: { path: { client: c.docstoreClient ?? '' }, query: { window } } });
