@@ -124,7 +124,7 @@ describe('the console server: static build and the three APIs behind one origin'
       req.on('error', reject);
       req.write(Buffer.alloc(64 * 1024, 'a'));
       // The rest is sent only once the first part has reached the service: a buffering proxy would wait forever.
-      arrived.then(() => req.end(Buffer.alloc(64 * 1024, 'b')));
+      void arrived.then(() => req.end(Buffer.alloc(64 * 1024, 'b')));
     });
     const { status, body } = await answer;
     expect(status).toBe(200);

@@ -146,7 +146,7 @@ function NewDocument({ collection }: { collection: Collection }) {
     } catch (err) {
       return setParseError(`The data is not JSON: ${(err as Error).message}`);
     }
-    create.mutate({ key, data: parsed }, { onSuccess: (d) => navigate(documentPage(collection, d.key)) });
+    create.mutate({ key, data: parsed }, { onSuccess: (d) => void navigate(documentPage(collection, d.key)) });
   };
   return (
     <details className="card">
