@@ -34,13 +34,13 @@ export type Params<S extends Service, M extends Method, P extends PathOf<S, M>> 
 
 export type Body<S extends Service, M extends Method, P extends PathOf<S, M>> = OperationRequestBodyContent<Operation<S, M, P>>;
 
-type Required<S extends Service, M extends Method, P extends PathOf<S, M>> = (RequiredKeysOf<Params<S, M, P>> extends never
+type Parts<S extends Service, M extends Method, P extends PathOf<S, M>> = (RequiredKeysOf<Params<S, M, P>> extends never
   ? { params?: Params<S, M, P> }
   : { params: Params<S, M, P> }) &
   ([Body<S, M, P>] extends [never | undefined] ? { body?: undefined } : { body: Body<S, M, P> });
 
 /** What a call adds to its path template: its parameters, its body, and extra headers (If-Match). */
-export type Init<S extends Service, M extends Method, P extends PathOf<S, M>> = Required<S, M, P> & { headers?: Record<string, string> };
+export type Init<S extends Service, M extends Method, P extends PathOf<S, M>> = Parts<S, M, P> & { headers?: Record<string, string> };
 
 /** The GET paths of `service` whose answer is a page of rows (`data: [...]`). */
 export type ListPath<S extends Service> = {

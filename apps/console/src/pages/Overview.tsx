@@ -11,7 +11,6 @@ import { SERVICE_TITLES } from '../Layout';
 
 const Chart = lazy(() => import('../components/Chart'));
 
-type Window = '24h' | '7d';
 
 type StatsAnswer =
   | Answer<'docstore', 'get', '/api/v1/client/{client}/stats'>
@@ -19,8 +18,11 @@ type StatsAnswer =
   | Answer<'ingestion', 'get', '/DataInserterSales/api/sales/stats'>
   | Answer<'push', 'get', '/api/pushm/stats'>;
 
+/** The windows every statistics endpoint takes. */
+type StatsWindow = StatsAnswer['window'];
+
 /** Each service's statistics endpoint. */
-function fetchStats(service: Service, c: Credentials, window: Window): Promise<StatsAnswer> {
+function fetchStats(service: Service, c: Credentials, window: StatsWindow): Promise<StatsAnswer> {
   switch (service) {
     case 'docstore':
       return call('docstore', c, 'get', '/api/v1/client/{client}/stats', { params: { path: { client: c.docstoreClient ?? '' }, query: { window } } });
@@ -35,7 +37,7 @@ function fetchStats(service: Service, c: Credentials, window: Window): Promise<S
 
 export default function Overview() {
   const { services } = useSession();
-  const [window, setWindow] = useState<Window>('24h');
+  const [window, setWindow] = useState<StatsWindow>('24h');
   if (services.length === 0) {
     return (
       <>
@@ -64,7 +66,7 @@ export default function Overview() {
   );
 }
 
-function ServiceStats({ service, window }: { service: Service; window: Window }) {
+function ServiceStats({ service, window }: { service: Service; window: StatsWindow }) {
   const { credentials } = useSession();
   const stats = useQuery({ queryKey: [service, 'stats', window], queryFn: () => fetchStats(service, credentials, window) });
   const title = `${SERVICE_TITLES[service]}, ${window === '24h' ? 'last 24 hours' : 'last 7 days'}`;

@@ -49,7 +49,7 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
     const name = /^filter\[(.+)\]$/.exec(k)?.[1];
     if (name) filters[name] = v;
   }
-  const listQuery = { filter: filters, sort: params.get('sort') ?? undefined, deleted: params.get('deleted') === 'true' ? true : undefined };
+  const listQuery = { filter: Object.keys(filters).length ? filters : undefined, sort: params.get('sort') || undefined, deleted: params.get('deleted') === 'true' ? true : undefined };
 
   const apply = (e: FormEvent) => {
     e.preventDefault();

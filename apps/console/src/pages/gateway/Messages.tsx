@@ -35,7 +35,7 @@ export default function Messages() {
         service="gateway"
         path="/api/Messages"
         sizeParam="limit"
-        init={{ params: { query: { status: params.get('status') ?? undefined, recipient: params.get('recipient') ?? undefined } } }}
+        init={{ params: { query: { status: params.get('status') || undefined, recipient: params.get('recipient') || undefined } } }}
         label="Messages"
         columns={[
           { header: 'To', cell: (m) => m.to },

@@ -30,7 +30,7 @@ export default function Templates() {
         service="gateway"
         path="/api/Templates"
         sizeParam="limit"
-        init={{ params: { query: { status: params.get('status') ?? undefined, category: listCategory } } }}
+        init={{ params: { query: { status: params.get('status') || undefined, category: listCategory } } }}
         label="Templates"
         columns={[
           { header: 'Name', cell: (t) => t.name },
