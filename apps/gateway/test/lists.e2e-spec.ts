@@ -282,9 +282,9 @@ describe('lists and statistics (sandbox)', () => {
       try {
         const hook = await register(selfSigned.url);
         await send('15550102030');
-        const [logged] = await eventually(async () => {
+        const [logged] = await eventually(() => {
           const calls = warn.mock.calls.filter(([fields]) => (fields as { webhookId?: string })?.webhookId === hook);
-          return calls.length > 0 ? calls : undefined;
+          return Promise.resolve(calls.length > 0 ? calls : undefined);
         });
         expect(logged[0]).toMatchObject({ webhookId: hook, attempt: 1, status: null, cause: expect.stringMatching(/certificate/i) });
         expect(String(logged[1])).toMatch(/^webhook delivery failed: .*certificate/i);

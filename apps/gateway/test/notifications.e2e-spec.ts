@@ -22,7 +22,7 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
   beforeAll(async () => {
     @Module({ imports: [gatewayModule({ trustedCertificates: [certs.ca] })] })
     class TrustingTestCa {}
-    gw = await withPhones(
+    gw = withPhones(
       await createTestApp(TrustingTestCa as Type, {
         SANDBOX_STATUS_DELAY_MS: '50',
         SANDBOX_REVIEW_DELAY_MS: '50',

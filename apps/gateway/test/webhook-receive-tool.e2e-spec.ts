@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Module, type Type } from '@nestjs/common';
-import { createTestApp, startReceiveTool, type ReceiveTool } from '@app/testkit';
+import { createTestApp, eventually, startReceiveTool, type ReceiveTool } from '@app/testkit';
 import { gatewayModule } from '../src/app.module';
 import { request, text, withPhones, type Gateway } from './support/gateway-test';
 
@@ -33,10 +33,11 @@ describe('webhook:receive --https with the gateway', () => {
     rmSync(caDir, { recursive: true, force: true });
   });
 
-  it('serves https on loopback with a certificate of its CA, and says how to trust it', () => {
+  it('serves https on loopback with a certificate of its CA, and says how to trust it', async () => {
     expect(receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/hook$/);
     expect(readFileSync(caFile, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
-    expect(receiver.stderr).toContain(`NODE_EXTRA_CA_CERTS=${caFile}`);
+    // The tool writes that line after the one the start waits for.
+    await eventually(() => Promise.resolve(receiver.stderr.includes(`NODE_EXTRA_CA_CERTS=${caFile}`) ? true : undefined));
   });
 
   it('prints the gateway\'s deliveries (unsigned, with the webhook\'s custom headers) when the gateway trusts that CA', async () => {

@@ -45,9 +45,9 @@ export class SandboxProvider implements ChatProvider {
     await this.storage.remove(phone.accountId, mediaId);
   }
 
-  async createTemplate(_phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {
-    if (!TEMPLATE_LANGUAGES.has(draft.language)) throw new InvalidParameterException('language', `${draft.language} is not a language the network takes templates in`);
-    return { id: numericId(), status: 'PENDING', category: draft.category };
+  createTemplate(_phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {
+    if (!TEMPLATE_LANGUAGES.has(draft.language)) return Promise.reject(new InvalidParameterException('language', `${draft.language} is not a language the network takes templates in`));
+    return Promise.resolve({ id: numericId(), status: 'PENDING', category: draft.category });
   }
 
   async getProfile(phone: PhoneContext): Promise<Record<string, unknown>> {
