@@ -54,7 +54,7 @@ export function Layout({ failed = false }: { failed?: boolean }) {
             type="button"
             onClick={() => {
               signOut();
-              navigate('/signin');
+              void navigate('/signin');
             }}
           >
             Sign out

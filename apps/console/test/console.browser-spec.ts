@@ -13,7 +13,7 @@ const { ensureBuilt } = require(join(ROOT, 'tools/app-build.js')) as { ensureBui
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Polls `check` until it returns true, for at most `ms` (then fails naming `what`). */
-async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -192,7 +192,7 @@ describe('console: the flows in headless Chromium', () => {
     });
     expect(res.status).toBe(201);
     // The retry is due half a second after the failure; a busy machine may take longer to run it.
-    await until('the failed call and its retry at the receiver', async () => receiver.calls.length >= 2, 60_000);
+    await until('the failed call and its retry at the receiver', () => receiver.calls.length >= 2, 60_000);
     const deliveries = page.getByRole('region', { name: 'Deliveries' });
     await until('a succeeded delivery in the log', async () => {
       await page.reload();
@@ -207,7 +207,7 @@ describe('console: the flows in headless Chromium', () => {
     await check('webhooks');
     await deliveries.getByRole('button', { name: 'Redeliver' }).first().click();
     await page.getByText('Redelivery queued.').waitFor();
-    await until('the redelivery at the receiver', async () => receiver.calls.length >= 3, 60_000);
+    await until('the redelivery at the receiver', () => receiver.calls.length >= 3, 60_000);
     await until('the redelivery in the attempt log', async () => {
       await page.reload();
       await deliveries.getByRole('button', { name: 'Attempts' }).first().click();

@@ -1,5 +1,5 @@
 import { ApiError, errorMessage } from './errors';
-import { nextPage, query } from './paging';
+import { nextPage } from './paging';
 import { series } from './stats';
 
 describe('error messages as the APIs word them', () => {
@@ -20,15 +20,11 @@ describe('error messages as the APIs word them', () => {
 
 describe('paging', () => {
   it('follows the Laravel envelope by page and the gateway by cursor', () => {
-    expect(nextPage({ data: [], current_page: 2, next_page_url: 'http://x?page=3' })).toEqual({ page: '3' });
-    expect(nextPage({ data: [], current_page: 2, next_page_url: null })).toBeNull();
-    expect(nextPage({ data: [], paging: { cursors: { after: 'abc' }, next: 'http://x' } })).toEqual({ after: 'abc' });
-    expect(nextPage({ data: [], paging: { cursors: { after: 'abc' } } })).toBeNull();
-  });
-
-  it('builds a query from the non-empty values', () => {
-    expect(query({ a: '1', b: '', c: undefined, 'filter[x]': 'y z' })).toBe('?a=1&filter%5Bx%5D=y+z');
-    expect(query({})).toBe('');
+    expect(nextPage({ current_page: 2, next_page_url: 'http://x?page=3' })).toEqual({ page: 3 });
+    expect(nextPage({ current_page: 2, next_page_url: null })).toBeNull();
+    expect(nextPage({ paging: { cursors: { after: 'abc' }, next: 'http://x' } })).toEqual({ after: 'abc' });
+    expect(nextPage({ paging: { cursors: { after: 'abc' } } })).toBeNull();
+    expect(nextPage({ paging: { cursors: { after: null } } })).toBeNull();
   });
 });
 

@@ -1,18 +1,15 @@
-/**
- * Every service's statistics answer `{data: [{hour, ...counts}]}`: one bucket per UTC hour, counts either flat
- * (`inserted: 3`) or grouped (`by_status: {sent: 3}`, `by_platform: {android: {sent: 1}}`). `series` flattens them into
- * one numeric series per name (`sent`, `android.sent`), for the chart and its table.
- */
-export interface StatsAnswer {
-  data: Array<{ hour: string } & Record<string, unknown>>;
-}
-
+/** The chart's input: one numeric series per name over the hours (the console's own shape, not an answer). */
 export interface Series {
   hours: number[];
   series: Array<{ name: string; values: number[] }>;
 }
 
-export function series(answer: StatsAnswer): Series {
+/**
+ * Every service's statistics answer `{data: [{hour, ...counts}]}`: one bucket per UTC hour, counts either flat
+ * (`inserted: 3`) or grouped (`by_status: {sent: 3}`, `by_platform: {android: {sent: 1}}`). `series` flattens them into
+ * one numeric series per name (`sent`, `android.sent`), for the chart and its table.
+ */
+export function series<B extends { hour: string }>(answer: { data: readonly B[] }): Series {
   const names: string[] = [];
   const rows = answer.data.map((bucket) => {
     const flat: Record<string, number> = {};
@@ -23,7 +20,7 @@ export function series(answer: StatsAnswer): Series {
         for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(k.startsWith('by_') ? prefix : prefix ? `${prefix}.${k}` : k, v);
       }
     };
-    for (const [k, v] of Object.entries(bucket)) if (k !== 'hour') walk(k.startsWith('by_') ? '' : k, v);
+    for (const [k, v] of Object.entries(bucket as Record<string, unknown>)) if (k !== 'hour') walk(k.startsWith('by_') ? '' : k, v);
     for (const name of Object.keys(flat)) if (!names.includes(name)) names.push(name);
     return flat;
   });

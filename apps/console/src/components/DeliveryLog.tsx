@@ -1,101 +1,103 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useApiMutation } from '../api/hooks';
-import type { Service } from '../auth/credentials';
+import { call } from '../api/client';
+import type { Row } from '../api/openapi';
+import { useSession } from '../auth/session';
 import { ErrorNote } from './ErrorNote';
 import { when } from './Json';
 import { List } from './List';
+import type { Column } from './Table';
 
-interface Delivery {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: string;
-}
+/** Whose delivery log: a docstore client's webhook or a gateway registration. */
+export type WebhookTarget = { service: 'docstore'; client: string; webhookId: string } | { service: 'gateway'; id: string };
 
-interface Attempt {
-  attempt: number;
-  trigger: string;
-  outcome: string;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  response_body: string | null;
-  attempted_at: string;
+const DOCSTORE = '/api/v1/client/{client}/webhooks/{webhookId}/deliveries';
+const GATEWAY = '/api/Webhooks/{id}/deliveries';
+
+type Delivery = Row<'docstore', typeof DOCSTORE> | Row<'gateway', typeof GATEWAY>;
+type Attempt = Row<'docstore', `${typeof DOCSTORE}/{deliveryId}/attempts`> | Row<'gateway', `${typeof GATEWAY}/{deliveryId}/attempts`>;
+
+const ATTEMPT_COLUMNS: Column<Attempt>[] = [
+  { header: '#', cell: (a) => a.attempt },
+  { header: 'Trigger', cell: (a) => a.trigger },
+  { header: 'Outcome', cell: (a) => a.outcome },
+  { header: 'Status', cell: (a) => a.response_status ?? '—' },
+  { header: 'Duration', cell: (a) => (a.duration_ms !== null ? `${a.duration_ms} ms` : '—') },
+  { header: 'Answer', cell: (a) => <code className="clip">{a.response_body ?? a.error ?? ''}</code> },
+  { header: 'When', cell: (a) => when(a.attempted_at) },
+];
+
+/** A delivery's attempts, from the service that made them. */
+function Attempts({ webhook, deliveryId }: { webhook: WebhookTarget; deliveryId: string }) {
+  const table = { label: `Attempts of delivery ${deliveryId}`, columns: ATTEMPT_COLUMNS, rowKey: (a: Attempt) => a.attempt };
+  return webhook.service === 'docstore' ? (
+    <List {...table} service="docstore" path={`${DOCSTORE}/{deliveryId}/attempts`} init={{ params: { path: { client: webhook.client, webhookId: webhook.webhookId, deliveryId } } }} />
+  ) : (
+    <List {...table} service="gateway" path={`${GATEWAY}/{deliveryId}/attempts`} sizeParam="limit" init={{ params: { path: { id: webhook.id, deliveryId } } }} />
+  );
 }
 
 /**
  * A webhook's delivery log (both services keep it the same way, in libs/webhooks): each delivery, its attempts
  * (status, duration, the answer's first 1 KB) and redeliver.
  */
-export function DeliveryLog({ service, webhookPath, sizeParam }: { service: Service; webhookPath: string; sizeParam: 'per_page' | 'limit' }) {
+export function DeliveryLog({ webhook }: { webhook: WebhookTarget }) {
+  const { credentials } = useSession();
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState<string | null>(null);
-  const redeliver = useApiMutation<unknown, string>(service, (id) => ({ method: 'POST', path: `${webhookPath}/deliveries/${encodeURIComponent(id)}/redeliver` }));
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: string) =>
+      webhook.service === 'docstore'
+        ? call('docstore', credentials, 'post', `${DOCSTORE}/{deliveryId}/redeliver`, { params: { path: { client: webhook.client, webhookId: webhook.webhookId, deliveryId } } })
+        : call('gateway', credentials, 'post', `${GATEWAY}/{deliveryId}/redeliver`, { params: { path: { id: webhook.id, deliveryId } } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [webhook.service] }),
+  });
+  const columns: Column<Delivery>[] = [
+    { header: 'Event', cell: (d) => d.event },
+    { header: 'Status', cell: (d) => d.status },
+    { header: 'Attempts', cell: (d) => d.attempts },
+    {
+      header: 'Last answer',
+      cell: (d) => (
+        <>
+          {d.response_status ?? '—'}
+          {d.duration_ms !== null ? ` in ${d.duration_ms} ms` : ''}
+          {d.error ? ` (${d.error})` : ''}
+        </>
+      ),
+    },
+    { header: 'Created', cell: (d) => when(d.created_at) },
+    {
+      header: 'Actions',
+      cell: (d) => (
+        <>
+          <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
+            Attempts
+          </button>{' '}
+          <button type="button" onClick={() => redeliver.mutate(d.id)} disabled={redeliver.isPending}>
+            Redeliver
+          </button>
+        </>
+      ),
+    },
+  ];
+  const table = {
+    label: 'Deliveries',
+    columns,
+    rowKey: (d: Delivery) => d.id,
+    empty: 'No deliveries yet.',
+    details: (d: Delivery) => open === d.id && <Attempts webhook={webhook} deliveryId={d.id} />,
+  };
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Delivery log</h2>
       <ErrorNote error={redeliver.error} />
       {redeliver.isSuccess && <p role="status">Redelivery queued.</p>}
-      <List<Delivery>
-        service={service}
-        path={`${webhookPath}/deliveries`}
-        sizeParam={sizeParam}
-        label="Deliveries"
-        columns={[
-          { header: 'Event', cell: (d) => d.event },
-          { header: 'Status', cell: (d) => d.status },
-          { header: 'Attempts', cell: (d) => d.attempts },
-          {
-            header: 'Last answer',
-            cell: (d) => (
-              <>
-                {d.response_status ?? '—'}
-                {d.duration_ms !== null ? ` in ${d.duration_ms} ms` : ''}
-                {d.error ? ` (${d.error})` : ''}
-              </>
-            ),
-          },
-          { header: 'Created', cell: (d) => when(d.created_at) },
-          {
-            header: 'Actions',
-            cell: (d) => (
-              <>
-                <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
-                  Attempts
-                </button>{' '}
-                <button type="button" onClick={() => redeliver.mutate(d.id)} disabled={redeliver.isPending}>
-                  Redeliver
-                </button>
-              </>
-            ),
-          },
-        ]}
-        rowKey={(d) => d.id}
-        empty="No deliveries yet."
-        details={(d) =>
-          open === d.id && (
-            <List<Attempt>
-              service={service}
-              path={`${webhookPath}/deliveries/${encodeURIComponent(d.id)}/attempts`}
-              sizeParam={sizeParam}
-              label={`Attempts of delivery ${d.id}`}
-              columns={[
-                { header: '#', cell: (a) => a.attempt },
-                { header: 'Trigger', cell: (a) => a.trigger },
-                { header: 'Outcome', cell: (a) => a.outcome },
-                { header: 'Status', cell: (a) => a.response_status ?? '—' },
-                { header: 'Duration', cell: (a) => (a.duration_ms !== null ? `${a.duration_ms} ms` : '—') },
-                { header: 'Answer', cell: (a) => <code className="clip">{a.response_body ?? a.error ?? ''}</code> },
-                { header: 'When', cell: (a) => when(a.attempted_at) },
-              ]}
-              rowKey={(a) => a.attempt}
-            />
-          )
-        }
-      />
+      {webhook.service === 'docstore' ? (
+        <List {...table} service="docstore" path={DOCSTORE} init={{ params: { path: { client: webhook.client, webhookId: webhook.webhookId } } }} />
+      ) : (
+        <List {...table} service="gateway" path={GATEWAY} sizeParam="limit" init={{ params: { path: { id: webhook.id } } }} />
+      )}
     </section>
   );
 }

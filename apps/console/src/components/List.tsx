@@ -1,16 +1,18 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
-import { nextPage, query, type Page } from '../api/paging';
+import { call } from '../api/client';
+import type { Init, ListPath, Row } from '../api/openapi';
+import { nextPage, type PageEnvelope } from '../api/paging';
 import type { Service } from '../auth/credentials';
 import { useSession } from '../auth/session';
 import { ErrorNote } from './ErrorNote';
 import { Table, type TableProps } from './Table';
 
-interface ListProps<T> extends Omit<TableProps<T>, 'rows'> {
-  service: Service;
-  /** Path without the page parameters; `params` are added to it. */
-  path: string;
-  params?: Record<string, string | undefined>;
+interface ListProps<S extends Service, P extends ListPath<S>> extends Omit<TableProps<Row<S, P>>, 'rows'> {
+  service: S;
+  /** One of the service's list operations; its rows type the columns. */
+  path: P;
+  /** Its parameters without the page ones, which the list adds. */
+  init: Init<S, 'get', P>;
   /** `per_page` (Laravel envelope) or `limit` (gateway). */
   sizeParam?: 'per_page' | 'limit';
 }
@@ -19,12 +21,17 @@ interface ListProps<T> extends Omit<TableProps<T>, 'rows'> {
  * A table that loads one page at a time (the API's own paging) and adds the next page on demand, so a
  * list of 10,000 rows never blocks the page: only what was asked for is fetched and rendered.
  */
-export function List<T>({ service, path, params = {}, sizeParam = 'per_page', empty = 'Nothing here yet.', ...table }: ListProps<T>) {
+export function List<S extends Service, P extends ListPath<S>>({ service, path, init, sizeParam = 'per_page', empty = 'Nothing here yet.', ...table }: ListProps<S, P>) {
   const { credentials } = useSession();
   const result = useInfiniteQuery({
-    queryKey: [service, path, params, 'list'],
-    initialPageParam: {} as Record<string, string>,
-    queryFn: ({ pageParam }) => api<Page<T>>(service, credentials, `${path}${query({ ...params, [sizeParam]: '25', ...pageParam })}`),
+    queryKey: [service, path, init, 'list'],
+    initialPageParam: null as ReturnType<typeof nextPage>,
+    queryFn: async ({ pageParam }) => {
+      const params = (init as { params?: { query?: object } }).params;
+      const paged = { ...init, params: { ...params, query: { ...params?.query, [sizeParam]: 25, ...pageParam } } } as Init<S, 'get', P>;
+      // A list path's answer has `data` rows and one of the two paging envelopes (ListPath).
+      return (await call<S, 'get', P>(service, credentials, 'get', path, paged)) as PageEnvelope & { data: Row<S, P>[]; total?: number };
+    },
     getNextPageParam: (last) => nextPage(last) ?? undefined,
   });
   if (result.isPending) return <p aria-live="polite">Loading…</p>;
@@ -38,7 +45,7 @@ export function List<T>({ service, path, params = {}, sizeParam = 'per_page', em
       </p>
       <Table {...table} rows={items} empty={empty} />
       {result.hasNextPage && (
-        <button type="button" onClick={() => result.fetchNextPage()} disabled={result.isFetchingNextPage}>
+        <button type="button" onClick={() => void result.fetchNextPage()} disabled={result.isFetchingNextPage}>
           {result.isFetchingNextPage ? 'Loading…' : 'Load more'}
         </button>
       )}

@@ -1,31 +1,43 @@
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { useApiQuery } from '../api/hooks';
-import { series, type StatsAnswer } from '../api/stats';
+import { call } from '../api/client';
+import type { Answer } from '../api/openapi';
+import { series } from '../api/stats';
 import { useSession } from '../auth/session';
-import type { Service } from '../auth/credentials';
+import type { Credentials, Service } from '../auth/credentials';
 import { ErrorNote } from '../components/ErrorNote';
 import { SERVICE_TITLES } from '../Layout';
 
 const Chart = lazy(() => import('../components/Chart'));
 
+
+type StatsAnswer =
+  | Answer<'docstore', 'get', '/api/v1/client/{client}/stats'>
+  | Answer<'gateway', 'get', '/api/Stats'>
+  | Answer<'ingestion', 'get', '/DataInserterSales/api/sales/stats'>
+  | Answer<'push', 'get', '/api/pushm/stats'>;
+
+/** The windows every statistics endpoint takes. */
+type StatsWindow = StatsAnswer['window'];
+
 /** Each service's statistics endpoint. */
-export function statsPath(service: Service, clientId: string | undefined, window: string): string {
+function fetchStats(service: Service, c: Credentials, window: StatsWindow): Promise<StatsAnswer> {
   switch (service) {
     case 'docstore':
-      return `/api/v1/client/${encodeURIComponent(clientId ?? '')}/stats?window=${window}`;
+      return call('docstore', c, 'get', '/api/v1/client/{client}/stats', { params: { path: { client: c.docstoreClient ?? '' }, query: { window } } });
     case 'gateway':
-      return `/api/Stats?window=${window}`;
+      return call('gateway', c, 'get', '/api/Stats', { params: { query: { window } } });
     case 'ingestion':
-      return `/DataInserterSales/api/sales/stats?window=${window}`;
+      return call('ingestion', c, 'get', '/DataInserterSales/api/sales/stats', { params: { query: { window } } });
     case 'push':
-      return `/api/pushm/stats?window=${window}`;
+      return call('push', c, 'get', '/api/pushm/stats', { params: { query: { window } } });
   }
 }
 
 export default function Overview() {
   const { services } = useSession();
-  const [window, setWindow] = useState<'24h' | '7d'>('24h');
+  const [window, setWindow] = useState<StatsWindow>('24h');
   if (services.length === 0) {
     return (
       <>
@@ -54,9 +66,9 @@ export default function Overview() {
   );
 }
 
-function ServiceStats({ service, window }: { service: Service; window: string }) {
+function ServiceStats({ service, window }: { service: Service; window: StatsWindow }) {
   const { credentials } = useSession();
-  const stats = useApiQuery<StatsAnswer>(service, statsPath(service, credentials.docstoreClient, window));
+  const stats = useQuery({ queryKey: [service, 'stats', window], queryFn: () => fetchStats(service, credentials, window) });
   const title = `${SERVICE_TITLES[service]}, ${window === '24h' ? 'last 24 hours' : 'last 7 days'}`;
   const data = stats.data ? series(stats.data) : null;
   return (

@@ -25,7 +25,7 @@ export default function SignIn() {
     if (Boolean(clean.docstoreToken) !== Boolean(clean.docstoreClient)) return setProblem('The docstore needs both its token and its client id.');
     if (servicesOf(clean).length === 0) return setProblem('Give at least one credential.');
     signIn(clean);
-    navigate((location.state as { from?: string } | null)?.from ?? '/');
+    void navigate((location.state as { from?: string } | null)?.from ?? '/');
   };
 
   return (

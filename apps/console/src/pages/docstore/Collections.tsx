@@ -2,12 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import { useSession } from '../../auth/session';
 import { List } from '../../components/List';
 import { CollectionPicker } from './CollectionPicker';
-import { clientPath, documentsPage, type Collection } from './paths';
-
-interface CollectionRow extends Collection {
-  documents?: number;
-  count?: number;
-}
+import { documentsPage } from './paths';
 
 /** Environments, contexts and types that hold documents, with their counts. */
 export default function Collections() {
@@ -19,15 +14,16 @@ export default function Collections() {
       <h2>Open a collection</h2>
       <CollectionPicker value={null} onPick={(c) => navigate(documentsPage(c))} />
       <h2>Collections with documents</h2>
-      <List<CollectionRow>
+      <List
         service="docstore"
-        path={`${clientPath(credentials.docstoreClient!)}/collections`}
+        path="/api/v1/client/{client}/collections"
+        init={{ params: { path: { client: credentials.docstoreClient! } } }}
         label="Collections"
         columns={[
           { header: 'Environment', cell: (c) => c.environment },
           { header: 'Context', cell: (c) => c.context },
           { header: 'Type', cell: (c) => <Link to={documentsPage(c)}>{c.type}</Link> },
-          { header: 'Documents', cell: (c) => c.documents ?? c.count ?? '' },
+          { header: 'Documents', cell: (c) => c.documents },
         ]}
         rowKey={(c) => `${c.environment}/${c.context}/${c.type}`}
         empty="No documents yet: open a collection above to create the first."

@@ -1,23 +1,19 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../../api/client';
+import { call } from '../../api/client';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
-import { nextPage, query, type Page } from '../../api/paging';
+import { nextPage } from '../../api/paging';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Json, when } from '../../components/Json';
 import { Table } from '../../components/Table';
-import { collectionFrom, documentPath, documentsPage, type Collection, type DocumentView } from './paths';
+import { collectionFrom, collectionParams, documentsPage, type Collection, type DocumentView, type HistoryEntry } from './paths';
 
 const Diff = lazy(() => import('../../components/Diff'));
 
-interface HistoryEntry {
-  id: string;
-  version: number;
-  data: Record<string, unknown>;
-  created_at: string;
-}
+const DOCUMENT = '/api/v1/client/{client}/{environment}/context/{context}/type/{type}/{key}';
+type DocumentParams = ReturnType<typeof collectionParams> & { key: string };
 
 /** One document: its JSON, an editor (PUT), its history with a side-by-side diff of any two versions, and restore. */
 export default function DocumentPage() {
@@ -30,8 +26,8 @@ export default function DocumentPage() {
 
 function DocumentBody({ collection, docKey }: { collection: Collection; docKey: string }) {
   const { credentials } = useSession();
-  const path = documentPath(credentials.docstoreClient!, collection, docKey);
-  const doc = useApiQuery<DocumentView>('docstore', `${path}?deleted=true`);
+  const path = { ...collectionParams(credentials.docstoreClient!, collection), key: docKey };
+  const doc = useApiQuery('docstore', DOCUMENT, { params: { path, query: { deleted: true } } });
   return (
     <>
       <p>
@@ -58,12 +54,11 @@ function DocumentBody({ collection, docKey }: { collection: Collection; docKey: 
   );
 }
 
-function Editor({ doc, path, collection }: { doc: DocumentView; path: string; collection: Collection }) {
+function Editor({ doc, path, collection }: { doc: DocumentView; path: DocumentParams; collection: Collection }) {
   const [text, setText] = useState(JSON.stringify(doc.data, null, 2));
   const [parseError, setParseError] = useState('');
-  const save = useApiMutation<DocumentView, unknown>('docstore', (data) => ({
-    method: 'PUT',
-    path,
+  const save = useApiMutation('docstore', 'put', DOCUMENT, (data: Record<string, unknown>) => ({
+    params: { path },
     headers: { 'If-Match': `"${doc.version}"` },
     body: { ...collection, key: doc.key, data },
   }));
@@ -71,7 +66,7 @@ function Editor({ doc, path, collection }: { doc: DocumentView; path: string; co
     e.preventDefault();
     setParseError('');
     try {
-      save.mutate(JSON.parse(text));
+      save.mutate(JSON.parse(text) as Record<string, unknown>);
     } catch (err) {
       setParseError(`The data is not JSON: ${(err as Error).message}`);
     }
@@ -95,15 +90,15 @@ function Editor({ doc, path, collection }: { doc: DocumentView; path: string; co
   );
 }
 
-function History({ path }: { path: string }) {
+function History({ path }: { path: DocumentParams }) {
   const { credentials } = useSession();
   const history = useInfiniteQuery({
-    queryKey: ['docstore', `${path}/history`, 'list'],
-    initialPageParam: {} as Record<string, string>,
-    queryFn: ({ pageParam }) => api<Page<HistoryEntry>>('docstore', credentials, `${path}/history${query({ per_page: 100, ...pageParam })}`),
-    getNextPageParam: (last) => nextPage(last) ?? undefined,
+    queryKey: ['docstore', `${DOCUMENT}/history`, path, 'list'],
+    initialPageParam: {} as { page?: number },
+    queryFn: ({ pageParam }) => call('docstore', credentials, 'get', `${DOCUMENT}/history`, { params: { path, query: { per_page: 100, ...pageParam } } }),
+    getNextPageParam: (last): { page?: number } | undefined => nextPage(last) ?? undefined,
   });
-  const restore = useApiMutation<DocumentView, string>('docstore', (id) => ({ method: 'POST', path: `${path}/history/${encodeURIComponent(id)}/restore` }));
+  const restore = useApiMutation('docstore', 'post', `${DOCUMENT}/history/{history_id}/restore`, (id: string) => ({ params: { path: { ...path, history_id: id } } }));
   const entries = history.data?.pages.flatMap((p) => p.data) ?? [];
   const [left, setLeft] = useState<string>('');
   const [right, setRight] = useState<string>('');
@@ -137,7 +132,7 @@ function History({ path }: { path: string }) {
         />
       )}
       {history.hasNextPage && (
-        <button type="button" onClick={() => history.fetchNextPage()}>
+        <button type="button" onClick={() => void history.fetchNextPage()}>
           Older versions
         </button>
       )}

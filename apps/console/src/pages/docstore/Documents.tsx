@@ -6,7 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { List } from '../../components/List';
 import { when } from '../../components/Json';
 import { CollectionPicker } from './CollectionPicker';
-import { collectionFrom, collectionPath, documentPage, documentPath, documentsPage, type Collection, type DocumentView } from './paths';
+import { collectionFrom, collectionParams, documentPage, documentsPage, type Collection } from './paths';
 
 const OPERATORS = [
   ['', 'equals'],
@@ -43,8 +43,13 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
   const client = credentials.docstoreClient!;
   const [filter, setFilter] = useState<Filter>({ field: '', op: '', value: '' });
   const [sort, setSort] = useState(params.get('sort') ?? '');
-  const listParams: Record<string, string> = {};
-  for (const [k, v] of params) if (k.startsWith('filter[') || k === 'sort' || k === 'deleted') listParams[k] = v;
+  // The page's address keeps the API's own `filter[field_op]` names; the client writes them back from `filter`.
+  const filters: Record<string, string> = {};
+  for (const [k, v] of params) {
+    const name = /^filter\[(.+)\]$/.exec(k)?.[1];
+    if (name) filters[name] = v;
+  }
+  const listQuery = { filter: Object.keys(filters).length ? filters : undefined, sort: params.get('sort') || undefined, deleted: params.get('deleted') === 'true' ? true : undefined };
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
@@ -105,10 +110,10 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
           ))}
         </ul>
       )}
-      <List<DocumentView>
+      <List
         service="docstore"
-        path={collectionPath(client, collection)}
-        params={listParams}
+        path="/api/v1/client/{client}/{environment}/context/{context}/type/{type}"
+        init={{ params: { path: collectionParams(client, collection), query: listQuery } }}
         label="Documents"
         columns={[
           { header: 'Key', cell: (d) => <Link to={documentPage(collection, d.key)}>{d.key}</Link> },
@@ -128,21 +133,20 @@ function NewDocument({ collection }: { collection: Collection }) {
   const [key, setKey] = useState('');
   const [data, setData] = useState('{\n  \n}');
   const [parseError, setParseError] = useState('');
-  const create = useApiMutation<DocumentView, { key: string; data: unknown }>('docstore', (v) => ({
-    method: 'POST',
-    path: documentPath(credentials.docstoreClient!, collection, v.key),
+  const create = useApiMutation('docstore', 'post', '/api/v1/client/{client}/{environment}/context/{context}/type/{type}/{key}', (v: { key: string; data: Record<string, unknown> }) => ({
+    params: { path: { ...collectionParams(credentials.docstoreClient!, collection), key: v.key } },
     body: { ...collection, key: v.key, data: v.data },
   }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setParseError('');
-    let parsed: unknown;
+    let parsed: Record<string, unknown>;
     try {
-      parsed = JSON.parse(data);
+      parsed = JSON.parse(data) as Record<string, unknown>;
     } catch (err) {
       return setParseError(`The data is not JSON: ${(err as Error).message}`);
     }
-    create.mutate({ key, data: parsed }, { onSuccess: (d) => navigate(documentPage(collection, d.key)) });
+    create.mutate({ key, data: parsed }, { onSuccess: (d) => void navigate(documentPage(collection, d.key)) });
   };
   return (
     <details className="card">

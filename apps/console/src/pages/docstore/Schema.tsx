@@ -5,7 +5,9 @@ import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { CollectionPicker } from './CollectionPicker';
-import { collectionFrom, collectionPath, type Collection } from './paths';
+import { collectionFrom, collectionParams, type Collection } from './paths';
+
+const SCHEMA = '/api/v1/client/{client}/{environment}/context/{context}/type/{type}/schema';
 
 /** A collection's JSON Schema: read, replace (422 errors shown where the API names them), delete. */
 export default function Schema() {
@@ -23,20 +25,20 @@ export default function Schema() {
 
 function SchemaEditor({ collection }: { collection: Collection }) {
   const { credentials } = useSession();
-  const path = `${collectionPath(credentials.docstoreClient!, collection)}/schema`;
-  const current = useApiQuery<{ schema: unknown }>('docstore', path, { retry: false });
+  const params = { path: collectionParams(credentials.docstoreClient!, collection) };
+  const current = useApiQuery('docstore', SCHEMA, { params }, { retry: false });
   const missing = current.error instanceof ApiError && current.error.status === 404;
   const [text, setText] = useState<string | null>(null);
   const [parseError, setParseError] = useState('');
-  const save = useApiMutation<unknown, unknown>('docstore', (schema) => ({ method: 'POST', path, body: { schema } }));
-  const remove = useApiMutation<unknown, void>('docstore', () => ({ method: 'DELETE', path }));
+  const save = useApiMutation('docstore', 'post', SCHEMA, (schema: Record<string, unknown>) => ({ params, body: { schema } }));
+  const remove = useApiMutation('docstore', 'delete', SCHEMA, () => ({ params }));
   const shown = text ?? (current.data ? JSON.stringify(current.data.schema, null, 2) : '{\n  "type": "object"\n}');
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setParseError('');
     try {
-      save.mutate(JSON.parse(shown));
+      save.mutate(JSON.parse(shown) as Record<string, unknown>);
     } catch (err) {
       setParseError(`The schema is not JSON: ${(err as Error).message}`);
     }

@@ -4,35 +4,23 @@ import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
 import { List } from '../../components/List';
-import { clientPath } from './paths';
-
-interface TokenView {
-  id: string;
-  name: string;
-  status: string;
-  scopes: unknown;
-  expires_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-}
 
 /** The client's tokens: create (the plain token is shown once) and revoke. */
 export default function Tokens() {
   const { credentials } = useSession();
-  const base = `${clientPath(credentials.docstoreClient!)}/tokens`;
+  const client = credentials.docstoreClient!;
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState('document:read');
   const [expires, setExpires] = useState('');
-  const create = useApiMutation<{ token: string; token_details: TokenView }, void>('docstore', () => ({
-    method: 'POST',
-    path: base,
+  const create = useApiMutation('docstore', 'post', '/api/v1/client/{client}/tokens', () => ({
+    params: { path: { client } },
     body: {
       name,
       scopes: scopes.split(',').map((s) => s.trim()).filter(Boolean),
       ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
     },
   }));
-  const revoke = useApiMutation<unknown, string>('docstore', (id) => ({ method: 'DELETE', path: `${base}/${encodeURIComponent(id)}` }));
+  const revoke = useApiMutation('docstore', 'delete', '/api/v1/client/{client}/tokens/{tokenId}', (tokenId: string) => ({ params: { path: { client, tokenId } } }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -68,9 +56,10 @@ export default function Tokens() {
         </div>
       )}
       <ErrorNote error={revoke.error} />
-      <List<TokenView>
+      <List
         service="docstore"
-        path={base}
+        path="/api/v1/client/{client}/tokens"
+        init={{ params: { path: { client } } }}
         label="Tokens"
         columns={[
           { header: 'Name', cell: (t) => t.name },

@@ -5,28 +5,23 @@ import { useSession } from '../../auth/session';
 import { DeliveryLog } from '../../components/DeliveryLog';
 import { ErrorNote } from '../../components/ErrorNote';
 import { List } from '../../components/List';
-import { clientPath } from './paths';
+import type { components } from '../../api/generated/docstore';
 
-const EVENTS = ['document.created', 'document.updated', 'document.deleted', 'document.read'];
-
-interface WebhookView {
-  id: string;
-  url: string;
-  events: string[];
-  status: string;
-  secret?: string;
-}
+type DocumentEvent = components['schemas']['WebhookDto']['events'][number];
+const EVENTS: DocumentEvent[] = ['document.created', 'document.updated', 'document.deleted', 'document.read'];
 
 /** The client's webhooks: create (secret shown once), rotate the secret, the delivery log with attempts, redeliver. */
 export default function Webhooks() {
   const { credentials } = useSession();
-  const base = `${clientPath(credentials.docstoreClient!)}/webhooks`;
+  const client = credentials.docstoreClient!;
   const [params, setParams] = useSearchParams();
   const selected = params.get('webhook');
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>(['document.created', 'document.updated']);
-  const create = useApiMutation<WebhookView, void>('docstore', () => ({ method: 'POST', path: base, body: { url, events } }));
-  const rotate = useApiMutation<WebhookView, string>('docstore', (id) => ({ method: 'POST', path: `${base}/${encodeURIComponent(id)}/rotate-secret` }));
+  const [events, setEvents] = useState<DocumentEvent[]>(['document.created', 'document.updated']);
+  const create = useApiMutation('docstore', 'post', '/api/v1/client/{client}/webhooks', () => ({ params: { path: { client } }, body: { url, events, status: 'active' as const } }));
+  const rotate = useApiMutation('docstore', 'post', '/api/v1/client/{client}/webhooks/{webhookId}/rotate-secret', (webhookId: string) => ({
+    params: { path: { client, webhookId } },
+  }));
   const shownSecret = rotate.data?.secret ?? create.data?.secret;
 
   const submit = (e: FormEvent) => {
@@ -62,9 +57,10 @@ export default function Webhooks() {
         </div>
       )}
       <ErrorNote error={rotate.error} />
-      <List<WebhookView>
+      <List
         service="docstore"
-        path={base}
+        path="/api/v1/client/{client}/webhooks"
+        init={{ params: { path: { client } } }}
         label="Webhooks"
         columns={[
           { header: 'URL', cell: (w) => <code className="clip">{w.url}</code> },
@@ -87,7 +83,7 @@ export default function Webhooks() {
         rowKey={(w) => w.id}
         rowProps={(w) => ({ 'aria-current': selected === w.id ? 'true' : undefined })}
       />
-      {selected && <DeliveryLog key={selected} service="docstore" webhookPath={`${base}/${encodeURIComponent(selected)}`} sizeParam="per_page" />}
+      {selected && <DeliveryLog key={selected} webhook={{ service: 'docstore', client, webhookId: selected }} />}
     </>
   );
 }

@@ -1,16 +1,13 @@
-/** Docstore paths for the signed-in client. */
-export interface Collection {
-  environment: string;
-  context: string;
-  type: string;
-}
+import type { components } from '../../api/generated/docstore';
 
-const seg = encodeURIComponent;
+export type DocumentView = components['schemas']['DocumentDto'];
+export type HistoryEntry = components['schemas']['HistoryEntryDto'];
 
-export const clientPath = (client: string) => `/api/v1/client/${seg(client)}`;
-export const collectionPath = (client: string, c: Collection) =>
-  `${clientPath(client)}/${seg(c.environment)}/context/${seg(c.context)}/type/${seg(c.type)}`;
-export const documentPath = (client: string, c: Collection, key: string) => `${collectionPath(client, c)}/${seg(key)}`;
+/** A collection as the console's pages name it (the picker's fields, the page addresses). */
+export type Collection = Pick<components['schemas']['CollectionDto'], 'environment' | 'context' | 'type'>;
+
+/** The path parameters of a collection's operations for the signed-in client. */
+export const collectionParams = (client: string, c: Collection) => ({ client, environment: c.environment, context: c.context, type: c.type });
 
 /** The console's own page addresses for a collection and a document. */
 export const documentsPage = (c: Collection) => `/docstore/documents?${new URLSearchParams({ environment: c.environment, context: c.context, type: c.type })}`;
@@ -20,15 +17,4 @@ export const documentPage = (c: Collection, key: string) =>
 export function collectionFrom(params: URLSearchParams): Collection | null {
   const [environment, context, type] = ['environment', 'context', 'type'].map((k) => params.get(k) ?? '');
   return environment && context && type ? { environment, context, type } : null;
-}
-
-export interface DocumentView extends Collection {
-  id: string;
-  key: string;
-  data: Record<string, unknown>;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  deleted_at: string | null;
 }

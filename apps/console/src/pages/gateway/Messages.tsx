@@ -6,15 +6,6 @@ import { when } from '../../components/Json';
 import { List } from '../../components/List';
 import { FilterSelect } from '../../components/FilterSelect';
 
-export interface MessageView {
-  id: string;
-  to: string;
-  type: string;
-  status: string;
-  created_at: string;
-  statuses?: Array<{ status: string; timestamp: string; errors?: unknown[] }>;
-}
-
 const STATUSES = ['', 'accepted', 'sent', 'delivered', 'read', 'failed'];
 const FINAL = new Set(['read', 'failed']);
 
@@ -40,11 +31,11 @@ export default function Messages() {
         <button type="submit">Apply</button>
       </form>
       {selected && <Timeline id={selected} />}
-      <List<MessageView>
+      <List
         service="gateway"
         path="/api/Messages"
         sizeParam="limit"
-        params={{ status: params.get('status') ?? undefined, recipient: params.get('recipient') ?? undefined }}
+        init={{ params: { query: { status: params.get('status') || undefined, recipient: params.get('recipient') || undefined } } }}
         label="Messages"
         columns={[
           { header: 'To', cell: (m) => m.to },
@@ -68,7 +59,7 @@ export default function Messages() {
 
 /** A message's statuses as they arrive (polled until read or failed). */
 export function Timeline({ id }: { id: string }) {
-  const message = useApiQuery<MessageView>('gateway', `/api/Messages/${encodeURIComponent(id)}`, {
+  const message = useApiQuery('gateway', '/api/Messages/{id}', { params: { path: { id } } }, {
     refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
   });
   return (
@@ -81,7 +72,7 @@ export function Timeline({ id }: { id: string }) {
             To {message.data.to}, now <strong data-testid="message-status">{message.data.status}</strong>
           </p>
           <ol className="timeline" aria-live="polite">
-            {(message.data.statuses ?? []).map((s, i) => (
+            {message.data.statuses.map((s, i) => (
               <li key={i}>
                 <strong>{s.status}</strong> <time dateTime={s.timestamp}>{when(s.timestamp)}</time>
                 {s.errors?.length ? <code className="clip"> {JSON.stringify(s.errors)}</code> : null}

@@ -1,38 +1,41 @@
 import { useState, type FormEvent } from 'react';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
+import type { components } from '../../api/generated/gateway';
 import { ErrorNote } from '../../components/ErrorNote';
 
-interface Profile {
-  about?: string;
-  address?: string;
-  description?: string;
-  email?: string;
-  vertical?: string;
-  websites?: string[];
-}
+type ProfileBody = components['schemas']['UpdateProfileBody'];
 
 const TEXT_FIELDS = ['about', 'address', 'description', 'email', 'vertical'] as const;
 
+/** The form's values: the text fields as typed, the websites as a list. */
+type Profile = Partial<Record<(typeof TEXT_FIELDS)[number], string>> & { websites?: string[] };
+
+/** The fields of the profile the API answers (documented as an open object) that the form edits. */
+function formValues(answer: Record<string, unknown> | undefined): Profile {
+  const values: Profile = {};
+  for (const f of TEXT_FIELDS) if (typeof answer?.[f] === 'string') values[f] = answer[f];
+  if (Array.isArray(answer?.websites)) values.websites = answer.websites.filter((w): w is string => typeof w === 'string');
+  return values;
+}
+
 /** The phone's business profile: read and change. */
 export default function ProfilePage() {
-  const profile = useApiQuery<{ data: Profile[] }>('gateway', '/api/Profiles');
-  const current = profile.data?.data[0];
+  const profile = useApiQuery('gateway', '/api/Profiles', {});
+  const current = formValues(profile.data?.data[0]);
   return (
     <>
       <h1>Business profile</h1>
       <ErrorNote error={profile.error} />
-      {profile.data && <ProfileForm key={JSON.stringify(current ?? {})} current={current ?? {}} />}
+      {profile.data && <ProfileForm key={JSON.stringify(current)} current={current} />}
     </>
   );
 }
 
 function ProfileForm({ current }: { current: Profile }) {
   const [values, setValues] = useState<Profile>(current);
-  const save = useApiMutation<unknown, void>('gateway', () => ({
-    method: 'POST',
-    path: '/api/Profiles',
-    body: { messaging_product: 'whatsapp', ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined)) },
-  }));
+  // `vertical` is typed freely here; the gateway refuses an unknown one with its 400 naming the field.
+  const body = { messaging_product: 'whatsapp', ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined)) } as ProfileBody;
+  const save = useApiMutation('gateway', 'post', '/api/Profiles', () => ({ body }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();

@@ -7,16 +7,15 @@ import { Timeline } from './Messages';
 export default function Send() {
   const [to, setTo] = useState('');
   const [body, setBody] = useState('Hello from the console');
-  const send = useApiMutation<{ messages: Array<{ id: string }> }, void>('gateway', () => ({
-    method: 'POST',
-    path: '/api/Messages',
-    body: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body } },
+  const send = useApiMutation('gateway', 'post', '/api/Messages', () => ({
+    body: { messaging_product: 'whatsapp', recipient_type: 'individual' as const, to, type: 'text' as const, text: { body } },
   }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     send.mutate();
   };
-  const id = send.data?.messages[0]?.id;
+  // A send answers the message ids (`{success: true}` is the read mark's answer).
+  const id = send.data && 'messages' in send.data ? send.data.messages[0]?.id : undefined;
   return (
     <>
       <h1>Send a test message</h1>

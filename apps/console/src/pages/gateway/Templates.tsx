@@ -2,22 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { List } from '../../components/List';
 import { FilterSelect } from '../../components/FilterSelect';
-
-interface TemplateView {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  status: string;
-  components?: unknown[];
-}
+import type { components } from '../../api/generated/gateway';
 
 const STATUSES = ['', 'PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
-const CATEGORIES = ['', 'UTILITY', 'MARKETING', 'AUTHENTICATION'];
+const CATEGORIES: Array<components['schemas']['TemplateView']['category'] | ''> = ['', 'UTILITY', 'MARKETING', 'AUTHENTICATION'];
 
 /** The account's templates with their review state, filtered by status and category. */
 export default function Templates() {
   const [params, setParams] = useSearchParams();
+  // The address may say anything: only a category the API knows is sent.
+  const listCategory = CATEGORIES.find((c) => c === params.get('category')) || undefined;
   const [status, setStatus] = useState(params.get('status') ?? '');
   const [category, setCategory] = useState(params.get('category') ?? '');
   const submit = (e: FormEvent) => {
@@ -32,11 +26,11 @@ export default function Templates() {
         <FilterSelect id="tpl-category" label="Category" value={category} options={CATEGORIES} onChange={setCategory} />
         <button type="submit">Apply</button>
       </form>
-      <List<TemplateView>
+      <List
         service="gateway"
         path="/api/Templates"
         sizeParam="limit"
-        params={{ status: params.get('status') ?? undefined, category: params.get('category') ?? undefined }}
+        init={{ params: { query: { status: params.get('status') || undefined, category: listCategory } } }}
         label="Templates"
         columns={[
           { header: 'Name', cell: (t) => t.name },

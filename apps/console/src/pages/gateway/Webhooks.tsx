@@ -5,23 +5,14 @@ import { DeliveryLog } from '../../components/DeliveryLog';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Table } from '../../components/Table';
 
-interface Registration {
-  id: string;
-  endpoint: string;
-  types: string[];
-  phone?: string;
-}
-
 /** The gateway's webhook registrations, a form to add one, and the chosen one's delivery log. */
 export default function Webhooks() {
   const [params, setParams] = useSearchParams();
   const selected = params.get('webhook');
-  const list = useApiQuery<{ webhooks: Registration[] }>('gateway', '/api/Webhooks');
+  const list = useApiQuery('gateway', '/api/Webhooks', {});
   const [endpoint, setEndpoint] = useState('');
   const [types, setTypes] = useState('messages');
-  const create = useApiMutation<Registration, void>('gateway', () => ({
-    method: 'POST',
-    path: '/api/Webhooks',
+  const create = useApiMutation('gateway', 'post', '/api/Webhooks', () => ({
     body: { endpoint, types: types.split(',').map((t) => t.trim()).filter(Boolean) },
   }));
   const submit = (e: FormEvent) => {
@@ -51,7 +42,7 @@ export default function Webhooks() {
           label="Webhooks"
           columns={[
             { header: 'Endpoint', cell: (w) => <code className="clip">{w.endpoint}</code> },
-            { header: 'Types', cell: (w) => (w.types ?? []).join(', ') },
+            { header: 'Types', cell: (w) => w.types.join(', ') },
             {
               header: 'Log',
               cell: (w) => (
@@ -65,7 +56,7 @@ export default function Webhooks() {
           rowKey={(w) => w.id}
         />
       )}
-      {selected && <DeliveryLog key={selected} service="gateway" webhookPath={`/api/Webhooks/${encodeURIComponent(selected)}`} sizeParam="limit" />}
+      {selected && <DeliveryLog key={selected} webhook={{ service: 'gateway', id: selected }} />}
     </>
   );
 }

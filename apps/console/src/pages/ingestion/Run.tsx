@@ -6,15 +6,18 @@ import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
 import { Table } from '../../components/Table';
-import { runPath, type IngestionSummary } from './types';
+import type { IngestionSummary } from './types';
 
 /** One run: its counts, its rejected rows with line numbers, and the error CSV. */
 export default function Run() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const run = useApiQuery<IngestionSummary>('ingestion', id ? runPath(id) : null, {
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? 1000 : false),
-  });
+  const run = useApiQuery(
+    'ingestion',
+    '/DataInserterSales/api/sales/ingestions/{id}',
+    { params: { path: { id } } },
+    { enabled: id !== '', refetchInterval: (q) => (q.state.data?.status === 'running' ? 1000 : false) },
+  );
   return (
     <>
       <h1>Ingestion run</h1>
@@ -27,7 +30,7 @@ export default function Run() {
 export function RunSummary({ run }: { run: IngestionSummary }) {
   const { credentials } = useSession();
   const [error, setError] = useState<unknown>(null);
-  const errors = run.errors ?? [];
+  const errors = run.errors;
   return (
     <section aria-labelledby={`run-${run.ingestion_id}`} className="card">
       <h2 id={`run-${run.ingestion_id}`}>
@@ -60,7 +63,13 @@ export function RunSummary({ run }: { run: IngestionSummary }) {
             type="button"
             onClick={() => {
               setError(null);
-              download('ingestion', credentials, `${runPath(run.ingestion_id)}/errors`, `ingestion-${run.ingestion_id}-errors.csv`).catch(setError);
+              download(
+                'ingestion',
+                credentials,
+                '/DataInserterSales/api/sales/ingestions/{id}/errors',
+                { params: { path: { id: run.ingestion_id } } },
+                `ingestion-${run.ingestion_id}-errors.csv`,
+              ).catch(setError);
             }}
           >
             Download the error CSV

@@ -2,15 +2,16 @@ import { useSearchParams } from 'react-router';
 import { Link } from 'react-router';
 import { when } from '../../components/Json';
 import { List } from '../../components/List';
-import { SALES, type IngestionSummary } from './types';
 import { FilterSelect } from '../../components/FilterSelect';
+import type { IngestionSummary } from './types';
 
-const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
+const STATUSES: Array<IngestionSummary['status'] | ''> = ['', 'running', 'completed', 'failed', 'cancelled'];
 
 /** The key's account's ingestions, newest first, with their counts. */
 export default function Runs() {
   const [params, setParams] = useSearchParams();
-  const status = params.get('status') ?? '';
+  // The address may say anything: only a status the API knows is sent.
+  const status = STATUSES.find((s) => s === params.get('status')) ?? '';
   return (
     <>
       <h1>Ingestion runs</h1>
@@ -22,10 +23,10 @@ export default function Runs() {
         options={STATUSES}
         onChange={(value) => setParams(value ? { status: value } : {})}
       />
-      <List<IngestionSummary>
+      <List
         service="ingestion"
-        path={`${SALES}/ingestions`}
-        params={{ status: status || undefined }}
+        path="/DataInserterSales/api/sales/ingestions"
+        init={{ params: { query: { status: status || undefined } } }}
         label="Ingestion runs"
         columns={[
           { header: 'Started', cell: (r) => <Link to={`/ingestion/run?id=${encodeURIComponent(r.ingestion_id)}`}>{when(r.started_at)}</Link> },

@@ -6,7 +6,7 @@ import { useApiQuery } from '../../api/hooks';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { RunSummary } from './Run';
-import { contentTypeOf, runPath, SALES, type IngestionSummary } from './types';
+import { contentTypeOf, SALES, type IngestionSummary } from './types';
 
 interface Progress {
   id: string;
@@ -27,7 +27,8 @@ export default function Upload() {
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<IngestionSummary | null>(null);
-  const run = useApiQuery<IngestionSummary>('ingestion', progress && !result ? runPath(progress.id) : null, {
+  const run = useApiQuery('ingestion', '/DataInserterSales/api/sales/ingestions/{id}', { params: { path: { id: progress?.id ?? '' } } }, {
+    enabled: progress !== null && !result,
     refetchInterval: 500,
     retry: (count, e) => count < 20 && e instanceof ApiError && e.status === 404,
     retryDelay: 250,

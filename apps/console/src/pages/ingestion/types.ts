@@ -1,24 +1,10 @@
-export interface IngestionSummary {
-  ingestion_id: string;
-  status: 'running' | 'completed' | 'failed' | 'cancelled';
-  stage: string | null;
-  format: string;
-  bytes: number;
-  received: number;
-  inserted: number;
-  updated: number;
-  rejected: number;
-  error_count: number;
-  errors_not_stored?: number;
-  errors?: Array<{ line: number; record: number; field: string; reason: string }>;
-  failure: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number;
-}
+import type { components } from '../../api/generated/ingest-push';
+import type { PathOf } from '../../api/openapi';
 
-export const SALES = '/DataInserterSales/api/sales';
-export const runPath = (id: string) => `${SALES}/ingestions/${encodeURIComponent(id)}`;
+export type IngestionSummary = components['schemas']['IngestionSummary'];
+
+/** The upload goes up with XMLHttpRequest (for its progress events), to this operation. */
+export const SALES = '/DataInserterSales/api/sales' satisfies PathOf<'ingestion', 'post'>;
 
 /** The upload's Content-Type from the file's name or type: JSON or CSV (the service refuses others with 415). */
 export function contentTypeOf(file: { name: string; type: string }): string {

@@ -1,35 +1,20 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
-import { query, type Page } from '../../api/paging';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
 import { Table } from '../../components/Table';
-import { batchPath, countsText, type BatchSummary } from './types';
+import { countsText } from './types';
 
-interface Item {
-  index: number;
-  id: string;
-  status: string;
-  platform: string;
-  nm_push: string;
-  title: string;
-  body: string;
-  due_at: string;
-  attempts: number;
-  sent_at: string | null;
-  error: string | null;
-}
+const BATCH = '/api/pushm/bulk/{batchId}';
 
 /** One batch: counts by status, its items' results page by page, and cancel (what is still scheduled). */
 export default function Batch() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const [page, setPage] = useState(1);
-  const batch = useApiQuery<BatchSummary & { items: Page<Item> & { last_page: number } }>('push', id ? `${batchPath(id)}${query({ page, per_page: 50 })}` : null, {
-    refetchInterval: 2000,
-  });
-  const cancel = useApiMutation<BatchSummary & { cancelled_now: number }, void>('push', () => ({ method: 'DELETE', path: batchPath(id) }));
+  const batch = useApiQuery('push', BATCH, { params: { path: { batchId: id }, query: { page, per_page: 50 } } }, { enabled: id !== '', refetchInterval: 2000 });
+  const cancel = useApiMutation('push', 'delete', BATCH, () => ({ params: { path: { batchId: id } } }));
   const b = batch.data;
   return (
     <>

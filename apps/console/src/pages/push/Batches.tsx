@@ -4,16 +4,14 @@ import { useApiMutation } from '../../api/hooks';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
 import { List } from '../../components/List';
-import { BULK, countsText, pushItems, type BatchSummary } from './types';
+import { countsText, pushItems, type Platform } from './types';
 
 /** The account's batches, newest first, with counts by status; a form to send (or schedule) a batch. */
 export default function Batches() {
-  const [form, setForm] = useState({ tokens: '', platform: 'Android', title: '', message: '', date: '', time: '' });
-  const create = useApiMutation<{ batch_id: string; accepted: number; rejected: number }, void>('push', () => ({
-    method: 'POST',
-    path: BULK,
-    body: { pushs: pushItems(form) },
-  }));
+  const [form, setForm] = useState({ tokens: '', platform: 'Android' as Platform, title: '', message: '', date: '', time: '' });
+  const create = useApiMutation('push', 'post', '/api/pushm/bulk', () => ({ body: { pushs: pushItems(form) } }));
+  // Without dry_run the answer is the batch (a dry run answers a preview, which the console does not ask for).
+  const batch = create.data && 'batch_id' in create.data ? create.data : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -60,16 +58,17 @@ export default function Batches() {
             Send
           </button>
         </form>
-        {create.data && (
+        {batch && (
           <p role="status">
-            Batch <Link to={`/push/batch?id=${encodeURIComponent(create.data.batch_id)}`}>{create.data.batch_id}</Link>: {create.data.accepted} accepted,{' '}
-            {create.data.rejected} rejected.
+            Batch <Link to={`/push/batch?id=${encodeURIComponent(batch.batch_id)}`}>{batch.batch_id}</Link>: {batch.accepted} accepted,{' '}
+            {batch.rejected} rejected.
           </p>
         )}
       </details>
-      <List<BatchSummary>
+      <List
         service="push"
-        path={BULK}
+        path="/api/pushm/bulk"
+        init={{}}
         label="Batches"
         columns={[
           { header: 'Created', cell: (b) => <Link to={`/push/batch?id=${encodeURIComponent(b.batch_id)}`}>{when(b.created_at)}</Link> },

@@ -1,22 +1,15 @@
-export interface BatchSummary {
-  batch_id: string;
-  created_at: string;
-  cancelled_at: string | null;
-  accepted: number;
-  rejected: number;
-  counts: Record<string, number>;
-}
+import type { components } from '../../api/generated/ingest-push';
 
-export const BULK = '/api/pushm/bulk';
-export const batchPath = (id: string) => `${BULK}/${encodeURIComponent(id)}`;
+type PushItem = components['schemas']['BulkPushDto']['pushs'][number];
+export type Platform = PushItem['nm_plataforma'];
 
-export function countsText(counts: Record<string, number>): string {
+export function countsText(counts: components['schemas']['PushCounts']): string {
   const parts = Object.entries(counts).filter(([, n]) => n > 0);
   return parts.length ? parts.map(([k, n]) => `${k} ${n}`).join(', ') : 'none';
 }
 
 /** One push item per device token, the schedule (date and time, UTC) applied to all. */
-export function pushItems(input: { tokens: string; platform: string; title: string; message: string; date: string; time: string }) {
+export function pushItems(input: { tokens: string; platform: Platform; title: string; message: string; date: string; time: string }): PushItem[] {
   return input.tokens
     .split(/\s+/)
     .filter(Boolean)
