@@ -68,10 +68,7 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': boundaries(false),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
-      'no-restricted-properties': [
-        'error',
-        { object: 'process', property: 'env', message: 'Read settings through the typed config (libs/config).' },
-      ],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through the typed config (libs/config).' }],
     },
   },
   { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },

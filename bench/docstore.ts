@@ -10,7 +10,30 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bench, built, cannon, cpuMs, docstoreToken, f1, f2, f0, flag, median, num, percentile, productData, report, say, settle, startServer, stopChild, type Child, type Load, type Request, type Run } from './lib/harness';
+import {
+  bench,
+  built,
+  cannon,
+  cpuMs,
+  docstoreToken,
+  f1,
+  f2,
+  f0,
+  flag,
+  median,
+  num,
+  percentile,
+  productData,
+  report,
+  say,
+  settle,
+  startServer,
+  stopChild,
+  type Child,
+  type Load,
+  type Request,
+  type Run,
+} from './lib/harness';
 import { captureSql } from './lib/sql';
 
 const CFG = {
@@ -84,7 +107,11 @@ bench('docstore', 'docstore', async (run) => {
   for (const s of servers) {
     // Each server answers each scenario as the docstore does before it is loaded.
     const get = await fetch(`http://127.0.0.1:${s.port}${base}/product/${keyOf(7)}`, { headers: s.headers }).then((r) => r.json() as Promise<Json>);
-    const put = await fetch(`http://127.0.0.1:${s.port}${base}/put-${s.name}/${keyOf(3)}`, { method: 'PUT', headers: { ...s.headers, 'content-type': 'application/json' }, body: putBody(s, 3, 1) }).then((r) => r.json() as Promise<Json>);
+    const put = await fetch(`http://127.0.0.1:${s.port}${base}/put-${s.name}/${keyOf(3)}`, {
+      method: 'PUT',
+      headers: { ...s.headers, 'content-type': 'application/json' },
+      body: putBody(s, 3, 1),
+    }).then((r) => r.json() as Promise<Json>);
     if (get.data?.price !== 7 || !(put.version >= 2)) throw new Error(`${s.name} answered ${JSON.stringify(get)} and ${JSON.stringify(put)}`);
     for (const id of ids) {
       say(`warm-up ${id} → ${s.name} (${CFG.initialWarmup} s)`);
@@ -118,19 +145,38 @@ bench('docstore', 'docstore', async (run) => {
         return other ? f2(median(rs.map((r, i) => pick(r) / pick(other[i])))) : '-';
       };
       const [rps, p99] = [(l: Load) => l.rps, (l: Load) => l.p99];
-      return [id, s.name, f0(median(rs.map(rps))), f2(median(rs.map((r) => r.p50))), f2(median(rs.map(p99))), f0(median(rs.map((r) => r.cpuUs))), ratio('bare-nest', rps), ratio('bare-nest', p99), ratio('raw', rps), ratio('raw', p99)];
+      return [
+        id,
+        s.name,
+        f0(median(rs.map(rps))),
+        f2(median(rs.map((r) => r.p50))),
+        f2(median(rs.map(p99))),
+        f0(median(rs.map((r) => r.cpuUs))),
+        ratio('bare-nest', rps),
+        ratio('bare-nest', p99),
+        ratio('raw', rps),
+        ratio('raw', p99),
+      ];
     }),
   );
   const title = `Docstore, ${CFG.rounds} rounds of ${CFG.duration} s, ${CFG.connections} connections, medians`;
-  process.stdout.write(report(title, ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'req/s ÷ bare-nest', 'p99 ÷ bare-nest', 'req/s ÷ raw', 'p99 ÷ raw'], rows));
+  process.stdout.write(
+    report(title, ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'req/s ÷ bare-nest', 'p99 ÷ bare-nest', 'req/s ÷ raw', 'p99 ÷ raw'], rows),
+  );
 
   if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {
     const bulkRows: string[][] = [];
     const bulkBody = (round: number) =>
-      JSON.stringify({ documents: Array.from({ length: CFG.bulkItems }, (_, i) => ({ key: `item-${String(i).padStart(5, '0')}`, data: productData(i, (i + round) % 50) })) });
+      JSON.stringify({
+        documents: Array.from({ length: CFG.bulkItems }, (_, i) => ({ key: `item-${String(i).padStart(5, '0')}`, data: productData(i, (i + round) % 50) })),
+      });
     const bulk = async (s: Server, type: string, body: string) => {
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${s.port}${base}/${type}/bulk`, { method: 'POST', headers: { ...s.headers, 'content-type': 'application/json' }, body });
+      const res = await fetch(`http://127.0.0.1:${s.port}${base}/${type}/bulk`, {
+        method: 'POST',
+        headers: { ...s.headers, 'content-type': 'application/json' },
+        body,
+      });
       const rows = (await res.json()) as unknown[];
       if (res.status !== 200 || rows.length !== CFG.bulkItems) throw new Error(`${s.name}: bulk answered ${res.status}`);
       return performance.now() - started;
@@ -145,12 +191,17 @@ bench('docstore', 'docstore', async (run) => {
         create.push(await bulk(s, `bulk-${s.name}-${r}`, fresh));
         upsert.push(await bulk(s, `bulk-${s.name}`, again));
       }
-      for (const [what, ms] of [['create', create], ['upsert', upsert]] as const) {
+      for (const [what, ms] of [
+        ['create', create],
+        ['upsert', upsert],
+      ] as const) {
         const sorted = [...ms].sort((a, b) => a - b);
         bulkRows.push([`bulk ${what}`, s.name, f1(ms.reduce((a, b) => a + b, 0) / ms.length), f1(percentile(sorted, 50)), f1(percentile(sorted, 99))]);
       }
     }
-    process.stdout.write(report(`Docstore bulk of ${CFG.bulkItems}, ${CFG.bulkRuns} sequential requests`, ['scenario', 'server', 'mean ms', 'p50 ms', 'p99 ms'], bulkRows));
+    process.stdout.write(
+      report(`Docstore bulk of ${CFG.bulkItems}, ${CFG.bulkRuns} sequential requests`, ['scenario', 'server', 'mean ms', 'p50 ms', 'p99 ms'], bulkRows),
+    );
   }
   await Promise.all(servers.map(stopChild));
   fs.closeSync(logFd);

@@ -11,7 +11,26 @@
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bench, built, cannon, mint, f1, f2, median, num, paced, report, rssMb, say, setting, sleep, startIpcChild, startServer, stopChild, type Load } from './lib/harness';
+import {
+  bench,
+  built,
+  cannon,
+  mint,
+  f1,
+  f2,
+  median,
+  num,
+  paced,
+  report,
+  rssMb,
+  say,
+  setting,
+  sleep,
+  startIpcChild,
+  startServer,
+  stopChild,
+  type Load,
+} from './lib/harness';
 
 const CFG = {
   duration: num('BENCH_DURATION', 10),
@@ -24,7 +43,13 @@ const CFG = {
   poolSize: num('DB_POOL_SIZE', 20),
 };
 const PHONE_ID = '100000000000001';
-const BODY = JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550102030', type: 'text', text: { body: 'Your order has shipped.' } });
+const BODY = JSON.stringify({
+  messaging_product: 'whatsapp',
+  recipient_type: 'individual',
+  to: '15550102030',
+  type: 'text',
+  text: { body: 'Your order has shipped.' },
+});
 
 async function uploads(port: number, apikey: string, count: number): Promise<void> {
   // A PNG signature and 1 MB of bytes after it, four uploads at a time.
@@ -50,8 +75,14 @@ bench('gateway', 'gateway', async (run) => {
   const env = { DATABASE_URL: run.dbUrl, DB_POOL_SIZE: String(CFG.poolSize), CLOUD_API_BASE_URL: network, CLOUD_API_CONNECTIONS: connections };
   const startGateway = () =>
     startServer('gateway', built('gateway'), {
-      ...env, REDIS_PREFIX: run.redisPrefix, LOG_LEVEL: 'warn', ENCRYPTION_KEYS: encryptionKeys, GATEWAY_PROVIDER: 'cloud',
-      MESSAGES_PER_SECOND: '100000', RATE_LIMIT_PER_MINUTE: '100000000', MEDIA_DIR: os.tmpdir(),
+      ...env,
+      REDIS_PREFIX: run.redisPrefix,
+      LOG_LEVEL: 'warn',
+      ENCRYPTION_KEYS: encryptionKeys,
+      GATEWAY_PROVIDER: 'cloud',
+      MESSAGES_PER_SECOND: '100000',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      MEDIA_DIR: os.tmpdir(),
     });
   let gateway = await startGateway();
   const apikey = mint('gateway', ['apikey', '--phone', '15550100001', '--phone-id', PHONE_ID, '--name', 'bench', '--access-token', 'bench', '--waba-id', '1'], {
@@ -59,7 +90,12 @@ bench('gateway', 'gateway', async (run) => {
     ENCRYPTION_KEYS: encryptionKeys,
   });
   const phoneRef = (await run.pg.query(`SELECT id FROM gateway.phones WHERE phone_id = $1`, [PHONE_ID])).rows[0].id;
-  const floor = await startServer('floor', path.join(__dirname, 'floors/bare-nest.ts'), { ...env, BENCH_FLOOR: 'gateway', BENCH_PHONE_REF: phoneRef, BENCH_PHONE_ID: PHONE_ID });
+  const floor = await startServer('floor', path.join(__dirname, 'floors/bare-nest.ts'), {
+    ...env,
+    BENCH_FLOOR: 'gateway',
+    BENCH_PHONE_REF: phoneRef,
+    BENCH_PHONE_ID: PHONE_ID,
+  });
 
   const targets = {
     gateway: { origin: `http://127.0.0.1:${gateway.port}`, path: '/api/Messages', headers: { apikey, version: '6.0' } },
@@ -102,7 +138,10 @@ bench('gateway', 'gateway', async (run) => {
   const ratio = f2(median(speed.gateway.map((g, i) => g.rps / speed.floor[i].rps)));
   const added = (name: 'gateway' | 'floor') => f2(median(fixed[name].map((l, i) => l.p50 - fixed.network[i].p50)));
   const rows = [
-    ['throughput gateway ÷ floor (req/s, per-round median)', `${ratio} (${f1(median(speed.gateway.map((l) => l.rps)))} / ${f1(median(speed.floor.map((l) => l.rps)))})`],
+    [
+      'throughput gateway ÷ floor (req/s, per-round median)',
+      `${ratio} (${f1(median(speed.gateway.map((l) => l.rps)))} / ${f1(median(speed.floor.map((l) => l.rps)))})`,
+    ],
     [`p50 added to the network's at ${CFG.rate} req/s, gateway (ms)`, added('gateway')],
     [`p50 added to the network's at ${CFG.rate} req/s, floor (ms)`, added('floor')],
     [`RSS after ${CFG.uploads} uploads of 1 MB (MB)`, `${f1(after - before)} (${f1(before)} → ${f1(after)})`],

@@ -40,7 +40,9 @@ async function ensureFile(file: string, args: string[]): Promise<{ rows: number;
     if (JSON.stringify(saved.args) === JSON.stringify(args) && fs.statSync(file).size === saved.bytes) return saved;
   }
   say(`generating ${path.basename(file)} (${args.join(' ')})`);
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'generate', ...args, '--out', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'generate', ...args, '--out', file], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let out = '';
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const [code] = await once(child, 'exit');
@@ -69,14 +71,30 @@ function postFile(port: number, key: string, file: string, type: string): Promis
 async function uploadTool(port: number, key: string, file: string): Promise<Summary> {
   const state = path.join(path.dirname(file), 'bench-upload-state.json');
   fs.rmSync(state, { force: true });
-  const args = [path.join(ROOT, 'tools/run-tool.js'), 'sales-upload', 'upload', '--file', file, '--url', `http://127.0.0.1:${port}`, '--api-key', key, '--state', state];
+  const args = [
+    path.join(ROOT, 'tools/run-tool.js'),
+    'sales-upload',
+    'upload',
+    '--file',
+    file,
+    '--url',
+    `http://127.0.0.1:${port}`,
+    '--api-key',
+    key,
+    '--state',
+    state,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const [code] = await once(child, 'exit');
   fs.rmSync(state, { force: true });
   if (code !== 0) throw new Error(`the upload tool exited with ${code}`);
-  return out.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.total).total;
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((l) => l.total).total;
 }
 
 /** Seconds `work` takes, and the peak RSS of `pid` meanwhile (sampled every 100 ms). */
@@ -103,7 +121,10 @@ bench('ingest', 'ingest-push', async (run) => {
   say(`CSV ${csv.rows} rows, ${f1(csv.bytes / 1e6)} MB; JSON ${f1(json.bytes / 1e6)} MB`);
   const service = await startServer('ingest-push', built('ingest-push'), { DATABASE_URL: run.dbUrl, REDIS_PREFIX: run.redisPrefix, LOG_LEVEL: 'warn' });
   const key = mint('ingest-push', ['apikey', '--name', 'bench'], { DATABASE_URL: run.dbUrl });
-  for (const [table, like] of [['sales_floor', 'INCLUDING ALL'], ['sales_heap', 'INCLUDING DEFAULTS']]) {
+  for (const [table, like] of [
+    ['sales_floor', 'INCLUDING ALL'],
+    ['sales_heap', 'INCLUDING DEFAULTS'],
+  ]) {
     await run.pg.query(`CREATE TABLE public.${table} (LIKE ingest_push.sales ${like})`);
     await run.pg.query(`ALTER TABLE public.${table} ALTER account_id SET DEFAULT '${randomUUID()}', ALTER ingestion_id SET DEFAULT '${randomUUID()}'`);
   }
@@ -120,8 +141,20 @@ bench('ingest', 'ingest-push', async (run) => {
   const phases = [
     { name: 'psql \\copy, same table, one account', table: 'public.sales_floor', work: copy('sales_floor'), bytes: csv.bytes, pid: undefined },
     { name: 'psql \\copy, heap only (no index)', table: 'public.sales_heap', work: copy('sales_heap'), bytes: csv.bytes, pid: undefined },
-    { name: 'service, CSV (one POST)', table: 'ingest_push.sales', work: store(csvFile, 'application/csv', csv.rows, csv.bytes), bytes: csv.bytes, pid: service.process.pid },
-    { name: `service, JSON (${json.bytes <= 1024 ** 3 ? 'one POST' : 'upload tool'})`, table: 'ingest_push.sales', work: store(jsonFile, 'application/json', csv.rows, json.bytes), bytes: json.bytes, pid: service.process.pid },
+    {
+      name: 'service, CSV (one POST)',
+      table: 'ingest_push.sales',
+      work: store(csvFile, 'application/csv', csv.rows, csv.bytes),
+      bytes: csv.bytes,
+      pid: service.process.pid,
+    },
+    {
+      name: `service, JSON (${json.bytes <= 1024 ** 3 ? 'one POST' : 'upload tool'})`,
+      table: 'ingest_push.sales',
+      work: store(jsonFile, 'application/json', csv.rows, json.bytes),
+      bytes: json.bytes,
+      pid: service.process.pid,
+    },
   ];
   const rounds: Array<Array<{ seconds: number; rss: number }>> = [];
   for (let r = 1; r <= CFG.rounds; r++) {
@@ -137,7 +170,15 @@ bench('ingest', 'ingest-push', async (run) => {
   }
   const rows = phases.map((p, i) => {
     const of = (j: number) => f2(median(rounds.map((round) => round[j].seconds / round[i].seconds)));
-    return [p.name, f1(p.bytes / 1e6), f1(median(rounds.map((round) => round[i].seconds))), f0(median(rounds.map((round) => csv.rows / round[i].seconds))), of(0), of(1), p.pid ? f0(Math.max(...rounds.map((round) => round[i].rss))) : '-'];
+    return [
+      p.name,
+      f1(p.bytes / 1e6),
+      f1(median(rounds.map((round) => round[i].seconds))),
+      f0(median(rounds.map((round) => csv.rows / round[i].seconds))),
+      of(0),
+      of(1),
+      p.pid ? f0(Math.max(...rounds.map((round) => round[i].rss))) : '-',
+    ];
   });
   const title = `Ingestion, ${csv.rows} rows, ${CFG.rounds} rounds, medians`;
   process.stdout.write(report(title, ['phase', 'MB', 's', 'rows/s', '× same-table \\copy', '× heap \\copy', 'peak RSS MB'], rows));

@@ -48,10 +48,12 @@ function main(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Metrics, routeLabel } = require(path.join(ROOT, 'dist/docstore/libs/observability/src/index.js'));
   const metrics = new Metrics('docstore');
-  const listening = (observe: boolean): Middleware => (req, res) => {
-    const started = performance.now();
-    res.on('close', () => observe && metrics.observeRequest(req.method ?? 'GET', routeLabel(req), res.statusCode, (performance.now() - started) / 1000));
-  };
+  const listening =
+    (observe: boolean): Middleware =>
+    (req, res) => {
+      const started = performance.now();
+      res.on('close', () => observe && metrics.observeRequest(req.method ?? 'GET', routeLabel(req), res.statusCode, (performance.now() - started) / 1000));
+    };
   const rounds = [1, 2, 3].map((round) => {
     const base = perRequest(listening(false));
     const withMetrics = perRequest(listening(true));
@@ -59,7 +61,9 @@ function main(): void {
     return withMetrics - base;
   });
   const median = [...rounds].sort((a, b) => a - b)[1];
-  process.stdout.write(report('Request metrics', ['', 'round 1', 'round 2', 'round 3', 'median'], [['CPU µs per request', ...rounds.map((r) => r.toFixed(2)), median.toFixed(2)]]));
+  process.stdout.write(
+    report('Request metrics', ['', 'round 1', 'round 2', 'round 3', 'median'], [['CPU µs per request', ...rounds.map((r) => r.toFixed(2)), median.toFixed(2)]]),
+  );
   metrics.onModuleDestroy();
 }
 

@@ -9,7 +9,27 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { arrivals, bench, built, closedLoop, cpuMs, f0, f1, f2, num, percentile, report, rpc, rssMb, say, setting, startIpcChild, startServer, stopChild, type Request } from './lib/harness';
+import {
+  arrivals,
+  bench,
+  built,
+  closedLoop,
+  cpuMs,
+  f0,
+  f1,
+  f2,
+  num,
+  percentile,
+  report,
+  rpc,
+  rssMb,
+  say,
+  setting,
+  startIpcChild,
+  startServer,
+  stopChild,
+  type Request,
+} from './lib/harness';
 
 const CFG = {
   total: Math.max(1, num('BENCH_PUSH_TOTAL', 100_000)),
@@ -24,7 +44,12 @@ bench('push', 'ingest-push', async (run) => {
   const fcmUrl = `http://127.0.0.1:${port}`;
   const keyFile = path.join(run.tmp, 'service-account.json');
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const account = { project_id: 'bench', client_email: 'bench@bench.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `${fcmUrl}/token` };
+  const account = {
+    project_id: 'bench',
+    client_email: 'bench@bench.iam.gserviceaccount.com',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    token_uri: `${fcmUrl}/token`,
+  };
   fs.writeFileSync(keyFile, JSON.stringify(account));
   // The floor works as the app does: its connections, worker concurrency and pushes per job.
   const [connections, concurrency, perJob] = ['PUSH_PROVIDER_CONNECTIONS', 'PUSH_CONCURRENCY', 'PUSH_ITEMS_PER_JOB'].map((key) =>
@@ -44,7 +69,11 @@ bench('push', 'ingest-push', async (run) => {
   });
   const pushAccount = await run.pg.query(`INSERT INTO ingest_push.accounts (name) VALUES ($1) RETURNING id`, [`bench-${randomUUID()}`]);
   const [id, secret] = [randomUUID(), randomBytes(20).toString('hex')];
-  await run.pg.query(`INSERT INTO ingest_push.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, 'bench', $3)`, [id, pushAccount.rows[0].id, createHash('sha256').update(secret).digest()]);
+  await run.pg.query(`INSERT INTO ingest_push.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, 'bench', $3)`, [
+    id,
+    pushAccount.rows[0].id,
+    createHash('sha256').update(secret).digest(),
+  ]);
   const headers = { authorization: `Bearer push_${id}_${secret}`, accept: 'application/json', 'content-type': 'application/hal+json' };
 
   /** Pushes `b-<from>` … in requests of BENCH_PUSH_BATCH, BENCH_PUSH_CONCURRENCY at a time, until all reached the fake FCM. */
@@ -52,8 +81,14 @@ bench('push', 'ingest-push', async (run) => {
     const requests: Request[] = [];
     for (let i = 0; i < total; i += CFG.batch) {
       const items = Array.from({ length: Math.min(CFG.batch, total - i) }, (_, k) => ({
-        nm_envio: 'bench', nm_push: `b-${from + i + k}`, nm_titulo: 'Oi {{nome}}', nm_mensagem: 'Seu cupom: {{cupom}}',
-        url_scheme: 'app://promo', campos: 'nome,cupom', valor: 'Ana,X10', nm_plataforma: 'android',
+        nm_envio: 'bench',
+        nm_push: `b-${from + i + k}`,
+        nm_titulo: 'Oi {{nome}}',
+        nm_mensagem: 'Seu cupom: {{cupom}}',
+        url_scheme: 'app://promo',
+        campos: 'nome,cupom',
+        valor: 'Ana,X10',
+        nm_plataforma: 'android',
       }));
       requests.push({ method: 'POST', path: '/api/pushm/bulk', body: JSON.stringify({ pushs: items }) });
     }
@@ -94,7 +129,11 @@ bench('push', 'ingest-push', async (run) => {
   });
   const floorRun = async (count: number, queue: string) => {
     const cpu0 = cpuMs(floor.process.pid);
-    const r = await rpc<{ t0: number; t1: number; failed: number; firstError: string }>(floor, { cmd: 'run', kind: 'push', count, queue, perJob }, CFG.timeoutS * 1000);
+    const r = await rpc<{ t0: number; t1: number; failed: number; firstError: string }>(
+      floor,
+      { cmd: 'run', kind: 'push', count, queue, perJob },
+      CFG.timeoutS * 1000,
+    );
     if (r.failed > 0) throw new Error(`floor: ${r.failed} jobs failed: ${r.firstError}`);
     await arrivals(fcm, count, `floor ${queue}`, CFG.timeoutS);
     return { ...r, cpuUs: ((cpuMs(floor.process.pid) - cpu0) * 1000) / count };

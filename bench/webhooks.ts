@@ -12,8 +12,30 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  arrivals, bench, built, closedLoop, docstoreToken, f0, f1, f2, num, percentile, productData, report, ROOT, rpc, say, settle, setting, startIpcChild, startServer, stopChild,
-  type Arrivals, type Child, type Request, type Run,
+  arrivals,
+  bench,
+  built,
+  closedLoop,
+  docstoreToken,
+  f0,
+  f1,
+  f2,
+  num,
+  percentile,
+  productData,
+  report,
+  ROOT,
+  rpc,
+  say,
+  settle,
+  setting,
+  startIpcChild,
+  startServer,
+  stopChild,
+  type Arrivals,
+  type Child,
+  type Request,
+  type Run,
 } from './lib/harness';
 import { captureSql } from './lib/sql';
 
@@ -40,12 +62,24 @@ interface Phase {
 }
 
 /** `n` creates (or bulk requests of BENCH_BULK_ITEMS) and, with a receiver, their deliveries. */
-async function phase(name: string, port: number, clientId: string, token: string, receiver: Child | null, bulk = false, n = CFG.writes): Promise<Phase & { sample?: Arrivals['sample'] }> {
-  const headers: Record<string, string> = token ? { 'content-type': 'application/json', authorization: `Bearer ${token}` } : { 'content-type': 'application/json' };
+async function phase(
+  name: string,
+  port: number,
+  clientId: string,
+  token: string,
+  receiver: Child | null,
+  bulk = false,
+  n = CFG.writes,
+): Promise<Phase & { sample?: Arrivals['sample'] }> {
+  const headers: Record<string, string> = token
+    ? { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+    : { 'content-type': 'application/json' };
   const requests: Request[] = [];
   for (let i = 0; i < n; i += bulk ? CFG.bulkItems : 1) {
     const keys = Array.from({ length: bulk ? Math.min(CFG.bulkItems, n - i) : 1 }, (_, j) => i + j);
-    const body = bulk ? { documents: keys.map((k) => ({ key: keyOf(k), data: productData(k) })) } : { environment: 'production', context: 'shop', type: 'product', key: keyOf(i), data: productData(i) };
+    const body = bulk
+      ? { documents: keys.map((k) => ({ key: keyOf(k), data: productData(k) })) }
+      : { environment: 'production', context: 'shop', type: 'product', key: keyOf(i), data: productData(i) };
     requests.push({ method: 'POST', path: docPath(clientId, bulk ? 'bulk' : keyOf(i)), body: JSON.stringify(body) });
   }
   const doneAt = new Float64Array(n);
@@ -127,7 +161,11 @@ bench('webhooks', 'docstore', async (run: Run) => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const perJob = require(path.join(ROOT, 'dist/docstore/libs/webhooks/src/webhook-queue.js')).DELIVERIES_PER_JOB;
   const floorRun = async (count: number, queue: string) => {
-    const r = await rpc<{ t0: number; failed: number; firstError: string }>(floor, { cmd: 'run', kind: 'webhook', count, queue, perJob, template: b.sample!.body }, CFG.timeoutS * 1000);
+    const r = await rpc<{ t0: number; failed: number; firstError: string }>(
+      floor,
+      { cmd: 'run', kind: 'webhook', count, queue, perJob, template: b.sample!.body },
+      CFG.timeoutS * 1000,
+    );
     if (r.failed > 0) throw new Error(`floor C: ${r.failed} jobs failed: ${r.firstError}`);
     return (count / (Math.max(...(await arrivals(receiver, count, 'floor C', CFG.timeoutS)).times) - r.t0)) * 1000;
   };
@@ -138,7 +176,12 @@ bench('webhooks', 'docstore', async (run: Run) => {
   const sql = JSON.stringify(await captureSql(path.dirname(built('docstore'))));
   const floorPhase = async (name: string, deliver: boolean) => {
     const deliverEnv = deliver ? { ...floorEnv, FLOOR_PREFIX: `${run.redisPrefix}fb`, FLOOR_DELIVER_TO: receiverUrl } : {};
-    const server = await startServer('bare-nest', path.join(__dirname, 'floors/bare-nest.ts'), { ...env, BENCH_FLOOR: 'docstore', BENCH_SQL: sql, ...deliverEnv });
+    const server = await startServer('bare-nest', path.join(__dirname, 'floors/bare-nest.ts'), {
+      ...env,
+      BENCH_FLOOR: 'docstore',
+      BENCH_SQL: sql,
+      ...deliverEnv,
+    });
     if (CFG.warmup > 0) await phase(`${name} warm-up`, server.port, randomUUID(), '', deliver ? receiver : null, false, CFG.warmup);
     say(`phase ${name}`);
     await settle(run.pg, TABLES);
@@ -150,7 +193,14 @@ bench('webhooks', 'docstore', async (run: Run) => {
   const fb = await floorPhase('FB: bare NestJS, a BullMQ job per write', true);
 
   const ms = (x?: number) => (x === undefined ? '-' : f1(x));
-  const rows = [a, b, bBulk, c, fa, fb].map((p) => [p.name, f0(p.writesPerS), ms(p.writeP99), p.endToEnd ? f0(p.endToEnd) : '-', p.drain ? f0(p.drain) : '-', ms(p.deliveryP99)]);
+  const rows = [a, b, bBulk, c, fa, fb].map((p) => [
+    p.name,
+    f0(p.writesPerS),
+    ms(p.writeP99),
+    p.endToEnd ? f0(p.endToEnd) : '-',
+    p.drain ? f0(p.drain) : '-',
+    ms(p.deliveryP99),
+  ]);
   rows.push(
     ['writes B ÷ A', f2(b.writesPerS / a.writesPerS), '', '', '', ''],
     ['floor FB ÷ FA', f2(fb.writesPerS / fa.writesPerS), '', '', '', ''],
@@ -158,5 +208,11 @@ bench('webhooks', 'docstore', async (run: Run) => {
     ['drain B-bulk ÷ C', '', '', '', f2(bBulk.drain! / c.endToEnd!), ''],
   );
   const title = `Webhooks, ${CFG.writes} writes per phase, ${CFG.connections} connections, WEBHOOK_CONCURRENCY ${concurrency}`;
-  process.stdout.write(report(title, ['phase', 'writes/s', 'write p99 ms', 'deliveries/s from first write (C: worker start)', 'deliveries/s over arrivals', 'write → delivery p99 ms'], rows));
+  process.stdout.write(
+    report(
+      title,
+      ['phase', 'writes/s', 'write p99 ms', 'deliveries/s from first write (C: worker start)', 'deliveries/s over arrivals', 'write → delivery p99 ms'],
+      rows,
+    ),
+  );
 });

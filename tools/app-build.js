@@ -38,7 +38,12 @@ function inputs(app) {
 /** The hash of the app's inputs (names and contents). */
 function sourceHash(app, files = inputs(app)) {
   const hash = crypto.createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(fs.readFileSync(path.join(ROOT, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(ROOT, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 

@@ -34,7 +34,9 @@ function localEncryptionKeys() {
     if (/** @type {NodeJS.ErrnoException} */ (err).code === 'EEXIST') return fs.readFileSync(KEY_FILE, 'utf8').trim(); // written concurrently
     throw err;
   }
-  process.stderr.write(`Generated a local encryption key for secrets at rest in ${path.relative(process.cwd(), KEY_FILE) || KEY_FILE}; set ENCRYPTION_KEYS to use your own (production must).\n`);
+  process.stderr.write(
+    `Generated a local encryption key for secrets at rest in ${path.relative(process.cwd(), KEY_FILE) || KEY_FILE}; set ENCRYPTION_KEYS to use your own (production must).\n`,
+  );
   return keys;
 }
 

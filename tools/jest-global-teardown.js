@@ -14,9 +14,7 @@ async function dropRunDatabases(url, runId) {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query('select datname from pg_database where starts_with(datname, $1)', [
-      `t_${runId}_`,
-    ]);
+    const { rows } = await client.query('select datname from pg_database where starts_with(datname, $1)', [`t_${runId}_`]);
     for (const { datname } of rows) {
       await client.query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`);
     }

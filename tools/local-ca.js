@@ -60,8 +60,25 @@ const subjectAltName = (hosts) => `subjectAltName=${hosts.map((h) => (/^[\d.]+$|
 function makeCa(name, days) {
   const out = inScratch(
     (ssl) =>
-      ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', String(days), '-subj', `/CN=${name}`,
-        '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'),
+      ssl(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'ca.key',
+        '-out',
+        'ca.crt',
+        '-days',
+        String(days),
+        '-subj',
+        `/CN=${name}`,
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+      ),
     ['ca.key', 'ca.crt'],
   );
   return { key: out['ca.key'], cert: out['ca.crt'] };
@@ -81,7 +98,23 @@ function issueCertificate(ca, hosts = LOOPBACK, days = 30) {
       fs.writeFileSync(path.join(dir, 'ca.crt'), ca.cert);
       fs.writeFileSync(path.join(dir, 'san.ext'), `${subjectAltName(hosts)}\nextendedKeyUsage=serverAuth\n`);
       ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', `/CN=${hosts[0]}`);
-      ssl('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.crt', '-days', String(days), '-extfile', 'san.ext');
+      ssl(
+        'x509',
+        '-req',
+        '-in',
+        'srv.csr',
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        'srv.crt',
+        '-days',
+        String(days),
+        '-extfile',
+        'san.ext',
+      );
     },
     ['srv.key', 'srv.crt'],
   );
@@ -95,7 +128,24 @@ function issueCertificate(ca, hosts = LOOPBACK, days = 30) {
  */
 function selfSignedCertificate(hosts = LOOPBACK) {
   const out = inScratch(
-    (ssl) => ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.crt', '-days', '2', '-subj', `/CN=${hosts[0]}`, '-addext', subjectAltName(hosts)),
+    (ssl) =>
+      ssl(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'self.key',
+        '-out',
+        'self.crt',
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${hosts[0]}`,
+        '-addext',
+        subjectAltName(hosts),
+      ),
     ['self.key', 'self.crt'],
   );
   return { key: out['self.key'], cert: out['self.crt'] };

@@ -130,10 +130,16 @@ function postgresAccount() {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     try {
-      execFileSync('sh', ['-c', `getent group ${PG_USER} >/dev/null || groupadd --system ${PG_USER}; useradd --system -g ${PG_USER} -M -s /bin/false ${PG_USER}`], { stdio: 'ignore' });
+      execFileSync(
+        'sh',
+        ['-c', `getent group ${PG_USER} >/dev/null || groupadd --system ${PG_USER}; useradd --system -g ${PG_USER} -M -s /bin/false ${PG_USER}`],
+        { stdio: 'ignore' },
+      );
       return { uid: id('-u'), gid: id('-g') };
     } catch {
-      throw new ServiceError(`PostgreSQL cannot run as root and there is no "${PG_USER}" user to run it as (creating one failed); create it (useradd ${PG_USER}) or set DATABASE_URL to a PostgreSQL of your own.`);
+      throw new ServiceError(
+        `PostgreSQL cannot run as root and there is no "${PG_USER}" user to run it as (creating one failed); create it (useradd ${PG_USER}) or set DATABASE_URL to a PostgreSQL of your own.`,
+      );
     }
   }
 }
@@ -205,7 +211,11 @@ async function initCluster(bin, dataDir, account, log) {
     const code = await new Promise((resolve) => child.once('close', resolve));
     if (code !== 0) {
       fs.rmSync(dataDir, { recursive: true, force: true }); // so that a retry starts clean
-      throw new ServiceError(sentence(`Could not create the embedded PostgreSQL cluster in ${dataDir} (${log.last(/FATAL|ERROR|error|EACCES/)}); fix that and retry, or set DATABASE_URL to a PostgreSQL of your own`));
+      throw new ServiceError(
+        sentence(
+          `Could not create the embedded PostgreSQL cluster in ${dataDir} (${log.last(/FATAL|ERROR|error|EACCES/)}); fix that and retry, or set DATABASE_URL to a PostgreSQL of your own`,
+        ),
+      );
     }
   } finally {
     fs.rmSync(passwordFile, { force: true });
@@ -223,7 +233,9 @@ async function isOurStaleCluster(dataDir, port) {
   } catch (err) {
     if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ECONNREFUSED') return false;
   }
-  throw new ServiceError(`Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`);
+  throw new ServiceError(
+    `Port ${port} is taken by something other than the embedded PostgreSQL in ${dataDir}; stop it, or set EMBEDDED_PG_PORT (npm start) or DATABASE_URL to use another.`,
+  );
 }
 
 /**
@@ -270,7 +282,9 @@ async function startEmbedded(dataDir, port) {
   if (!ready) {
     await terminate(child, 'SIGKILL');
     throw new ServiceError(
-      sentence(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (${log.last(/FATAL|PANIC|ERROR|EACCES/)}); free that port, or set DATABASE_URL to a PostgreSQL of your own${dataDirAdvice(dataDir)}`),
+      sentence(
+        `The embedded PostgreSQL in ${dataDir} did not start on port ${port} (${log.last(/FATAL|PANIC|ERROR|EACCES/)}); free that port, or set DATABASE_URL to a PostgreSQL of your own${dataDirAdvice(dataDir)}`,
+      ),
     );
   }
   // SIGINT is PostgreSQL's "fast shutdown".
@@ -306,23 +320,24 @@ async function ensurePostgres(where) {
   } catch (err) {
     if (err instanceof ServiceError) throw err;
     // Anything unforeseen (a directory it cannot create, a copy that fails) still gets one sentence.
-    throw new ServiceError(sentence(`The embedded PostgreSQL could not start (${reason(err)}); fix that, or set DATABASE_URL to a PostgreSQL of your own${dataDirAdvice(dir)}`));
+    throw new ServiceError(
+      sentence(`The embedded PostgreSQL could not start (${reason(err)}); fix that, or set DATABASE_URL to a PostgreSQL of your own${dataDirAdvice(dir)}`),
+    );
   }
   try {
-    await withPgClient(
-      { host: '127.0.0.1', port, user: PG_USER, password: PG_PASSWORD, database: 'postgres' },
-      async (c) => {
-        const { rowCount } = await c.query('select 1 from pg_database where datname = $1', [database]);
-        if (rowCount === 0) {
-          await c.query(`create database ${c.escapeIdentifier(database)}`).catch((err) => {
-            if (err.code !== '42P04') throw err; // created concurrently
-          });
-        }
-      },
-    );
+    await withPgClient({ host: '127.0.0.1', port, user: PG_USER, password: PG_PASSWORD, database: 'postgres' }, async (c) => {
+      const { rowCount } = await c.query('select 1 from pg_database where datname = $1', [database]);
+      if (rowCount === 0) {
+        await c.query(`create database ${c.escapeIdentifier(database)}`).catch((err) => {
+          if (err.code !== '42P04') throw err; // created concurrently
+        });
+      }
+    });
   } catch (err) {
     await stop();
-    throw new ServiceError(sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); fix that${dataDirAdvice(dir)}`));
+    throw new ServiceError(
+      sentence(`Could not create database ${database} in the embedded PostgreSQL in ${dir} (${reason(err)}); fix that${dataDirAdvice(dir)}`),
+    );
   }
   return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`, stop };
 }
@@ -390,7 +405,9 @@ async function ensureRedis({ url = REDIS_URL, say = () => {} } = {}) {
   for (;;) {
     if (exited(child) || Date.now() > deadline) {
       await terminate(child, 'SIGKILL');
-      throw new ServiceError(sentence(`redis-server did not start on ${redact(url)} (${log.last(/#|error/i)}); free that port or point REDIS_URL at a running Redis`));
+      throw new ServiceError(
+        sentence(`redis-server did not start on ${redact(url)} (${log.last(/#|error/i)}); free that port or point REDIS_URL at a running Redis`),
+      );
     }
     if (await redisAnswers(url)) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -421,7 +438,9 @@ function freePort() {
  */
 async function startPgBouncer({ serverUrl, poolSize = 2 }) {
   if (!onPath('pgbouncer')) {
-    throw new ServiceError('PgBouncer is needed (TEST_DATABASE_POOLER=pgbouncer) but is not installed; install it (apt-get install pgbouncer, brew install pgbouncer).');
+    throw new ServiceError(
+      'PgBouncer is needed (TEST_DATABASE_POOLER=pgbouncer) but is not installed; install it (apt-get install pgbouncer, brew install pgbouncer).',
+    );
   }
   const server = new URL(serverUrl);
   const user = decodeURIComponent(server.username || PG_USER);

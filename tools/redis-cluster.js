@@ -41,7 +41,14 @@ function redisCli(args) {
 
 /** Asks one node; undefined when it does not answer. */
 async function ask(port, ...command) {
-  const client = new Redis(port, '127.0.0.1', { lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(port, '127.0.0.1', {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -78,10 +85,29 @@ async function startRedisCluster({ masters = 3, replicas = 1, nodeTimeoutMs = 20
   const taken = new Set();
 
   const startNode = (port) => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
-      '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(nodeTimeoutMs),
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--cluster-node-timeout',
+      String(nodeTimeoutMs),
       // Replicas copy their master at once (Redis waits 5 s by default for more replicas to share one transfer).
-      '--repl-diskless-sync', 'yes', '--repl-diskless-sync-delay', '0'];
+      '--repl-diskless-sync',
+      'yes',
+      '--repl-diskless-sync-delay',
+      '0',
+    ];
     const log = logTail(`redis:${port}`);
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     track(child, 'SIGTERM');
@@ -104,7 +130,11 @@ async function startRedisCluster({ masters = 3, replicas = 1, nodeTimeoutMs = 20
     }
     const ports = [...nodes.keys()];
     for (const port of ports) {
-      await until(async () => (await ask(port, 'PING')) === 'PONG', 5000, () => `redis-server did not start on port ${port} (${logs.get(port).last(/#|error/i)})`);
+      await until(
+        async () => (await ask(port, 'PING')) === 'PONG',
+        5000,
+        () => `redis-server did not start on port ${port} (${logs.get(port).last(/#|error/i)})`,
+      );
     }
     await redisCli(['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
     await until(

@@ -100,7 +100,9 @@ async function main() {
   }
 
   const entry = (app) => path.join('dist', app, 'apps', app, 'src', 'main.js');
-  const missing = [...apps.map(entry), ...(withConsole ? [path.join('dist', 'console', 'index.html')] : [])].filter((file) => !fs.existsSync(path.join(ROOT, file)));
+  const missing = [...apps.map(entry), ...(withConsole ? [path.join('dist', 'console', 'index.html')] : [])].filter(
+    (file) => !fs.existsSync(path.join(ROOT, file)),
+  );
   if (missing.length) {
     const hint = process.env.SKIP_BUILD === '1' ? 'run without SKIP_BUILD=1 to build' : 'the build did not produce it';
     say(`${missing.join(', ')} missing; ${hint}`);
@@ -127,7 +129,9 @@ async function main() {
 
 /** The console on CONSOLE_PORT: its build and the three APIs (at their `npm start` ports) behind one origin. */
 function startConsole() {
-  const targets = /** @type {Record<keyof APP_PORTS, string>} */ (Object.fromEntries(Object.entries(APP_PORTS).map(([app, port]) => [app, `http://127.0.0.1:${port}`])));
+  const targets = /** @type {Record<keyof APP_PORTS, string>} */ (
+    Object.fromEntries(Object.entries(APP_PORTS).map(([app, port]) => [app, `http://127.0.0.1:${port}`]))
+  );
   consoleServer = createConsoleServer({ root: path.join(ROOT, 'dist', 'console'), targets });
   consoleServer.once('error', (/** @type {NodeJS.ErrnoException} */ err) => {
     say(err.code === 'EADDRINUSE' ? `port ${CONSOLE_PORT} is in use; set CONSOLE_PORT to another port` : `the console could not start: ${err.message}`);

@@ -184,7 +184,8 @@ async function startTopology(options = {}) {
     });
 
     for (const app of apps) {
-      for (let i = 1; i <= API_REPLICAS; i++) replicas.push({ name: `${app}-${i}`, app, role: 'api', port: await freePort(), inRotation: true, log: logTail(`${app}-${i}`) });
+      for (let i = 1; i <= API_REPLICAS; i++)
+        replicas.push({ name: `${app}-${i}`, app, role: 'api', port: await freePort(), inRotation: true, log: logTail(`${app}-${i}`) });
       replicas.push({ name: WORKERS[app].name, app, role: 'worker', port: await freePort(), inRotation: false, log: logTail(WORKERS[app].name) });
       lbPorts[app] = await freePort();
     }
@@ -221,7 +222,14 @@ async function startTopology(options = {}) {
       const expected = String(generation);
       await until(
         async () => {
-          const answers = await Promise.all(Object.values(lbPorts).map((port) => fetch(`http://127.0.0.1:${port}/.topology/generation`).then((r) => r.text(), () => '')));
+          const answers = await Promise.all(
+            Object.values(lbPorts).map((port) =>
+              fetch(`http://127.0.0.1:${port}/.topology/generation`).then(
+                (r) => r.text(),
+                () => '',
+              ),
+            ),
+          );
           return answers.every((a) => a === expected);
         },
         10_000,
@@ -258,7 +266,8 @@ async function startTopology(options = {}) {
       /** The load balancer's URL per app. */
       urls: /** @type {Record<App, string>} */ (Object.fromEntries(Object.entries(lbPorts).map(([app, port]) => [app, `http://127.0.0.1:${port}`]))),
       /** Every process: name (`docstore-1`, `docstore-webhooks`, …), app, role and its own URL. */
-      replicas: () => replicas.map((r) => ({ name: r.name, app: r.app, role: r.role, url: `http://127.0.0.1:${r.port}`, running: !!r.child && !exited(r.child) })),
+      replicas: () =>
+        replicas.map((r) => ({ name: r.name, app: r.app, role: r.role, url: `http://127.0.0.1:${r.port}`, running: !!r.child && !exited(r.child) })),
       /** PostgreSQL itself, PgBouncer, and the REDIS_CLUSTER_NODES setting. */
       databaseUrl: postgres.url,
       poolerUrl: pooler.url,

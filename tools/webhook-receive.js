@@ -33,8 +33,10 @@ function checkSignature(secret, headers, body, now) {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signatures = headers['webhook-signature'];
-  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return 'INVALID: no webhook-id, webhook-timestamp or webhook-signature header';
-  if (!/^\d+$/.test(timestamp) || Math.abs(now - Number(timestamp)) > TOLERANCE_SECONDS) return `INVALID: webhook-timestamp ${timestamp} is more than ${TOLERANCE_SECONDS} s from now`;
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string')
+    return 'INVALID: no webhook-id, webhook-timestamp or webhook-signature header';
+  if (!/^\d+$/.test(timestamp) || Math.abs(now - Number(timestamp)) > TOLERANCE_SECONDS)
+    return `INVALID: webhook-timestamp ${timestamp} is more than ${TOLERANCE_SECONDS} s from now`;
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   const expected = crypto.createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
   const matches = signatures.split(' ').some((candidate) => {
@@ -42,7 +44,7 @@ function checkSignature(secret, headers, body, now) {
     const given = Buffer.from(value ?? '', 'base64');
     return version === 'v1' && given.length === expected.length && crypto.timingSafeEqual(given, expected);
   });
-  return matches ? 'valid' : 'INVALID: no signature matches this secret (another webhook\'s secret, or a changed body?)';
+  return matches ? 'valid' : "INVALID: no signature matches this secret (another webhook's secret, or a changed body?)";
 }
 
 /**
@@ -60,7 +62,7 @@ function describeDelivery(req, body, secret, n) {
     ? 'none (unsigned: the gateway signs nothing; check the custom headers it sends)'
     : secret
       ? checkSignature(secret, req.headers, body, Math.floor(Date.now() / 1000))
-      : 'not checked (pass --secret <the webhook\'s whsec_ secret>)';
+      : "not checked (pass --secret <the webhook's whsec_ secret>)";
   lines.push(`  signature: ${check}`);
   let shown = body;
   try {
@@ -136,7 +138,8 @@ function parse(argv) {
   const status = Number(values.status);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0 picks a free one), not ${values.port}.`);
   if (!Number.isInteger(status) || status < 200 || status > 599) throw new Error(`--status must be an HTTP status from 200 to 599, not ${values.status}.`);
-  if (values.secret !== undefined && !/^(whsec_)?[A-Za-z0-9+/]+={0,2}$/.test(values.secret)) throw new Error('--secret must be the webhook\'s secret as the docstore showed it (whsec_ + base64).');
+  if (values.secret !== undefined && !/^(whsec_)?[A-Za-z0-9+/]+={0,2}$/.test(values.secret))
+    throw new Error("--secret must be the webhook's secret as the docstore showed it (whsec_ + base64).");
   return { help: values.help, secret: values.secret, https: values.https, port, status, caDir: values['ca-dir'] };
 }
 

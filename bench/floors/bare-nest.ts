@@ -3,7 +3,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  Body, ConflictException, Controller, Get, HttpCode, Inject, Module, NotFoundException, Optional, Param, Post, Put, type OnApplicationShutdown,
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Module,
+  NotFoundException,
+  Optional,
+  Param,
+  Post,
+  Put,
+  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
@@ -172,7 +184,15 @@ const gateway = env.BENCH_FLOOR === 'gateway';
   providers: [
     { provide: POOL, useFactory: () => new Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL_SIZE) }) },
     // The gateway's cloud provider pool: CLOUD_API_CONNECTIONS keep-alive connections, no pipelining.
-    ...(gateway ? [{ provide: HTTP, useFactory: () => new HttpPool(env.CLOUD_API_BASE_URL!, { connections: Number(env.CLOUD_API_CONNECTIONS), keepAliveTimeout: 30_000, pipelining: 1 }) }] : []),
+    ...(gateway
+      ? [
+          {
+            provide: HTTP,
+            useFactory: () =>
+              new HttpPool(env.CLOUD_API_BASE_URL!, { connections: Number(env.CLOUD_API_CONNECTIONS), keepAliveTimeout: 30_000, pipelining: 1 }),
+          },
+        ]
+      : []),
     ...(env.FLOOR_DELIVER_TO ? [{ provide: DELIVERY, useFactory: () => new Delivery() }] : []),
   ],
 })
@@ -191,7 +211,9 @@ class FloorModule implements OnApplicationShutdown {
 /** Nest's stock ExpressAdapter, or with BENCH_FLOOR_PROTOTYPES=1 the services' own (libs/server). */
 function adapter(): ExpressAdapter {
   if (env.BENCH_FLOOR_PROTOTYPES !== '1') return new ExpressAdapter();
-  const built = ['docstore', 'gateway'].map((app) => path.resolve(__dirname, `../../dist/${app}/libs/server/src/express-server.adapter.js`)).find((f) => fs.existsSync(f));
+  const built = ['docstore', 'gateway']
+    .map((app) => path.resolve(__dirname, `../../dist/${app}/libs/server/src/express-server.adapter.js`))
+    .find((f) => fs.existsSync(f));
   if (!built) throw new Error('BENCH_FLOOR_PROTOTYPES=1 needs a built service');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return new (require(built).ExpressServerAdapter as new () => ExpressAdapter)();

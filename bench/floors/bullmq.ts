@@ -46,7 +46,12 @@ function pushJobs(count: number, perJob: number): FloorJob[] {
   const jobs: FloorJob[] = [];
   for (let i = 0; i < count; i += perJob) {
     const bodies = Array.from({ length: Math.min(perJob, count - i) }, (_, j) => {
-      const message = { token: `f-${i + j}`, notification: { title: 'Oi Ana', body: 'Seu cupom: X10' }, data: { url_scheme: 'app://promo' }, android: { priority: 'high' } };
+      const message = {
+        token: `f-${i + j}`,
+        notification: { title: 'Oi Ana', body: 'Seu cupom: X10' },
+        data: { url_scheme: 'app://promo' },
+        android: { priority: 'high' },
+      };
       return JSON.stringify({ message });
     });
     jobs.push({ name: 'send', data: { bodies }, opts: { jobId: `f-${i}` } });

@@ -48,7 +48,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       const { rows } = await db.query(bound(SQL.bulk, [...scope, bulkItemsJson(body.documents)]));
       await db.query('COMMIT');
       const position = new Map(body.documents.map((d, i) => [d.key, i]));
-      return send(res, 200, rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!));
+      return send(
+        res,
+        200,
+        rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!),
+      );
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
       throw error;

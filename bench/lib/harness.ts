@@ -24,7 +24,12 @@ export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
  */
 const NODE_FLAGS = (process.env.BENCH_NODE_OPTIONS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
 /** The engines' job options (libs/queue/src/queue-producer.ts), for the floors' jobs. */
-export const ENGINE_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
+export const ENGINE_JOB_OPTIONS: JobsOptions = {
+  removeOnComplete: true,
+  removeOnFail: { count: 1000 },
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+};
 
 // ---------------------------------------------------------------------------------------
 // Settings and output
@@ -57,7 +62,13 @@ export function report(title: string, headers: string[], rows: string[][]): stri
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? '?'}, load ${os.loadavg()[0].toFixed(2)}, node ${process.version}`;
-  return [`\n### ${title} (${new Date().toISOString().slice(0, 10)}, ${machine})\n`, line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line), ''].join('\n');
+  return [
+    `\n### ${title} (${new Date().toISOString().slice(0, 10)}, ${machine})\n`,
+    line(headers),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map(line),
+    '',
+  ].join('\n');
 }
 
 /** Nearest-rank percentile of an ascending array. */
@@ -383,7 +394,14 @@ export interface Request {
  */
 export async function closedLoop(
   origin: string,
-  opts: { connections: number; headers: Record<string, string>; requests: Request[]; seconds?: number; status: number; onAnswer?: (i: number, start: number, end: number, body: string) => void },
+  opts: {
+    connections: number;
+    headers: Record<string, string>;
+    requests: Request[];
+    seconds?: number;
+    status: number;
+    onAnswer?: (i: number, start: number, end: number, body: string) => void;
+  },
 ): Promise<Load & { first: number; last: number; firstError: string | null }> {
   const pool = new Pool(origin, { connections: opts.connections, pipelining: 1, keepAliveTimeout: 60_000 });
   const until = opts.seconds === undefined ? Infinity : performance.now() + opts.seconds * 1000;
@@ -436,7 +454,12 @@ export function cannon(url: string, connections: number, seconds: number, header
       (err: Error | null, result: { duration: number; errors: number; timeouts: number }) => {
         if (err) return reject(err);
         const sorted = Float64Array.from(latencies).sort();
-        resolve({ rps: latencies.length / result.duration, p50: percentile(sorted, 50), p99: percentile(sorted, 99), failed: latencies.length - ok + result.errors + result.timeouts });
+        resolve({
+          rps: latencies.length / result.duration,
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          failed: latencies.length - ok + result.errors + result.timeouts,
+        });
       },
     );
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {

@@ -32,7 +32,8 @@ const server = createServer((req, res) => {
     const at = wallMs();
     const body = Buffer.concat(chunks).toString('utf8');
     n++;
-    const json = (status: number, text: string) => res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    const json = (status: number, text: string) =>
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
     if (url === '/token') return json(200, JSON.stringify({ access_token: 'ya29.bench', expires_in: 3600, token_type: 'Bearer' }));
     if (media) return json(200, `{"id":"9${n}"}`);
     if (url.endsWith(':send')) {

@@ -69,7 +69,9 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
     const call = rec.calls.shift();
     if (!call) throw new Error('bench: the repository sent no SQL where one statement was expected');
     if (!isDeepStrictEqual(call.values, expected)) {
-      throw new Error(`bench: the docstore's SQL parameters changed shape: expected ${JSON.stringify(expected)}, got ${JSON.stringify(call.values)}; update bench/lib/sql.ts and the floor servers`);
+      throw new Error(
+        `bench: the docstore's SQL parameters changed shape: expected ${JSON.stringify(expected)}, got ${JSON.stringify(call.values)}; update bench/lib/sql.ts and the floor servers`,
+      );
     }
     return call.name === undefined ? { text: call.text } : { text: call.text, name: call.name };
   };

@@ -18,10 +18,14 @@ describe('console build', () => {
 
   beforeAll(() => {
     out = mkdtempSync(join(tmpdir(), 'console-build-'));
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mts', '--outDir', out, '--logLevel', 'warn'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mts', '--outDir', out, '--logLevel', 'warn'],
+      {
+        cwd: ROOT,
+        stdio: 'pipe',
+      },
+    );
     html = readFileSync(join(out, 'index.html'), 'utf8');
   }, 120_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));

@@ -27,7 +27,8 @@ function rawGet(base: string, path: string): Promise<{ status: number; body: str
   });
 }
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 interface Seen {
@@ -135,7 +136,12 @@ describe('the console server: static build and the three APIs behind one origin'
   it('routes every path by its prefix alone: the docstore before the gateway, everything else to the files', () => {
     fc.assert(
       fc.property(fc.constantFrom('/api/v1/', '/api/pushm/', '/DataInserterSales/', '/api/', '/', '/assets/', '/apix/'), fc.string(), (prefix, rest) => {
-        const routes: Record<string, string> = { '/api/v1/': 'docstore', '/api/pushm/': 'ingest-push', '/DataInserterSales/': 'ingest-push', '/api/': 'gateway' };
+        const routes: Record<string, string> = {
+          '/api/v1/': 'docstore',
+          '/api/pushm/': 'ingest-push',
+          '/DataInserterSales/': 'ingest-push',
+          '/api/': 'gateway',
+        };
         const expected = routes[prefix] ?? null;
         const path = `${prefix}${rest}`;
         const got = serviceFor(path);
@@ -148,7 +154,10 @@ describe('the console server: static build and the three APIs behind one origin'
 
   it('never serves a file outside the build, whatever the path', async () => {
     writeFileSync(join(root, '..', 'console-secret.txt'), 'secret');
-    const segment = fc.oneof(fc.constantFrom('..', '%2e%2e', '%2E%2E', '.', 'assets', 'console-secret.txt', '%2fconsole-secret.txt', '..%2f..%2f'), fc.stringMatching(/^[\w.%-]{0,12}$/));
+    const segment = fc.oneof(
+      fc.constantFrom('..', '%2e%2e', '%2E%2E', '.', 'assets', 'console-secret.txt', '%2fconsole-secret.txt', '..%2f..%2f'),
+      fc.stringMatching(/^[\w.%-]{0,12}$/),
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { maxLength: 6 }), async (segments) => {
         const { status, body } = await rawGet(base, `/${segments.join('/')}`);
@@ -227,7 +236,8 @@ describe('the console server: static build and the three APIs behind one origin'
         req.end('{}');
       });
       answer.resume();
-      for (const name of ['x-client-hop', 'x-other-hop', 'keep-alive', 'proxy-authorization', 'proxy-anything', 'te']) expect(received).not.toHaveProperty(name);
+      for (const name of ['x-client-hop', 'x-other-hop', 'keep-alive', 'proxy-authorization', 'proxy-anything', 'te'])
+        expect(received).not.toHaveProperty(name);
       expect(received['x-kept']).toBe('yes');
       expect(String(received.connection ?? '')).not.toMatch(/hop/i);
       for (const name of ['x-upstream-hop', 'proxy-authenticate']) expect(answer.headers).not.toHaveProperty(name);

@@ -28,7 +28,9 @@ async function axeProblems(page: Page): Promise<string[]> {
     impact: string;
     nodes: Array<{ target: string[] }>;
   }>;
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /**
@@ -58,7 +60,10 @@ describe('console: the flows in headless Chromium', () => {
     // (their ResizeObserver runs after layout): wait for it, and report the width if it never fits.
     const fits = await page
       .waitForFunction(() => document.documentElement.scrollWidth <= 360, undefined, { timeout: 5_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (!fits) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.screenshot({ path: join(TEST_OUTPUT, `console-${name}-360.png`), fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -66,7 +71,9 @@ describe('console: the flows in headless Chromium', () => {
 
   beforeAll(async () => {
     for (const app of ['docstore', 'gateway', 'ingest-push']) await ensureBuilt(app);
-    await run(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mts', '--logLevel', 'warn'], { cwd: ROOT });
+    await run(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.mts', '--logLevel', 'warn'], {
+      cwd: ROOT,
+    });
     const ports = { DOCSTORE_PORT: await freePort(), GATEWAY_PORT: await freePort(), INGEST_PUSH_PORT: await freePort(), CONSOLE_PORT: await freePort() };
     const { PATH, HOME, ENCRYPTION_KEYS } = process.env;
     const env = {
@@ -95,14 +102,26 @@ describe('console: the flows in headless Chromium', () => {
     stack.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
     stack.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
     base = `http://127.0.0.1:${ports.CONSOLE_PORT}`;
-    await until('the services and the console to answer', async () => {
-      if (stack.exitCode !== null) throw new Error(`the stack exited:\n${output.slice(-4000)}`);
-      const answers = await Promise.all(
-        [ports.DOCSTORE_PORT, ports.GATEWAY_PORT, ports.INGEST_PUSH_PORT].map((p) => fetch(`http://127.0.0.1:${p}/health`).then((r) => r.ok, () => false)),
-      );
-      const consoleUp = await fetch(base).then((r) => r.ok, () => false);
-      return answers.every(Boolean) && consoleUp;
-    }, 120_000);
+    await until(
+      'the services and the console to answer',
+      async () => {
+        if (stack.exitCode !== null) throw new Error(`the stack exited:\n${output.slice(-4000)}`);
+        const answers = await Promise.all(
+          [ports.DOCSTORE_PORT, ports.GATEWAY_PORT, ports.INGEST_PUSH_PORT].map((p) =>
+            fetch(`http://127.0.0.1:${p}/health`).then(
+              (r) => r.ok,
+              () => false,
+            ),
+          ),
+        );
+        const consoleUp = await fetch(base).then(
+          (r) => r.ok,
+          () => false,
+        );
+        return answers.every(Boolean) && consoleUp;
+      },
+      120_000,
+    );
     const cli = async (...args: string[]) => (await run(process.execPath, ['tools/app-cli.js', ...args], { cwd: ROOT, env: { ...env } })).stdout.trim();
     creds.docstoreToken = await cli('docstore', 'token', '--client', client, '--name', 'console', '--scopes', '*');
     creds.gatewayKey = await cli('gateway', 'apikey', '--phone', '15550100001', '--phone-id', '106540352242922', '--name', 'console');
@@ -291,7 +310,14 @@ describe('console: the flows in headless Chromium', () => {
   });
 
   it('passes axe on the remaining pages, and charts each service on the overview', async () => {
-    for (const path of ['/docstore/collections', '/docstore/schema?environment=production&context=shop&type=product', '/docstore/tokens', '/gateway/templates', '/gateway/webhooks', '/gateway/profile']) {
+    for (const path of [
+      '/docstore/collections',
+      '/docstore/schema?environment=production&context=shop&type=product',
+      '/docstore/tokens',
+      '/gateway/templates',
+      '/gateway/webhooks',
+      '/gateway/profile',
+    ]) {
       await page.goto(`${base}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.getByText('Loading…').first().waitFor({ state: 'detached' });
@@ -300,7 +326,12 @@ describe('console: the flows in headless Chromium', () => {
     await page.goto(`${base}/`);
     for (const name of ['Docstore', 'Gateway', 'Ingestion', 'Push']) await page.getByRole('img', { name: new RegExp(`^${name}, last 24 hours`) }).waitFor();
     // The documents written above are counted in this hour's bucket.
-    await expect(page.locator('section.card', { has: page.locator('#stats-docstore') }).locator('dl.totals').innerText()).resolves.toMatch(/[1-9]/);
+    await expect(
+      page
+        .locator('section.card', { has: page.locator('#stats-docstore') })
+        .locator('dl.totals')
+        .innerText(),
+    ).resolves.toMatch(/[1-9]/);
     await check('overview');
   });
 

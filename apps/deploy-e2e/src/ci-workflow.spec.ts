@@ -32,7 +32,11 @@ function affected(...files: string[]): string[] {
 
 describe('.github/workflows/ci.yml', () => {
   const [job] = Object.values(workflow.jobs);
-  const run = (condition: string) => job.steps.filter((s) => s.if?.includes(condition)).map((s) => s.run).join('\n');
+  const run = (condition: string) =>
+    job.steps
+      .filter((s) => s.if?.includes(condition))
+      .map((s) => s.run)
+      .join('\n');
 
   it('runs nx affected against the base branch on pull requests, and everything on main', () => {
     expect(workflow.on.push.branches).toEqual(['main']);
@@ -46,7 +50,8 @@ describe('.github/workflows/ci.yml', () => {
     expect(Object.keys(job.services).sort()).toEqual(['postgres', 'redis']);
     expect(job.env.TEST_DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
     expect(job.env.TEST_REDIS_URL).toBe('redis://redis:6379');
-    for (const image of [job.container.image, ...Object.values(job.services).map((s) => s.image)]) expect({ image, pinned: pinned(image) }).toEqual({ image, pinned: true });
+    for (const image of [job.container.image, ...Object.values(job.services).map((s) => s.image)])
+      expect({ image, pinned: pinned(image) }).toEqual({ image, pinned: true });
   });
 });
 
@@ -71,7 +76,12 @@ describe('.github/workflows/images.yml', () => {
   it('builds the console image from docker/Dockerfile.console, tagged like the others', () => {
     const consoleJob = images.jobs.console;
     const consoleBuild = consoleJob.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'))!;
-    expect(consoleBuild.with).toMatchObject({ context: '.', file: 'docker/Dockerfile.console', push: true, tags: '${{ env.REGISTRY }}/services/console:${{ github.sha }}' });
+    expect(consoleBuild.with).toMatchObject({
+      context: '.',
+      file: 'docker/Dockerfile.console',
+      push: true,
+      tags: '${{ env.REGISTRY }}/services/console:${{ github.sha }}',
+    });
     expect(consoleJob.steps.some((s) => s.uses?.startsWith('docker/login-action@'))).toBe(true);
   });
 
@@ -79,10 +89,14 @@ describe('.github/workflows/images.yml', () => {
     expect(build.with!.tags).toBe('${{ env.REGISTRY }}/services/${{ matrix.app }}:${{ github.sha }}');
     const registry = /'([^']+)' *}}$/.exec(images.env.REGISTRY)![1];
     for (const overlay of readdirSync(join(ROOT, 'k8s/overlays'))) {
-      for (const image of kustomize(join(ROOT, 'k8s/overlays', overlay)).flatMap(podContainers).map((c) => c.image)) {
+      for (const image of kustomize(join(ROOT, 'k8s/overlays', overlay))
+        .flatMap(podContainers)
+        .map((c) => c.image)) {
         // Infrastructure an overlay adds (PgBouncer) is someone else's image, pinned to a version.
         const ours = /(^|\/)services\//.test(image);
-        const expected = ours ? new RegExp(`^${registry.replace(/\./g, '\\.')}/services/(${[...deployableApps(), 'console'].join('|')}):`) : /^[\w./-]+:v?\d+\.\d+[\w.-]*$/;
+        const expected = ours
+          ? new RegExp(`^${registry.replace(/\./g, '\\.')}/services/(${[...deployableApps(), 'console'].join('|')}):`)
+          : /^[\w./-]+:v?\d+\.\d+[\w.-]*$/;
         expect({ overlay, image }).toEqual({ overlay, image: expect.stringMatching(expected) });
       }
     }

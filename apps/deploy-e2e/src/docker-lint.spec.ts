@@ -55,9 +55,13 @@ describe('docker/lint.js', () => {
   });
 
   it('gives the gateway in compose the media folder the Kubernetes manifests use, on its volume', () => {
-    const compose = parse(readFileSync(join(ROOT, 'docker/compose.yml'), 'utf8')) as { services: Record<string, { environment: Record<string, string>; volumes?: string[] }> };
+    const compose = parse(readFileSync(join(ROOT, 'docker/compose.yml'), 'utf8')) as {
+      services: Record<string, { environment: Record<string, string>; volumes?: string[] }>;
+    };
     const gateway = compose.services.gateway;
-    const k8s = parseAllDocuments(readFileSync(join(ROOT, 'k8s/base/config.yaml'), 'utf8')).map((d) => d.toJSON() as { metadata: { name: string }; data: Record<string, string> });
+    const k8s = parseAllDocuments(readFileSync(join(ROOT, 'k8s/base/config.yaml'), 'utf8')).map(
+      (d) => d.toJSON() as { metadata: { name: string }; data: Record<string, string> },
+    );
     const mediaDir = k8s.find((m) => m.metadata.name === 'gateway-config')!.data.MEDIA_DIR;
     expect({ env: gateway.environment.MEDIA_DIR, mounted: gateway.volumes?.some((v) => v.endsWith(`:${mediaDir}`)) }).toEqual({ env: mediaDir, mounted: true });
   });

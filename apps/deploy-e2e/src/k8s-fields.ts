@@ -40,7 +40,8 @@ function schemaTypes() {
   };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
-  host.getSourceFile = (name, version, ...rest) => (name === file ? ts.createSourceFile(name, text, version) : getSourceFile.call(host, name, version, ...rest));
+  host.getSourceFile = (name, version, ...rest) =>
+    name === file ? ts.createSourceFile(name, text, version) : getSourceFile.call(host, name, version, ...rest);
   host.fileExists = (name) => name === file || fileExists.call(host, name);
   host.readFile = (name) => (name === file ? text : readFile.call(host, name));
   const program = ts.createProgram([file], options, host);

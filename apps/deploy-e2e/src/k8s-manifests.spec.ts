@@ -61,7 +61,10 @@ const RUNTIME_SETTINGS = new Set(['NODE_OPTIONS']);
 const mebibytes = (quantity: string) => Number(/^(\d+)Mi$/.exec(quantity)?.[1] ?? (/^(\d+)Gi$/.test(quantity) ? Number(quantity.slice(0, -2)) * 1024 : NaN));
 
 const OVERLAYS = readdirSync(join(ROOT, 'k8s/overlays'));
-const TREES: Array<[string, Manifest[]]> = [['base', kustomize(join(ROOT, 'k8s/base'))], ...OVERLAYS.map((o): [string, Manifest[]] => [`overlays/${o}`, kustomize(join(ROOT, 'k8s/overlays', o))])];
+const TREES: Array<[string, Manifest[]]> = [
+  ['base', kustomize(join(ROOT, 'k8s/base'))],
+  ...OVERLAYS.map((o): [string, Manifest[]] => [`overlays/${o}`, kustomize(join(ROOT, 'k8s/overlays', o))]),
+];
 const of = (ms: Manifest[], kind: string) => ms.filter((m) => m.kind === kind);
 const spec = <T>(m: Manifest) => m.spec as T;
 const appOf = (c: Container) => /services\/([\w-]+)/.exec(c.image)![1];
@@ -92,13 +95,36 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     expect(manifests.map(schemaProblem).filter(Boolean)).toEqual([]);
     // An overlay also has its Namespace (the base has no namespace of its own).
     const namespace = _name === 'base' ? [] : ['Namespace'];
-    expect(new Set(manifests.map((m) => m.kind))).toEqual(new Set([...namespace, 'ConfigMap', 'Secret', 'Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'Job', 'PersistentVolumeClaim']));
+    expect(new Set(manifests.map((m) => m.kind))).toEqual(
+      new Set([
+        ...namespace,
+        'ConfigMap',
+        'Secret',
+        'Deployment',
+        'Service',
+        'HorizontalPodAutoscaler',
+        'PodDisruptionBudget',
+        'Ingress',
+        'Job',
+        'PersistentVolumeClaim',
+      ]),
+    );
   });
 
   it('has an API Deployment, Service, HPA, PDB, Ingress, ConfigMap, Secret and migration Job per service', () => {
     for (const app of deployableApps()) {
       const names = (kind: string) => of(manifests, kind).map((m) => m.metadata.name);
-      expect({ app, deployment: names('Deployment'), service: names('Service'), hpa: names('HorizontalPodAutoscaler'), pdb: names('PodDisruptionBudget'), ingress: names('Ingress'), configmap: names('ConfigMap'), secret: names('Secret'), job: names('Job') }).toEqual({
+      expect({
+        app,
+        deployment: names('Deployment'),
+        service: names('Service'),
+        hpa: names('HorizontalPodAutoscaler'),
+        pdb: names('PodDisruptionBudget'),
+        ingress: names('Ingress'),
+        configmap: names('ConfigMap'),
+        secret: names('Secret'),
+        job: names('Job'),
+      }).toEqual({
         app,
         deployment: expect.arrayContaining([app]),
         service: expect.arrayContaining([app]),
@@ -135,13 +161,23 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     for (const c of [...containers.map(({ c }) => c), ...jobs]) {
       const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(containerSettings(manifests, c).get('NODE_OPTIONS') ?? '')?.[1]);
       const limitMiB = mebibytes(String(c.resources?.limits?.memory));
-      expect({ container: c.name, heapMiB, limitMiB, agree: heapMiB >= 0.4 * limitMiB && heapMiB <= 0.75 * limitMiB }).toEqual({ container: c.name, heapMiB, limitMiB, agree: true });
+      expect({ container: c.name, heapMiB, limitMiB, agree: heapMiB >= 0.4 * limitMiB && heapMiB <= 0.75 * limitMiB }).toEqual({
+        container: c.name,
+        heapMiB,
+        limitMiB,
+        agree: true,
+      });
     }
   });
 
   it('names the storage class of the shared media volume (ReadWriteMany)', () => {
-    const claims = of(manifests, 'PersistentVolumeClaim').map((m) => ({ name: m.metadata.name, ...spec<{ accessModes: string[]; storageClassName?: string }>(m) }));
-    expect(claims).toEqual([expect.objectContaining({ name: 'gateway-media', accessModes: ['ReadWriteMany'], storageClassName: expect.stringMatching(/^[a-z0-9][a-z0-9.-]*$/) })]);
+    const claims = of(manifests, 'PersistentVolumeClaim').map((m) => ({
+      name: m.metadata.name,
+      ...spec<{ accessModes: string[]; storageClassName?: string }>(m),
+    }));
+    expect(claims).toEqual([
+      expect.objectContaining({ name: 'gateway-media', accessModes: ['ReadWriteMany'], storageClassName: expect.stringMatching(/^[a-z0-9][a-z0-9.-]*$/) }),
+    ]);
   });
 
   it('passes only settings the app reads, and every setting it requires', () => {
@@ -150,7 +186,11 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
       const app = appOf(c);
       const reads = appSettings(app);
       const given = containerSettings(manifests, c);
-      expect({ app, container: c.name, unknown: [...given.keys()].filter((k) => !reads.has(k) && !RUNTIME_SETTINGS.has(k)) }).toEqual({ app, container: c.name, unknown: [] });
+      expect({ app, container: c.name, unknown: [...given.keys()].filter((k) => !reads.has(k) && !RUNTIME_SETTINGS.has(k)) }).toEqual({
+        app,
+        container: c.name,
+        unknown: [],
+      });
       const missing = [...reads.values()].filter((s) => s.required && !given.has(s.name)).map((s) => s.name);
       expect({ app, container: c.name, missing }).toEqual({ app, container: c.name, missing: [] });
       // The ingress controller is the one hop in front of every pod.
@@ -160,7 +200,10 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
 
   it('gives every pod a grace period longer than its drain: preStop, then the longest request its Ingress allows (or one worker job)', () => {
     for (const d of deployments) {
-      const { terminationGracePeriodSeconds: grace = 30, containers: [c] } = podSpec(d);
+      const {
+        terminationGracePeriodSeconds: grace = 30,
+        containers: [c],
+      } = podSpec(d);
       const preStop = Number(c.lifecycle?.preStop?.exec?.command.at(-1) ?? 0);
       const routes = of(manifests, 'Ingress').filter((i) => backends(i).includes(d.metadata.name));
       // ingress-nginx's default proxy-read-timeout is 60 s; a worker's longest job is one attempt (its sends run concurrently).
@@ -169,16 +212,30 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
       const longest = routes.length
         ? Math.max(...routes.map((i) => Number(i.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-read-timeout'] ?? 60)))
         : Number(containerSettings(manifests, c).get(worker!.longestJob) ?? appSettings(appOf(c)).get(worker!.longestJob)!.initial);
-      expect({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: grace > preStop + longest }).toEqual({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: true });
+      expect({ deployment: d.metadata.name, grace, drain: preStop + longest, longer: grace > preStop + longest }).toEqual({
+        deployment: d.metadata.name,
+        grace,
+        drain: preStop + longest,
+        longer: true,
+      });
       if (routes.length) expect({ deployment: d.metadata.name, preStop }).toEqual({ deployment: d.metadata.name, preStop: 5 });
     }
   });
 
   it('selects real pods: Services, PDBs and HPAs point at Deployments, Ingresses at Service ports', () => {
     const labels = (d: Manifest) => spec<{ template: { metadata: { labels: Record<string, string> } } }>(d).template.metadata.labels;
-    const matches = (selector: Record<string, string>) => of(manifests, 'Deployment').filter((d) => Object.entries(selector).every(([k, v]) => labels(d)[k] === v));
-    for (const s of of(manifests, 'Service')) expect({ service: s.metadata.name, pods: matches(spec<{ selector: Record<string, string> }>(s).selector).length }).toEqual({ service: s.metadata.name, pods: 1 });
-    for (const p of of(manifests, 'PodDisruptionBudget')) expect({ pdb: p.metadata.name, pods: matches(spec<{ selector: { matchLabels: Record<string, string> } }>(p).selector.matchLabels).length }).toEqual({ pdb: p.metadata.name, pods: 1 });
+    const matches = (selector: Record<string, string>) =>
+      of(manifests, 'Deployment').filter((d) => Object.entries(selector).every(([k, v]) => labels(d)[k] === v));
+    for (const s of of(manifests, 'Service'))
+      expect({ service: s.metadata.name, pods: matches(spec<{ selector: Record<string, string> }>(s).selector).length }).toEqual({
+        service: s.metadata.name,
+        pods: 1,
+      });
+    for (const p of of(manifests, 'PodDisruptionBudget'))
+      expect({ pdb: p.metadata.name, pods: matches(spec<{ selector: { matchLabels: Record<string, string> } }>(p).selector.matchLabels).length }).toEqual({
+        pdb: p.metadata.name,
+        pods: 1,
+      });
     for (const h of of(manifests, 'HorizontalPodAutoscaler')) {
       const target = spec<{ scaleTargetRef: { kind: string; name: string } }>(h).scaleTargetRef;
       expect(deployments.map((d) => d.metadata.name)).toContain(target.name);
@@ -189,7 +246,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     for (const d of of(manifests, 'Deployment')) expect(of(manifests, 'PodDisruptionBudget').some((p) => p.metadata.name === d.metadata.name)).toBe(true);
   });
 
-  it('runs each service\'s workers in a Deployment of their own (mode only), the API with them off', () => {
+  it("runs each service's workers in a Deployment of their own (mode only), the API with them off", () => {
     expect(Object.keys(WORKERS).sort()).toEqual(deployableApps());
     for (const [app, { deployment, mode }] of Object.entries(WORKERS)) {
       expect({ app, reads: appSettings(app).has(mode) }).toEqual({ app, reads: true });
@@ -199,24 +256,42 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
       expect({ app, worker: worker?.metadata.name, api: api?.metadata.name }).toEqual({ app, worker: deployment, api: app });
       const [wc] = podSpec(worker!).containers;
       const [ac] = podSpec(api!).containers;
-      expect({ app, worker: containerSettings(manifests, wc).get(mode), api: containerSettings(manifests, ac).get(mode) }).toEqual({ app, worker: 'only', api: 'off' });
+      expect({ app, worker: containerSettings(manifests, wc).get(mode), api: containerSettings(manifests, ac).get(mode) }).toEqual({
+        app,
+        worker: 'only',
+        api: 'off',
+      });
       // The same image and settings as the API: only the mode differs.
       expect({ app, image: wc.image, envFrom: wc.envFrom }).toEqual({ app, image: ac.image, envFrom: ac.envFrom });
       expect({ app, env: wc.env?.filter((e) => e.name !== mode) }).toEqual({ app, env: ac.env?.filter((e) => e.name !== mode) });
       // /health and /metrics on the app's port, probed like the API's; no Service or Ingress sends it traffic.
-      expect({ app, ports: wc.ports, ready: wc.readinessProbe?.httpGet, live: wc.livenessProbe?.httpGet }).toEqual({ app, ports: ac.ports, ready: { path: '/health', port: 'http' }, live: { path: '/health/live', port: 'http' } });
-      expect(spec<{ template: { metadata: { annotations: Record<string, string> } } }>(worker!).template.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': String(ac.ports![0].containerPort) });
+      expect({ app, ports: wc.ports, ready: wc.readinessProbe?.httpGet, live: wc.livenessProbe?.httpGet }).toEqual({
+        app,
+        ports: ac.ports,
+        ready: { path: '/health', port: 'http' },
+        live: { path: '/health/live', port: 'http' },
+      });
+      expect(spec<{ template: { metadata: { annotations: Record<string, string> } } }>(worker!).template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/path': '/metrics',
+        'prometheus.io/port': String(ac.ports![0].containerPort),
+      });
       expect(of(manifests, 'Service').filter((sv) => sv.metadata.name === deployment)).toEqual([]);
       expect(of(manifests, 'Ingress').filter((i) => backends(i).includes(deployment))).toEqual([]);
       // Scaled on CPU (queue depth needs an external-metrics adapter: README.md), never below one pod in a disruption.
       const hpa = byName('HorizontalPodAutoscaler', deployment)!;
       expect(spec<{ scaleTargetRef: { name: string } }>(hpa).scaleTargetRef.name).toBe(deployment);
-      expect(spec<{ metrics: unknown[] }>(hpa).metrics).toContainEqual({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } });
-      expect(spec<{ selector: { matchLabels: Record<string, string> } }>(byName('PodDisruptionBudget', deployment)!).selector.matchLabels).toEqual({ 'app.kubernetes.io/name': deployment });
+      expect(spec<{ metrics: unknown[] }>(hpa).metrics).toContainEqual({
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+      });
+      expect(spec<{ selector: { matchLabels: Record<string, string> } }>(byName('PodDisruptionBudget', deployment)!).selector.matchLabels).toEqual({
+        'app.kubernetes.io/name': deployment,
+      });
     }
   });
 
-  it('serves the console from nginx with the console server\'s CSP, and routes its host as `npm start` does', () => {
+  it("serves the console from nginx with the console server's CSP, and routes its host as `npm start` does", () => {
     const web = deployments.find((d) => d.metadata.name === 'console')!;
     const [c] = podSpec(web).containers;
     expect({ image: appOf(c), ports: c.ports, ready: c.readinessProbe?.httpGet, live: c.livenessProbe?.httpGet }).toEqual({
@@ -228,17 +303,32 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     expect(of(manifests, 'Service').map((m) => m.metadata.name)).toContain('console');
     // nginx (docker/console-nginx.conf) sends the same Content-Security-Policy as tools/console-server.js.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { CONTENT_SECURITY_POLICY, serviceFor } = require(join(ROOT, 'tools/console-server.js')) as { CONTENT_SECURITY_POLICY: string; serviceFor(path: string): string | null };
+    const { CONTENT_SECURITY_POLICY, serviceFor } = require(join(ROOT, 'tools/console-server.js')) as {
+      CONTENT_SECURITY_POLICY: string;
+      serviceFor(path: string): string | null;
+    };
     const nginx = readFileSync(join(ROOT, 'docker/console-nginx.conf'), 'utf8');
     expect(/add_header Content-Security-Policy "([^"]+)" always;/.exec(nginx)?.[1]).toBe(CONTENT_SECURITY_POLICY);
     // Longest prefix wins, as ingress-nginx matches: each sample path reaches the service `npm start` sends it to.
     const host = of(manifests, 'Ingress').filter((i) => i.metadata.name.startsWith('console'));
     const hosts = new Set(host.flatMap((i) => spec<{ rules: Array<{ host: string }> }>(i).rules.map((r) => r.host)));
     expect(hosts.size).toBe(1);
-    const routes = host.flatMap((i) => spec<{ rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> }>(i).rules[0].http.paths);
+    const routes = host.flatMap(
+      (i) => spec<{ rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> }>(i).rules[0].http.paths,
+    );
     const backendOf = (url: string) =>
-      routes.filter((r) => url === r.path || url.startsWith(r.path.endsWith('/') ? r.path : `${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0]?.backend.service.name;
-    for (const url of ['/api/v1/client/x/tokens', '/api/pushm/bulk', '/DataInserterSales/api/sales', '/DataInserterSales/api/sales/ingestions', '/api/Messages', '/api/Stats', '/', '/docstore/documents']) {
+      routes.filter((r) => url === r.path || url.startsWith(r.path.endsWith('/') ? r.path : `${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0]
+        ?.backend.service.name;
+    for (const url of [
+      '/api/v1/client/x/tokens',
+      '/api/pushm/bulk',
+      '/DataInserterSales/api/sales',
+      '/DataInserterSales/api/sales/ingestions',
+      '/api/Messages',
+      '/api/Stats',
+      '/',
+      '/docstore/documents',
+    ]) {
       expect({ url, backend: backendOf(url) }).toEqual({ url, backend: serviceFor(url) ?? 'console' });
     }
   });
@@ -265,7 +355,9 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
 
   it('streams 1 GB ingestion bodies unbuffered on the ingestion route alone, and 100 MB media on the gateway media route alone', () => {
     const annotations = (name: string) => of(manifests, 'Ingress').find((i) => i.metadata.name === name)!.metadata.annotations ?? {};
-    const pathOf = (name: string) => spec<{ rules: Array<{ http: { paths: Array<{ path: string }> } }> }>(of(manifests, 'Ingress').find((i) => i.metadata.name === name)!).rules[0].http.paths[0].path;
+    const pathOf = (name: string) =>
+      spec<{ rules: Array<{ http: { paths: Array<{ path: string }> } }> }>(of(manifests, 'Ingress').find((i) => i.metadata.name === name)!).rules[0].http
+        .paths[0].path;
     expect(annotations('ingest-push-sales')).toMatchObject({
       'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
       'nginx.ingress.kubernetes.io/proxy-body-size': '1g',
@@ -330,11 +422,17 @@ describe('k8s/overlays/production-scaled', () => {
     expect(Object.keys(secret.stringData as object)).toEqual([authFile.slice(mount.mountPath.length + 1)]);
     // Probed on its port, which the Service sends to.
     const port = c.ports![0];
-    expect({ ready: c.readinessProbe.tcpSocket, live: c.livenessProbe.tcpSocket, listen: settings.get('LISTEN_PORT') }).toEqual({ ready: { port: port.name }, live: { port: port.name }, listen: String(port.containerPort) });
-    expect(spec<{ ports: Array<{ port: number; targetPort: string }> }>(byName('Service', 'pgbouncer')!).ports).toEqual([expect.objectContaining({ targetPort: port.name })]);
+    expect({ ready: c.readinessProbe.tcpSocket, live: c.livenessProbe.tcpSocket, listen: settings.get('LISTEN_PORT') }).toEqual({
+      ready: { port: port.name },
+      live: { port: port.name },
+      listen: String(port.containerPort),
+    });
+    expect(spec<{ ports: Array<{ port: number; targetPort: string }> }>(byName('Service', 'pgbouncer')!).ports).toEqual([
+      expect.objectContaining({ targetPort: port.name }),
+    ]);
   });
 
-  it('sends every app\'s queries through PgBouncer and its migrations, LISTEN and commands straight to PostgreSQL, as the same role', () => {
+  it("sends every app's queries through PgBouncer and its migrations, LISTEN and commands straight to PostgreSQL, as the same role", () => {
     const service = spec<{ ports: Array<{ port: number }> }>(byName('Service', 'pgbouncer')!).ports[0];
     const roles = new Set([...String(Object.values(byName('Secret', 'pgbouncer-secrets')!.stringData as object)[0]).matchAll(/^"([^"]+)"/gm)].map((m) => m[1]));
     const containers = [...of(manifests, 'Deployment').filter(isApp), ...of(manifests, 'Job')].flatMap((m) => podSpec(m).containers).filter(isService);
@@ -343,7 +441,15 @@ describe('k8s/overlays/production-scaled', () => {
       const given = containerSettings(manifests, app);
       const pooled = new URL(given.get('DATABASE_URL')!);
       const direct = new URL(given.get('DATABASE_DIRECT_URL') ?? 'postgres://missing');
-      expect({ container: app.name, mode: given.get('DATABASE_POOLER'), pooled: pooled.host, direct: direct.host, user: direct.username, db: direct.pathname, known: roles.has(pooled.username) }).toEqual({
+      expect({
+        container: app.name,
+        mode: given.get('DATABASE_POOLER'),
+        pooled: pooled.host,
+        direct: direct.host,
+        user: direct.username,
+        db: direct.pathname,
+        known: roles.has(pooled.username),
+      }).toEqual({
         container: app.name,
         mode: 'transaction',
         pooled: `pgbouncer:${service.port}`,
@@ -363,7 +469,11 @@ describe('the environments', () => {
   };
 
   it('talks to the real chat network in production only: the base and staging keep the sandbox', () => {
-    expect({ base: provider('base'), staging: provider('overlays/staging'), production: provider('overlays/production') }).toEqual({ base: 'sandbox', staging: 'sandbox', production: 'cloud' });
+    expect({ base: provider('base'), staging: provider('overlays/staging'), production: provider('overlays/production') }).toEqual({
+      base: 'sandbox',
+      staging: 'sandbox',
+      production: 'cloud',
+    });
   });
 });
 
@@ -382,7 +492,7 @@ describe('the first deploy and rollout in k8s/README.md', () => {
   const overlays = TREES.filter(([name]) => name.startsWith('overlays/'));
 
   it('reads two applies from the rollout, both with a selector', () => {
-    expect(rollout).toEqual(["app.kubernetes.io/component in (config,migration)", 'app.kubernetes.io/component!=secret-template']);
+    expect(rollout).toEqual(['app.kubernetes.io/component in (config,migration)', 'app.kubernetes.io/component!=secret-template']);
   });
 
   it.each(overlays)('applies no Secret template of %s, but everything else', (_name, manifests) => {
@@ -391,8 +501,12 @@ describe('the first deploy and rollout in k8s/README.md', () => {
       expect({ selector, secrets: secrets.map((m) => m.metadata.name) }).toEqual({ selector, secrets: [] });
     }
     // Every template is labelled so, and every other object is applied by the last step.
-    expect(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.labels?.['app.kubernetes.io/component'])).toEqual(expect.arrayContaining(['secret-template']));
-    expect(new Set(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.labels?.['app.kubernetes.io/component']))).toEqual(new Set(['secret-template']));
+    expect(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.labels?.['app.kubernetes.io/component'])).toEqual(
+      expect.arrayContaining(['secret-template']),
+    );
+    expect(new Set(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.labels?.['app.kubernetes.io/component']))).toEqual(
+      new Set(['secret-template']),
+    );
     expect(manifests.filter((m) => m.kind !== 'Secret' && !selects(rollout.at(-1)!, m.metadata.labels)).map((m) => m.metadata.name)).toEqual([]);
     // The first step carries the config and the migration Jobs, never a Deployment.
     expect(new Set(manifests.filter((m) => selects(rollout[0]!, m.metadata.labels)).map((m) => m.kind))).toEqual(new Set(['ConfigMap', 'Job']));
@@ -408,13 +522,20 @@ describe('the first deploy and rollout in k8s/README.md', () => {
 
   it('builds and points the overlays at every image: the three services and the console', () => {
     const readme = readFileSync(join(ROOT, 'k8s/README.md'), 'utf8');
-    const images = new Set(TREES.flatMap(([, ms]) => ms.flatMap(podContainers).map((c) => /services\/([\w-]+)/.exec(c.image)?.[1]).filter(Boolean)));
+    const images = new Set(
+      TREES.flatMap(([, ms]) =>
+        ms
+          .flatMap(podContainers)
+          .map((c) => /services\/([\w-]+)/.exec(c.image)?.[1])
+          .filter(Boolean),
+      ),
+    );
     expect([...images].sort()).toEqual(['console', 'docstore', 'gateway', 'ingest-push']);
     expect(readme).toContain('for app in docstore gateway ingest-push console; do');
   });
 });
 
-describe('production\'s providers', () => {
+describe("production's providers", () => {
   const production = TREES.find(([name]) => name === 'overlays/production')![1];
   // Loaded as settings.ts loads the apps' classes (by require), so both see one copy of the lib.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -434,11 +555,17 @@ describe('production\'s providers', () => {
     ['ingest-push', 'ingest-push-workers', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS']],
   ])('%s (%s) runs the real providers, and refuses to start on a sandbox one', (app, deployment, providers) => {
     const settings = Object.fromEntries(containerSettings(production, container(deployment)));
-    expect({ deployment, DEPLOY_ENV: settings.DEPLOY_ENV, ALLOW_SANDBOX_PROVIDER: settings.ALLOW_SANDBOX_PROVIDER }).toEqual({ deployment, DEPLOY_ENV: 'production', ALLOW_SANDBOX_PROVIDER: undefined });
+    expect({ deployment, DEPLOY_ENV: settings.DEPLOY_ENV, ALLOW_SANDBOX_PROVIDER: settings.ALLOW_SANDBOX_PROVIDER }).toEqual({
+      deployment,
+      DEPLOY_ENV: 'production',
+      ALLOW_SANDBOX_PROVIDER: undefined,
+    });
     for (const provider of providers) {
       expect({ provider, value: settings[provider] }).toEqual({ provider, value: expect.not.stringMatching(/^sandbox$/) });
       expect(load(app, provider, { ...settings, APNS_KEY_ID: 'ABC123DEFG', APNS_TEAM_ID: 'DEF123GHIJ' })).not.toThrow();
-      expect(load(app, provider, { ...settings, [provider]: 'sandbox' })).toThrow(`Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`);
+      expect(load(app, provider, { ...settings, [provider]: 'sandbox' })).toThrow(
+        `Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`,
+      );
       const unset = { ...settings };
       delete unset[provider];
       expect(load(app, provider, unset)).toThrow(`Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`);
@@ -450,19 +577,28 @@ describe('production\'s providers', () => {
     for (const deployment of ['ingest-push', 'ingest-push-workers']) {
       const c = container(deployment) as Container & { volumeMounts: Array<{ name: string; mountPath: string; readOnly?: boolean }> };
       const settings = containerSettings(production, c);
-      const volumes = spec<{ template: { spec: { volumes: Array<{ name: string; secret?: { secretName: string } }> } } }>(production.find((m) => m.metadata.name === deployment)!).template.spec.volumes;
+      const volumes = spec<{ template: { spec: { volumes: Array<{ name: string; secret?: { secretName: string } }> } } }>(
+        production.find((m) => m.metadata.name === deployment)!,
+      ).template.spec.volumes;
       for (const file of [settings.get('FCM_SERVICE_ACCOUNT_FILE')!, settings.get('APNS_KEY_FILE')!]) {
         const mount = c.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`))!;
         const secretName = volumes.find((v) => v.name === mount?.name)?.secret?.secretName;
         const secret = production.find((m) => m.kind === 'Secret' && m.metadata.name === secretName);
-        expect({ deployment, file, readOnly: mount?.readOnly, key: Object.keys((secret?.stringData ?? {}) as object).includes(file.slice(mount.mountPath.length + 1)) }).toEqual({ deployment, file, readOnly: true, key: true });
+        expect({
+          deployment,
+          file,
+          readOnly: mount?.readOnly,
+          key: Object.keys((secret?.stringData ?? {}) as object).includes(file.slice(mount.mountPath.length + 1)),
+        }).toEqual({ deployment, file, readOnly: true, key: true });
       }
     }
   });
 
   it('staging keeps the sandboxes, which start there', () => {
     const staging = TREES.find(([name]) => name === 'overlays/staging')![1];
-    const settings = Object.fromEntries(containerSettings(staging, podSpec(staging.find((m) => m.kind === 'Deployment' && m.metadata.name === 'ingest-push')!).containers[0]));
+    const settings = Object.fromEntries(
+      containerSettings(staging, podSpec(staging.find((m) => m.kind === 'Deployment' && m.metadata.name === 'ingest-push')!).containers[0]),
+    );
     expect(settings.DEPLOY_ENV).toBeUndefined();
     expect(load('ingest-push', 'PUSH_PROVIDER_ANDROID', settings)).not.toThrow();
   });
@@ -478,7 +614,7 @@ describe('the first-credential Jobs (k8s/jobs)', () => {
     ['ingest-push', 'push-token'],
   ];
 
-  it('run each credential command once, with the image and settings of the app\'s migration Job, in production\'s namespace', () => {
+  it("run each credential command once, with the image and settings of the app's migration Job, in production's namespace", () => {
     expect(jobs.map(schemaProblem).filter(Boolean)).toEqual([]);
     expect(jobs.map((j) => j.kind)).toEqual(COMMANDS.map(() => 'Job'));
     for (const [app, command] of COMMANDS) {
@@ -486,7 +622,13 @@ describe('the first-credential Jobs (k8s/jobs)', () => {
       expect({ app, command, found: Boolean(job) }).toEqual({ app, command, found: true });
       const [c] = podSpec(job).containers;
       const migration = podSpec(production.find((m) => m.kind === 'Job' && m.metadata.name === `${app}-migrate`)!).containers[0];
-      expect({ job: job.metadata.name, image: c.image.split(':')[0], envFrom: c.envFrom, namespace: job.metadata.namespace, backoffLimit: spec<{ backoffLimit: number }>(job).backoffLimit }).toEqual({
+      expect({
+        job: job.metadata.name,
+        image: c.image.split(':')[0],
+        envFrom: c.envFrom,
+        namespace: job.metadata.namespace,
+        backoffLimit: spec<{ backoffLimit: number }>(job).backoffLimit,
+      }).toEqual({
         job: job.metadata.name,
         image: migration.image.split(':')[0],
         envFrom: migration.envFrom,
@@ -573,5 +715,7 @@ describe('the schema check', () => {
 });
 
 function backends(ingress: Manifest): string[] {
-  return spec<{ rules: Array<{ http: { paths: Array<{ backend: { service: { name: string } } }> } }> }>(ingress).rules.flatMap((r) => r.http.paths.map((p) => p.backend.service.name));
+  return spec<{ rules: Array<{ http: { paths: Array<{ backend: { service: { name: string } } }> } }> }>(ingress).rules.flatMap((r) =>
+    r.http.paths.map((p) => p.backend.service.name),
+  );
 }

@@ -73,7 +73,10 @@ export function podContainers(m: Manifest): Array<{ image: string } & Record<str
 
 function applyOp<T>(doc: T, op: { op: string; path: string; value: unknown }, dir: string): T {
   const copy = structuredClone(doc) as Record<string, unknown>;
-  const keys = op.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = op.path
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop()!;
   let at: Record<string, unknown> = copy;
   for (const key of keys) {
@@ -98,10 +101,12 @@ function parseYaml(path: string): unknown[] {
 }
 
 function parseYamlText(text: string, where = 'patch'): unknown[] {
-  return parseAllDocuments(text).map((doc) => {
-    if (doc.errors.length) throw new Error(`${where}: ${doc.errors[0].message}`);
-    return doc.toJS();
-  }).filter((doc) => doc !== null);
+  return parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length) throw new Error(`${where}: ${doc.errors[0].message}`);
+      return doc.toJS();
+    })
+    .filter((doc) => doc !== null);
 }
 
 /**

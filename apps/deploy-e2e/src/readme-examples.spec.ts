@@ -83,7 +83,8 @@ describe('README links', () => {
   });
 
   it('names each link that leaves the repository or points at a missing file, with its line', () => {
-    const text = 'See [specs](../../../shared/specs/docstore.md).\n\n[gone](../two/README.md) and `[code](../../../x)`\n```\n[in code](../../../y)\n```\n[abs](/etc/passwd)\n';
+    const text =
+      'See [specs](../../../shared/specs/docstore.md).\n\n[gone](../two/README.md) and `[code](../../../x)`\n```\n[in code](../../../y)\n```\n[abs](/etc/passwd)\n';
     expect(linkProblems(root, 'apps/one/README.md', text)).toEqual([
       'apps/one/README.md:1 links outside the repository: ../../../shared/specs/docstore.md',
       'apps/one/README.md:3 links to a file that does not exist: ../two/README.md',

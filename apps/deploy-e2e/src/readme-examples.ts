@@ -119,7 +119,10 @@ export function linkProblems(root: string, file: string, markdown: string): stri
   const problems: string[] = [];
   for (const { text, line } of proseLines(markdown)) {
     const withoutCode = text.replace(/`[^`]*`/g, '');
-    const targets = [...withoutCode.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...withoutCode.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g)].map((m) => m[1]);
+    const targets = [
+      ...withoutCode.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+      ...withoutCode.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g),
+    ].map((m) => m[1]);
     for (const target of targets) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
       const path = decodeURIComponent(target.replace(/[#?].*$/, ''));

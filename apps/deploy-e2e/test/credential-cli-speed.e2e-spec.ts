@@ -44,7 +44,10 @@ describe('credential commands on a current build', () => {
     for (const app of new Set(COMMANDS.map((c) => c.app))) await ensureBuilt(app);
     probeDir = mkdtempSync(join(tmpdir(), 'cli-speed-'));
     probe = join(probeDir, 'cpu-probe.js');
-    writeFileSync(probe, `process.on('exit', () => { const { user, system } = process.cpuUsage(); require('fs').writeSync(3, String((user + system) / 1000)); });\n`);
+    writeFileSync(
+      probe,
+      `process.on('exit', () => { const { user, system } = process.cpuUsage(); require('fs').writeSync(3, String((user + system) / 1000)); });\n`,
+    );
     const { PATH, HOME, ENCRYPTION_KEYS } = process.env;
     env = { PATH, HOME, ENCRYPTION_KEYS, DATABASE_URL: await freshDatabase(`t_${process.env.TEST_RUN_ID}_cli_speed`) };
   }, 600_000);
@@ -72,11 +75,19 @@ describe('credential commands on a current build', () => {
     expect(Math.round(median(calls.slice(1).map((c) => c.cpuMs)))).toBeLessThan(LIMIT_MS);
   };
 
-  it.each(COMMANDS)('npm run -s $script: under a second of CPU, nothing on stderr', async ({ app, argv, prints }) => {
-    await measure(['tools/app-cli.js', app, ...argv], prints);
-  }, 300_000);
+  it.each(COMMANDS)(
+    'npm run -s $script: under a second of CPU, nothing on stderr',
+    async ({ app, argv, prints }) => {
+      await measure(['tools/app-cli.js', app, ...argv], prints);
+    },
+    300_000,
+  );
 
-  it.each(COMMANDS)('the image\'s main.js $argv.0 ($app): under a second of CPU, nothing on stderr', async ({ app, argv, prints }) => {
-    await measure([join('dist', app, 'apps', app, 'src', 'main.js'), ...argv], prints);
-  }, 300_000);
+  it.each(COMMANDS)(
+    "the image's main.js $argv.0 ($app): under a second of CPU, nothing on stderr",
+    async ({ app, argv, prints }) => {
+      await measure([join('dist', app, 'apps', app, 'src', 'main.js'), ...argv], prints);
+    },
+    300_000,
+  );
 });

@@ -47,7 +47,9 @@ describe('k8s/database-roles.sql', () => {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
     try {
-      const passwords = Object.values(ROLE).map((r) => `SET services.${r}_password = '${PASSWORD}';`).join('\n');
+      const passwords = Object.values(ROLE)
+        .map((r) => `SET services.${r}_password = '${PASSWORD}';`)
+        .join('\n');
       const file = readFileSync(join(ROOT, 'k8s/database-roles.sql'), 'utf8');
       await admin.query(`${passwords}\n${file}`);
       // Twice: running it again is harmless.
@@ -65,7 +67,9 @@ describe('k8s/database-roles.sql', () => {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
     try {
-      await expect(admin.query(readFileSync(join(ROOT, 'k8s/database-roles.sql'), 'utf8'))).rejects.toThrow('Set services.docstore_password before running database-roles.sql');
+      await expect(admin.query(readFileSync(join(ROOT, 'k8s/database-roles.sql'), 'utf8'))).rejects.toThrow(
+        'Set services.docstore_password before running database-roles.sql',
+      );
     } finally {
       await admin.end();
     }
@@ -85,8 +89,17 @@ describe('k8s/database-roles.sql', () => {
         [Object.values(ROLE)],
       );
       const expected = (name: string, temporary: boolean) => ({
-        rolname: name, rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolbypassrls: false, rolreplication: false,
-        connect: true, create_schemas: false, temporary, schema_owner: name,
+        rolname: name,
+        rolcanlogin: true,
+        rolsuper: false,
+        rolcreatedb: false,
+        rolcreaterole: false,
+        rolbypassrls: false,
+        rolreplication: false,
+        connect: true,
+        create_schemas: false,
+        temporary,
+        schema_owner: name,
       });
       // Sales ingestion stages each file in a temporary table: ingest_push alone needs TEMPORARY.
       expect(rows).toEqual([expected('docstore', false), expected('gateway', false), expected('ingest_push', true)]);
@@ -108,7 +121,9 @@ describe('k8s/database-roles.sql', () => {
       };
       const { stdout } = await run(process.execPath, [main, 'migrate'], { cwd: ROOT, env });
       expect(stdout).toContain('The schema is up to date.');
-      const tables = await asRole(app, (c) => c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1 AND tableowner = $2`, [ROLE[app], ROLE[app]]));
+      const tables = await asRole(app, (c) =>
+        c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1 AND tableowner = $2`, [ROLE[app], ROLE[app]]),
+      );
       expect(tables.rows[0].n).toBeGreaterThan(1);
 
       const port = await freePort();

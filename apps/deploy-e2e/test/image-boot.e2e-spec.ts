@@ -28,7 +28,10 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     dir = mkdtempSync(join(tmpdir(), `image-${app}-`));
     cpSync(join(ROOT, 'dist', app), dir, { recursive: true });
     // --prefer-offline: the workspace's `npm ci` filled the cache with these exact versions.
-    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' } });
+    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -78,9 +81,16 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
   }, 60_000);
 
   it('mints a credential with `main.js <command>` (the first-credentials Job), printing only the credential', async () => {
-    const commands: Record<string, string[]> = { docstore: ['token', '--client', '6f1c2a4e-1b2c-4d3e-8f90-123456789abc'], gateway: ['apikey', '--phone', '15550100001', '--phone-id', 'boot'], 'ingest-push': ['push-token'] };
+    const commands: Record<string, string[]> = {
+      docstore: ['token', '--client', '6f1c2a4e-1b2c-4d3e-8f90-123456789abc'],
+      gateway: ['apikey', '--phone', '15550100001', '--phone-id', 'boot'],
+      'ingest-push': ['push-token'],
+    };
     const { stdout, stderr } = await run(process.execPath, [`apps/${app}/src/main.js`, ...commands[app]], { cwd: dir, env: await env() });
-    expect({ stdout, stderr }).toEqual({ stdout: expect.stringMatching(/^(?:[0-9a-f-]{36}\|[A-Za-z0-9]+|gw_[0-9a-f-]{36}_[A-Za-z0-9]+|push_[0-9a-f-]{36}_[A-Za-z0-9]+)\n$/), stderr: '' });
+    expect({ stdout, stderr }).toEqual({
+      stdout: expect.stringMatching(/^(?:[0-9a-f-]{36}\|[A-Za-z0-9]+|gw_[0-9a-f-]{36}_[A-Za-z0-9]+|push_[0-9a-f-]{36}_[A-Za-z0-9]+)\n$/),
+      stderr: '',
+    });
   }, 60_000);
 
   it('boots main.js and answers 200 on /health, then stops on SIGTERM', async () => {
@@ -107,7 +117,15 @@ describe.each(deployableApps())('%s production install from dist/', (app) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
     child.kill('SIGTERM');
-    for (let i = 0; i < 100 && (await fetch(`http://127.0.0.1:${port}/health/live`).then(() => true, () => false)); i++) {
+    for (
+      let i = 0;
+      i < 100 &&
+      (await fetch(`http://127.0.0.1:${port}/health/live`).then(
+        () => true,
+        () => false,
+      ));
+      i++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     inFlight.end('Connection: close\r\n\r\n');

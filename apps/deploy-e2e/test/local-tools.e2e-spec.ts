@@ -61,7 +61,9 @@ describe('the local tools', () => {
       const used = await appCli.commandDatabase({}, stateFile);
       expect(used.url).toBe(databaseUrl);
       // DATABASE_URL set in the command's own shell wins.
-      await expect(appCli.commandDatabase({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, stateFile)).rejects.toThrow('Cannot connect to PostgreSQL at postgres://postgres@127.0.0.1:1/none');
+      await expect(appCli.commandDatabase({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, stateFile)).rejects.toThrow(
+        'Cannot connect to PostgreSQL at postgres://postgres@127.0.0.1:1/none',
+      );
       runState.clearRunState(stateFile);
       expect(existsSync(stateFile)).toBe(false);
       // Left behind by a process that is gone (SIGKILL): ignored.
@@ -83,7 +85,9 @@ describe('the local tools', () => {
       running.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
       try {
         await eventually(async () => (/postgres:\/\//.test(out) ? true : running.exitCode === null ? undefined : Promise.reject(new Error(out))));
-        const command = await run(process.execPath, ['-e', ensure(second).replace("process.stdin.on('end', () => pg.stop()).resume();", 'pg.stop();')], { cwd: ROOT });
+        const command = await run(process.execPath, ['-e', ensure(second).replace("process.stdin.on('end', () => pg.stop()).resume();", 'pg.stop();')], {
+          cwd: ROOT,
+        });
         expect(new URL(command.stdout.trim()).port).toBe(String(first));
       } finally {
         const exited = new Promise((resolve) => running.once('exit', resolve));

@@ -51,14 +51,21 @@ describe('no credential in logs, the database or Redis', () => {
 
   /** `node main.ts <args>` of `app`, compiled as it loads; resolves with its stdout (the credential it mints, by design), logs its stderr. */
   const cli = async (app: App, args: string[]): Promise<string> => {
-    const { stdout, stderr } = await run(process.execPath, ['-r', TS_CHILD_PRELOAD, join(ROOT, 'apps', app, 'src/main.ts'), ...args], { cwd: ROOT, env: env(app) });
+    const { stdout, stderr } = await run(process.execPath, ['-r', TS_CHILD_PRELOAD, join(ROOT, 'apps', app, 'src/main.ts'), ...args], {
+      cwd: ROOT,
+      env: env(app),
+    });
     output.push(stderr);
     return stdout.trim();
   };
 
   const start = (app: App): Promise<Running> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['-r', TS_CHILD_PRELOAD, join(ROOT, 'apps', app, 'src/main.ts')], { cwd: ROOT, env: env(app), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['-r', TS_CHILD_PRELOAD, join(ROOT, 'apps', app, 'src/main.ts')], {
+        cwd: ROOT,
+        env: env(app),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
       child.stdout!.on('data', (chunk: Buffer) => {
         const text = chunk.toString('utf8');
@@ -108,8 +115,19 @@ describe('no credential in logs, the database or Redis', () => {
 
     // docstore: a document, a webhook (its signing secret is in the answer only) and its rotation.
     const base = `${docstore}/api/v1/client/${docstoreClient}`;
-    await expectStatus(fetch(`${base}/production/context/shop/type/product/k1`, { method: 'POST', headers: bearer(docstoreToken), body: JSON.stringify({ environment: 'production', context: 'shop', type: 'product', key: 'k1', data: { a: 1 } }) }), 201);
-    const hook = await fetch(`${base}/webhooks`, { method: 'POST', headers: bearer(docstoreToken), body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['document.updated'] }) });
+    await expectStatus(
+      fetch(`${base}/production/context/shop/type/product/k1`, {
+        method: 'POST',
+        headers: bearer(docstoreToken),
+        body: JSON.stringify({ environment: 'production', context: 'shop', type: 'product', key: 'k1', data: { a: 1 } }),
+      }),
+      201,
+    );
+    const hook = await fetch(`${base}/webhooks`, {
+      method: 'POST',
+      headers: bearer(docstoreToken),
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['document.updated'] }),
+    });
     expect(hook.status).toBe(201);
     const { id: hookId, secret } = (await hook.json()) as { id: string; secret: string };
     const rotated = await fetch(`${base}/webhooks/${hookId}/rotate-secret`, { method: 'POST', headers: bearer(docstoreToken) });
@@ -119,19 +137,54 @@ describe('no credential in logs, the database or Redis', () => {
 
     // gateway: a message, a webhook with a custom header, a refused ?apikey=, the network's verification and a signed notification.
     const gw = { apikey: gatewayKey, version: '6.0', 'content-type': 'application/json' };
-    await expectStatus(fetch(`${gateway}/api/Messages`, { method: 'POST', headers: gw, body: JSON.stringify({ messaging_product: 'whatsapp', to: '15550102030', type: 'text', text: { body: 'hi' } }) }), 200);
-    await expectStatus(fetch(`${gateway}/api/Webhooks`, { method: 'POST', headers: gw, body: JSON.stringify({ phone: '15550109999', types: ['messages'], endpoint: 'https://127.0.0.1:9/hook', headers: { Authorization: headerValue } }) }), 201);
+    await expectStatus(
+      fetch(`${gateway}/api/Messages`, {
+        method: 'POST',
+        headers: gw,
+        body: JSON.stringify({ messaging_product: 'whatsapp', to: '15550102030', type: 'text', text: { body: 'hi' } }),
+      }),
+      200,
+    );
+    await expectStatus(
+      fetch(`${gateway}/api/Webhooks`, {
+        method: 'POST',
+        headers: gw,
+        body: JSON.stringify({ phone: '15550109999', types: ['messages'], endpoint: 'https://127.0.0.1:9/hook', headers: { Authorization: headerValue } }),
+      }),
+      201,
+    );
     await expectStatus(fetch(`${gateway}/api/Webhooks?apikey=${encodeURIComponent(gatewayKey)}`, { headers: { version: '6.0' } }), 401);
     await expectStatus(fetch(`${gateway}/network/notifications?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=42`), 200);
     await expectStatus(fetch(`${gateway}/network/notifications?hub.mode=subscribe&hub.verify_token=${verifyToken}x&hub.challenge=42`), 403);
     const notification = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
     const signature = `sha256=${createHmac('sha256', appSecret).update(notification).digest('hex')}`;
-    await expectStatus(fetch(`${gateway}/network/notifications`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: notification }), 200);
+    await expectStatus(
+      fetch(`${gateway}/network/notifications`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+        body: notification,
+      }),
+      200,
+    );
 
     // ingest-push: a refused ?apiKey=, a sales upload with the key, and a push.
-    await expectStatus(fetch(`${ingest}/DataInserterSales/api/sales?apiKey=${encodeURIComponent(salesKey)}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'x' }), 401);
-    await expectStatus(fetch(`${ingest}/api/pushm/bulk?token=${encodeURIComponent(pushToken)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 401);
-    const pushed = await fetch(`${ingest}/api/pushm/bulk`, { method: 'POST', headers: bearer(pushToken), body: JSON.stringify({ pushs: [{ nm_envio: 'leaks', nm_push: 'device-1', nm_mensagem: 'hello', nm_plataforma: 'ios' }] }) });
+    await expectStatus(
+      fetch(`${ingest}/DataInserterSales/api/sales?apiKey=${encodeURIComponent(salesKey)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv' },
+        body: 'x',
+      }),
+      401,
+    );
+    await expectStatus(
+      fetch(`${ingest}/api/pushm/bulk?token=${encodeURIComponent(pushToken)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      401,
+    );
+    const pushed = await fetch(`${ingest}/api/pushm/bulk`, {
+      method: 'POST',
+      headers: bearer(pushToken),
+      body: JSON.stringify({ pushs: [{ nm_envio: 'leaks', nm_push: 'device-1', nm_mensagem: 'hello', nm_plataforma: 'ios' }] }),
+    });
     expect(pushed.status).toBe(202);
 
     // Stop the apps so every buffered log line is written.

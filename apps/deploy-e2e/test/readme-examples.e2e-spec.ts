@@ -78,14 +78,20 @@ describe('README examples against a booted stack', () => {
   }, 30_000);
 
   it('finds the examples of the root README and of every service', () => {
-    expect(withExamples.map((r) => r.file)).toEqual(expect.arrayContaining(['README.md', 'apps/docstore/README.md', 'apps/gateway/README.md', 'apps/ingest-push/README.md']));
+    expect(withExamples.map((r) => r.file)).toEqual(
+      expect.arrayContaining(['README.md', 'apps/docstore/README.md', 'apps/gateway/README.md', 'apps/ingest-push/README.md']),
+    );
   });
 
-  it.each(withExamples)('$file: every example runs', async ({ file, blocks }) => {
-    const failure = await runExamples(blocks, { cwd: ROOT, env, timeoutMs: 120_000 });
-    // Thrown rather than compared, so the block's output shows as it was printed.
-    if (failure) throw new Error(describeFailure(file, failure));
-  }, 150_000);
+  it.each(withExamples)(
+    '$file: every example runs',
+    async ({ file, blocks }) => {
+      const failure = await runExamples(blocks, { cwd: ROOT, env, timeoutMs: 120_000 });
+      // Thrown rather than compared, so the block's output shows as it was printed.
+      if (failure) throw new Error(describeFailure(file, failure));
+    },
+    150_000,
+  );
 });
 
 describe('README links', () => {

@@ -39,7 +39,8 @@ describe('a stalled PostgreSQL', () => {
     proxy = await stallProxy(direct);
     const env = { DATABASE_URL: direct, ENCRYPTION_KEYS: encryptionKeys };
     // The first command of each app migrates its schema (on the direct URL, as the apps do).
-    const mint = async (app: BuiltApp, args: string[]) => (await run(process.execPath, [builtEntry(app), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } })).stdout.trim();
+    const mint = async (app: BuiltApp, args: string[]) =>
+      (await run(process.execPath, [builtEntry(app), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } })).stdout.trim();
     const client = randomUUID();
     const token = await mint('docstore', ['token', '--client', client]);
     const apikey = await mint('gateway', ['apikey', '--phone', '15550109999', '--phone-id', 'stall']);
@@ -77,12 +78,19 @@ describe('a stalled PostgreSQL', () => {
         headers: { apikey, version: '6.0' },
         body: (b) => expect(b).toMatchObject({ error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2 } }),
       },
-      { app: 'ingest-push', url: `${ingest}/DataInserterSales/api/sales/ingestions`, headers: { apiKey: salesKey }, body: (b) => expect(b).toEqual(UNAVAILABLE) },
+      {
+        app: 'ingest-push',
+        url: `${ingest}/DataInserterSales/api/sales/ingestions`,
+        headers: { apiKey: salesKey },
+        body: (b) => expect(b).toEqual(UNAVAILABLE),
+      },
     );
     // Each answers before the freeze (its pool holds open connections, which then stall mid-statement).
     for (const a of apps) {
       const proc = procs.find((p) => p.name === a.app)!;
-      const first = await eventually(async () => (hasExited(proc.child) ? `exited: ${proc.output.slice(-800)}` : (await statusOf(a.url, a.headers)) || undefined));
+      const first = await eventually(async () =>
+        hasExited(proc.child) ? `exited: ${proc.output.slice(-800)}` : (await statusOf(a.url, a.headers)) || undefined,
+      );
       expect({ app: a.app, status: first }).toEqual({ app: a.app, status: expect.any(Number) });
       expect(first).not.toBe(503);
     }

@@ -6,7 +6,15 @@ import { generateEncryptionKeys } from '@app/secrets';
 import { eventually, freePort, freshDatabase } from '@app/testkit';
 import { Client } from 'pg';
 import { ROOT } from '../src/workspace';
-import { builtEntry as entry, hasExited as exited, startProcess, statusOf, stopProcesses, type AppProcess as Proc, type BuiltApp as App } from './support/built-app';
+import {
+  builtEntry as entry,
+  hasExited as exited,
+  startProcess,
+  statusOf,
+  stopProcesses,
+  type AppProcess as Proc,
+  type BuiltApp as App,
+} from './support/built-app';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureBuilt } = require(join(ROOT, 'tools/app-build.js')) as { ensureBuilt(app: string): Promise<void> };
@@ -45,7 +53,9 @@ describe('processes started together on a fresh database', () => {
 
   /** Resolves once `proc` has exited, or says it did not within the bound. */
   const finished = async (proc: Proc, deadline: number) =>
-    eventually(async () => (exited(proc.child) ? { name: proc.name, code: proc.child.exitCode } : Date.now() > deadline ? { name: proc.name, code: 'still running' } : undefined));
+    eventually(async () =>
+      exited(proc.child) ? { name: proc.name, code: proc.child.exitCode } : Date.now() > deadline ? { name: proc.name, code: 'still running' } : undefined,
+    );
 
   beforeAll(async () => {
     for (const app of APPS) await ensureBuilt(app);
@@ -63,7 +73,11 @@ describe('processes started together on a fresh database', () => {
   it(`${REPLICAS} replicas of each app and its migrate Job, started at once, are healthy (the Job done) within 60 s`, async () => {
     databaseUrl = await freshDatabase(`t_${process.env.TEST_RUN_ID}_together`);
     const ports = await Promise.all(APPS.flatMap(() => Array.from({ length: REPLICAS }, () => freePort())));
-    const base = (app: App) => ({ DATABASE_URL: databaseUrl, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:together-${app}:` });
+    const base = (app: App) => ({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:together-${app}:`,
+    });
     const started = Date.now();
     const jobs = APPS.map((app) => start(`${app} migrate Job`, [entry(app), 'migrate'], base(app)));
     for (const [a, app] of APPS.entries()) {
@@ -93,7 +107,9 @@ describe('processes started together on a fresh database', () => {
     const deadline = Date.now() + BOUND_MS;
     const commands = calls.map(({ app, argv, i }) => start(`${app} ${argv(i)[0]} #${i}`, [entry(app), ...argv(i)], { DATABASE_URL: url }));
     await Promise.all(commands.map((c) => finished(c, deadline)));
-    expect(commands.map((c) => ({ code: c.child.exitCode, output: c.output }))).toEqual(calls.map(({ prints }) => ({ code: 0, output: expect.stringMatching(prints) })));
+    expect(commands.map((c) => ({ code: c.child.exitCode, output: c.output }))).toEqual(
+      calls.map(({ prints }) => ({ code: 0, output: expect.stringMatching(prints) })),
+    );
   }, 120_000);
 
   it('a release adding a CONCURRENTLY index migrates, two processes at once, while the previous release serves', async () => {
@@ -132,7 +148,9 @@ migrateDatabaseAt(process.env.DATABASE_URL, { schema: 'docstore', entities: [], 
     const db = new Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query(`SELECT x.indisvalid AS valid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = 'webhook_deliveries_next_release_idx'`);
+      const { rows } = await db.query(
+        `SELECT x.indisvalid AS valid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = 'webhook_deliveries_next_release_idx'`,
+      );
       expect(rows).toEqual([{ valid: true }]);
     } finally {
       await db.end();

@@ -24,7 +24,11 @@ async function call(method: string, url: string, headers: Record<string, string>
   try {
     const res = await fetch(url, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json' }), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       signal: AbortSignal.timeout(60_000),
     });
@@ -231,7 +235,9 @@ describe('the production topology on one machine (npm run topology)', () => {
     // A create in flight on the killed replica may be answered 502 (nginx resends only what it could not send);
     // every other one is 201, and whatever was stored is announced.
     expect(writes.filter((s) => s !== 201 && s !== 502)).toEqual([]);
-    const keys: string[] = (await db.query<{ key: string }>(`SELECT key FROM docstore.documents WHERE client_id = $1 AND key LIKE 'kill-%'`, [CLIENT])).rows.map((r) => r.key);
+    const keys: string[] = (
+      await db.query<{ key: string }>(`SELECT key FROM docstore.documents WHERE client_id = $1 AND key LIKE 'kill-%'`, [CLIENT])
+    ).rows.map((r) => r.key);
     expect(keys.length).toBeGreaterThanOrEqual(writes.filter((s) => s === 201).length);
 
     const announced = () => new Set(receiver.calls.filter((c) => String(c.json?.data?.key).startsWith('kill-')).map((c) => c.headers['webhook-id']));
@@ -274,8 +280,13 @@ describe('the production topology on one machine (npm run topology)', () => {
     }).toEqual({ announced: keys.length, repeatedButNotInFlightAtKill: 0, pushesSent: PUSHES, pushesSentMoreThanAttempted: 0 });
   });
 
-  it('answers every one of 1,000 mixed requests while each app\'s API replicas restart one at a time', async () => {
-    const message = await call('POST', `${topology.urls.gateway}/api/Messages`, { apikey, version: '6.0' }, { messaging_product: 'whatsapp', to: '15550123456', type: 'text', text: { body: 'hello' } });
+  it("answers every one of 1,000 mixed requests while each app's API replicas restart one at a time", async () => {
+    const message = await call(
+      'POST',
+      `${topology.urls.gateway}/api/Messages`,
+      { apikey, version: '6.0' },
+      { messaging_product: 'whatsapp', to: '15550123456', type: 'text', text: { body: 'hello' } },
+    );
     expect(message.status).toBeLessThan(300);
     const messageId = message.body.messages[0].id as string;
     // Two stores upload files (a process runs 4 uploads at once, 2 per account; more is 503 SALES_BUSY by design).
@@ -288,13 +299,24 @@ describe('the production topology on one machine (npm run topology)', () => {
         return call('POST', `${topology.urls.docstore}${docs}/${key}`, bearer(docToken), product(key, { name: 'Mug', price: 1 }));
       },
       () => call('GET', `${topology.urls.docstore}${docs}?per_page=5`, bearer(docToken)),
-      () => call('POST', `${topology.urls.gateway}/api/Messages`, { apikey, version: '6.0' }, { messaging_product: 'whatsapp', to: '15550123456', type: 'text', text: { body: 'roll' } }),
+      () =>
+        call(
+          'POST',
+          `${topology.urls.gateway}/api/Messages`,
+          { apikey, version: '6.0' },
+          { messaging_product: 'whatsapp', to: '15550123456', type: 'text', text: { body: 'roll' } },
+        ),
       () => call('GET', `${topology.urls.gateway}/api/Messages/${messageId}`, { apikey, version: '6.0' }),
-      () => call('POST', `${topology.urls['ingest-push']}/api/pushm/bulk?dry_run=true`, bearer(pushToken), { pushs: [{ nm_push: 'dry', nm_plataforma: 'Android', nm_mensagem: 'hi' }] }),
+      () =>
+        call('POST', `${topology.urls['ingest-push']}/api/pushm/bulk?dry_run=true`, bearer(pushToken), {
+          pushs: [{ nm_push: 'dry', nm_plataforma: 'Android', nm_mensagem: 'hi' }],
+        }),
       () => {
         // Each loader uploads one file at a time, as the upload tool does.
         const n = uploads++ % loaders.length;
-        const answer = loaders[n].then(() => call('POST', `${topology.urls['ingest-push']}/DataInserterSales/api/sales`, { apikey: loaderKeys[n] }, salesCsv(50_000, 50_005, '3.5')));
+        const answer = loaders[n].then(() =>
+          call('POST', `${topology.urls['ingest-push']}/DataInserterSales/api/sales`, { apikey: loaderKeys[n] }, salesCsv(50_000, 50_005, '3.5')),
+        );
         loaders[n] = answer.then(() => undefined);
         return answer;
       },

@@ -12,14 +12,7 @@ import { DocstoreWebhooksModule } from './webhooks/webhooks.module';
 // DocumentsModule so DOC/schema is matched before DOC/{key}, and the document routes (the
 // hot path) come before the token and webhook routes, which no document URL can match.
 @Module({
-  imports: [
-    ...docstoreFoundation('docstore'),
-    SchemasModule,
-    DocumentsModule,
-    HistoryModule,
-    TokensModule,
-    DocstoreWebhooksModule,
-  ],
+  imports: [...docstoreFoundation('docstore'), SchemasModule, DocumentsModule, HistoryModule, TokensModule, DocstoreWebhooksModule],
   providers: [...authProviders(DOCSTORE_AUTH)],
 })
 export class AppModule {}

@@ -15,23 +15,13 @@ import { DOCSTORE_WEBHOOK_ENGINE } from './webhooks/webhook-engine.provider';
 export const DOCSTORE_VERSION = '0.1.0';
 
 /** Each feature's settings class, one per line, validated at start beside the core ones (server, database, Redis, rate limits, bodies). */
-export const DOCSTORE_SETTINGS = [
-  DocumentsConfig,
-  TokensConfig,
-  WebhookServiceConfig,
-];
+export const DOCSTORE_SETTINGS = [DocumentsConfig, TokensConfig, WebhookServiceConfig];
 
 /** The docstore's defaults for shared settings. */
 export const DOCSTORE_DEFAULTS: SettingDefaults = { PORT: 3001, REDIS_PREFIX: 'docstore:' };
 
 /** Every entity of the app, one line per feature. */
-export const DOCSTORE_ENTITIES = [
-  DocumentEntity,
-  HistoryEntryEntity,
-  SchemaEntity,
-  TokenEntity,
-  ...webhookEntities,
-];
+export const DOCSTORE_ENTITIES = [DocumentEntity, HistoryEntryEntity, SchemaEntity, TokenEntity, ...webhookEntities];
 
 /**
  * What the API and the worker-only process both stand on: validated settings, logs, Redis and

@@ -81,18 +81,50 @@ describe('authentication and scopes', () => {
     type Call = (cl: Client, token: string) => request.Test;
     const h = bearer;
     const families: Array<[string, string, Call]> = [
-      ['document create', 'document:create', (cl, t) => request(ds.http).post(`${cl.doc()}/k`).set(h(t)).send(docBody('k', { a: 1 }))],
+      [
+        'document create',
+        'document:create',
+        (cl, t) =>
+          request(ds.http)
+            .post(`${cl.doc()}/k`)
+            .set(h(t))
+            .send(docBody('k', { a: 1 })),
+      ],
       ['document read', 'document:read', (cl, t) => request(ds.http).get(`${cl.doc()}/k`).set(h(t))],
       ['document list', 'document:read', (cl, t) => request(ds.http).get(cl.doc()).set(h(t))],
       ['document history', 'document:read', (cl, t) => request(ds.http).get(`${cl.doc()}/k/history`).set(h(t))],
-      ['document update', 'document:update', (cl, t) => request(ds.http).put(`${cl.doc()}/k`).set(h(t)).send(docBody('k', { a: 2 }))],
+      [
+        'document update',
+        'document:update',
+        (cl, t) =>
+          request(ds.http)
+            .put(`${cl.doc()}/k`)
+            .set(h(t))
+            .send(docBody('k', { a: 2 })),
+      ],
       ['history restore', 'document:update', (cl, t) => request(ds.http).post(`${cl.doc()}/k/history/1/restore`).set(h(t))],
       ['document delete', 'document:delete', (cl, t) => request(ds.http).delete(`${cl.doc()}/k`).set(h(t))],
-      ['schema create', 'schema:manage', (cl, t) => request(ds.http).post(`${cl.doc()}/schema`).set(h(t)).send({ schema: { type: 'object' } })],
+      [
+        'schema create',
+        'schema:manage',
+        (cl, t) =>
+          request(ds.http)
+            .post(`${cl.doc()}/schema`)
+            .set(h(t))
+            .send({ schema: { type: 'object' } }),
+      ],
       ['schema read', 'schema:manage', (cl, t) => request(ds.http).get(`${cl.doc()}/schema`).set(h(t))],
       ['schema delete', 'schema:manage', (cl, t) => request(ds.http).delete(`${cl.doc()}/schema`).set(h(t))],
       ['token list', 'token:manage', (cl, t) => request(ds.http).get(`/api/v1/client/${cl.id}/tokens`).set(h(t))],
-      ['token create', 'token:manage', (cl, t) => request(ds.http).post(`/api/v1/client/${cl.id}/tokens`).set(h(t)).send({ name: 'x', scopes: ['token:manage'] })],
+      [
+        'token create',
+        'token:manage',
+        (cl, t) =>
+          request(ds.http)
+            .post(`/api/v1/client/${cl.id}/tokens`)
+            .set(h(t))
+            .send({ name: 'x', scopes: ['token:manage'] }),
+      ],
       ['token update', 'token:manage', (cl, t) => request(ds.http).put(`/api/v1/client/${cl.id}/tokens/${randomUUID()}`).set(h(t)).send({ name: 'x' })],
       ['token revoke', 'token:manage', (cl, t) => request(ds.http).delete(`/api/v1/client/${cl.id}/tokens/${randomUUID()}`).set(h(t))],
     ];
@@ -135,16 +167,29 @@ describe('authentication and scopes', () => {
 
     it('applies permissions on every route', async () => {
       const auth = await grant({ permissions: ['document:read', 'token:manage'] });
-      await request(ds.http).get(c.doc('staging', 'blog', 'post')).set(auth).expect(200);
+      await request(ds.http)
+        .get(c.doc('staging', 'blog', 'post'))
+        .set(auth)
+        .expect(200);
       await request(ds.http).get(c.doc()).set(auth).expect(200);
       await request(ds.http).get(`/api/v1/client/${c.id}/tokens`).set(auth).expect(200);
       await request(ds.http).post(`${c.doc()}/k`).set(auth).send(docBody('k', {})).expect(403);
     });
 
     it('grants a rule’s permissions only where environment and context match', async () => {
-      const auth = await grant({ permissions: [], document_rules: [{ environment: 'production', context: 'shop', permissions: ['document:create', 'document:read'] }] });
-      await request(ds.http).post(`${c.doc()}/k`).set(auth).send(docBody('k', { a: 1 })).expect(201);
-      await request(ds.http).get(`${c.doc('production', 'shop', 'other-type')}`).set(auth).expect(200); // type is not part of a rule
+      const auth = await grant({
+        permissions: [],
+        document_rules: [{ environment: 'production', context: 'shop', permissions: ['document:create', 'document:read'] }],
+      });
+      await request(ds.http)
+        .post(`${c.doc()}/k`)
+        .set(auth)
+        .send(docBody('k', { a: 1 }))
+        .expect(201);
+      await request(ds.http)
+        .get(`${c.doc('production', 'shop', 'other-type')}`)
+        .set(auth)
+        .expect(200); // type is not part of a rule
       await request(ds.http).get(c.doc('staging', 'shop')).set(auth).expect(403);
       await request(ds.http).get(c.doc('production', 'blog')).set(auth).expect(403);
       await request(ds.http).delete(`${c.doc()}/k`).set(auth).expect(403);
@@ -161,14 +206,33 @@ describe('authentication and scopes', () => {
       await request(ds.http).get(c.doc('production', 'shop')).set(auth).expect(200);
       await request(ds.http).get(c.doc('dev', 'shop')).set(auth).expect(200);
       await request(ds.http).get(c.doc('production', 'blog')).set(auth).expect(403);
-      await request(ds.http).post(`${c.doc('staging', 'blog')}/k`).set(auth).send(docBody('k', {}, {}, 'staging', 'blog')).expect(201);
-      await request(ds.http).post(`${c.doc('staging', 'blog')}/schema`).set(auth).send({ schema: { type: 'object' } }).expect(201);
-      await request(ds.http).post(`${c.doc('production', 'shop')}/schema`).set(auth).send({ schema: { type: 'object' } }).expect(403);
+      await request(ds.http)
+        .post(`${c.doc('staging', 'blog')}/k`)
+        .set(auth)
+        .send(docBody('k', {}, {}, 'staging', 'blog'))
+        .expect(201);
+      await request(ds.http)
+        .post(`${c.doc('staging', 'blog')}/schema`)
+        .set(auth)
+        .send({ schema: { type: 'object' } })
+        .expect(201);
+      await request(ds.http)
+        .post(`${c.doc('production', 'shop')}/schema`)
+        .set(auth)
+        .send({ schema: { type: 'object' } })
+        .expect(403);
     });
 
     it('does not let a rule for another environment grant anything', async () => {
-      const auth = await grant({ permissions: ['document:read'], document_rules: [{ environment: 'staging', context: 'shop', permissions: ['document:create'] }] });
-      const res = await request(ds.http).post(`${c.doc('production', 'shop')}/k`).set(auth).send(docBody('k', {})).expect(403);
+      const auth = await grant({
+        permissions: ['document:read'],
+        document_rules: [{ environment: 'staging', context: 'shop', permissions: ['document:create'] }],
+      });
+      const res = await request(ds.http)
+        .post(`${c.doc('production', 'shop')}/k`)
+        .set(auth)
+        .send(docBody('k', {}))
+        .expect(403);
       expect(res.body.message).toContain('document:create');
     });
 
@@ -176,7 +240,11 @@ describe('authentication and scopes', () => {
       const auth = await grant({ permissions: [], document_rules: [{ environment: '*', context: '*', permissions: ['*', 'token:manage'] }] });
       const res = await request(ds.http).get(`/api/v1/client/${c.id}/tokens`).set(auth).expect(403);
       expect(res.body.message).toContain('token:manage');
-      await request(ds.http).post(`/api/v1/client/${c.id}/tokens`).set(auth).send({ name: 'x', scopes: ['*'] }).expect(403);
+      await request(ds.http)
+        .post(`/api/v1/client/${c.id}/tokens`)
+        .set(auth)
+        .send({ name: 'x', scopes: ['*'] })
+        .expect(403);
       await request(ds.http).get(c.doc()).set(auth).expect(200);
     });
   });

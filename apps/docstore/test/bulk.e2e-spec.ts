@@ -14,16 +14,16 @@ describe('bulk writes', () => {
   let c: Client;
   useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
 
-  const bulk = (documents: unknown, client: Client = c, auth = client.auth) =>
-    request(ds.http).post(`${client.doc()}/bulk`).set(auth).send({ documents });
-  const create = (key: string, data: Record<string, unknown>) =>
-    request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(201);
+  const bulk = (documents: unknown, client: Client = c, auth = client.auth) => request(ds.http).post(`${client.doc()}/bulk`).set(auth).send({ documents });
+  const create = (key: string, data: Record<string, unknown>) => request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(201);
   /** Every row of this client, deleted or not: key → [version, data]. */
   const snapshot = async () =>
     Object.fromEntries(
-      (await ds.get(Sql).rows<{ key: string; version: number; data: unknown }>(
-        'SELECT key, version, data FROM docstore.documents WHERE client_id = $1 ORDER BY key', [c.id],
-      )).map((r) => [r.key, [r.version, r.data]]),
+      (
+        await ds
+          .get(Sql)
+          .rows<{ key: string; version: number; data: unknown }>('SELECT key, version, data FROM docstore.documents WHERE client_id = $1 ORDER BY key', [c.id])
+      ).map((r) => [r.key, [r.version, r.data]]),
     );
   const historyCount = async () =>
     (await ds.get(Sql).one<{ n: number }>('SELECT count(*)::int AS n FROM docstore.document_history WHERE client_id = $1', [c.id]))!.n;
@@ -33,7 +33,17 @@ describe('bulk writes', () => {
     const res = await bulk(keys.map((key, i) => ({ key, data: { i } }))).expect(200);
     expect(res.body).toHaveLength(1000);
     res.body.forEach((doc: Doc, i: number) => {
-      expect(doc).toMatchObject({ key: keys[i], data: { i }, version: 1, client_id: c.id, environment: 'production', context: 'shop', type: 'product', deleted_at: null, expires_at: null });
+      expect(doc).toMatchObject({
+        key: keys[i],
+        data: { i },
+        version: 1,
+        client_id: c.id,
+        environment: 'production',
+        context: 'shop',
+        type: 'product',
+        deleted_at: null,
+        expires_at: null,
+      });
     });
     const page = await request(ds.http).get(`${c.doc()}?per_page=1`).set(c.auth).expect(200);
     expect(page.body.total).toBe(1000);
@@ -68,16 +78,27 @@ describe('bulk writes', () => {
 
   it('writes a history entry for every version it makes', async () => {
     await create('h', { v: 1 });
-    await bulk([{ key: 'h', data: { v: 2 } }, { key: 'other', data: {} }]).expect(200);
+    await bulk([
+      { key: 'h', data: { v: 2 } },
+      { key: 'other', data: {} },
+    ]).expect(200);
     await bulk([{ key: 'h', data: { v: 3 } }]).expect(200);
     const history = await request(ds.http).get(`${c.doc()}/h/history`).set(c.auth).expect(200);
-    expect(history.body.data.map((e: Doc) => [e.version, e.data])).toEqual([[3, { v: 3 }], [2, { v: 2 }], [1, { v: 1 }]]);
+    expect(history.body.data.map((e: Doc) => [e.version, e.data])).toEqual([
+      [3, { v: 3 }],
+      [2, { v: 2 }],
+      [1, { v: 1 }],
+    ]);
     const other = await request(ds.http).get(`${c.doc()}/other/history`).set(c.auth).expect(200);
     expect(other.body.total).toBe(1);
   });
 
   it('clears expires_at on an update that gives none', async () => {
-    await request(ds.http).post(`${c.doc()}/x`).set(c.auth).send(docBody('x', {}, { ttl: 600 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/x`)
+      .set(c.auth)
+      .send(docBody('x', {}, { ttl: 600 }))
+      .expect(201);
     const res = await bulk([{ key: 'x', data: { a: 1 } }]).expect(200);
     expect(res.body[0]).toMatchObject({ version: 2, expires_at: null });
   });
@@ -90,18 +111,89 @@ describe('bulk writes', () => {
     it.each([
       ['an empty array', [], 'documents'],
       ['documents not an array', { key: 'a', data: {} }, 'documents'],
-      ['duplicate keys', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {} }, { key: 'keep', data: { v: 3 } }], 'documents.2.key'],
-      ['the reserved key bulk', [{ key: 'keep', data: { v: 2 } }, { key: 'bulk', data: {} }], 'documents.1.key'],
-      ['the reserved key schema', [{ key: 'fresh', data: {} }, { key: 'schema', data: {} }], 'documents.1.key'],
-      ['data not an object', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: [1] }], 'documents.1.data'],
+      [
+        'duplicate keys',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: {} },
+          { key: 'keep', data: { v: 3 } },
+        ],
+        'documents.2.key',
+      ],
+      [
+        'the reserved key bulk',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'bulk', data: {} },
+        ],
+        'documents.1.key',
+      ],
+      [
+        'the reserved key schema',
+        [
+          { key: 'fresh', data: {} },
+          { key: 'schema', data: {} },
+        ],
+        'documents.1.key',
+      ],
+      [
+        'data not an object',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: [1] },
+        ],
+        'documents.1.data',
+      ],
       ['a missing key', [{ key: 'keep', data: { v: 2 } }, { data: {} }], 'documents.1.key'],
-      ['a key with a slash', [{ key: 'keep', data: { v: 2 } }, { key: 'a/b', data: {} }], 'documents.1.key'],
-      ['an unknown item field', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, colour: 'red' }], 'documents.1.colour'],
+      [
+        'a key with a slash',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'a/b', data: {} },
+        ],
+        'documents.1.key',
+      ],
+      [
+        'an unknown item field',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: {}, colour: 'red' },
+        ],
+        'documents.1.colour',
+      ],
       ['an item that is not an object', [{ key: 'keep', data: { v: 2 } }, 'fresh'], 'documents.1'],
-      ['ttl and expires_at together', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, ttl: 5, expires_at: '2099-01-01T00:00:00Z' }], 'documents.1.ttl'],
-      ['a bad ttl', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, ttl: -5 }], 'documents.1.ttl'],
-      ['an expires_at PostgreSQL cannot read', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: {}, expires_at: '2099-W05-3' }], 'documents.1.expires_at'],
-      ['a NUL character in data', [{ key: 'keep', data: { v: 2 } }, { key: 'fresh', data: { s: '\u0000' } }], 'documents.1.data.s'],
+      [
+        'ttl and expires_at together',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: {}, ttl: 5, expires_at: '2099-01-01T00:00:00Z' },
+        ],
+        'documents.1.ttl',
+      ],
+      [
+        'a bad ttl',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: {}, ttl: -5 },
+        ],
+        'documents.1.ttl',
+      ],
+      [
+        'an expires_at PostgreSQL cannot read',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: {}, expires_at: '2099-W05-3' },
+        ],
+        'documents.1.expires_at',
+      ],
+      [
+        'a NUL character in data',
+        [
+          { key: 'keep', data: { v: 2 } },
+          { key: 'fresh', data: { s: '\u0000' } },
+        ],
+        'documents.1.data.s',
+      ],
     ])('%s → 422', async (_name, documents, field) => {
       const before = await snapshot();
       const res = await bulk(documents).expect(422);
@@ -113,8 +205,11 @@ describe('bulk writes', () => {
     });
 
     it('a schema violation in one item → 422 naming the item, nothing written', async () => {
-      await request(ds.http).post(`${c.doc()}/schema`).set(c.auth)
-        .send({ schema: { type: 'object', properties: { price: { type: 'number' } }, required: ['price'] } }).expect(201);
+      await request(ds.http)
+        .post(`${c.doc()}/schema`)
+        .set(c.auth)
+        .send({ schema: { type: 'object', properties: { price: { type: 'number' } }, required: ['price'] } })
+        .expect(201);
       const res = await bulk([
         { key: 'keep', data: { price: 2 } },
         { key: 'fresh', data: { price: 3 } },
@@ -130,7 +225,10 @@ describe('bulk writes', () => {
       });
       expect(await snapshot()).toEqual({ keep: [1, { v: 1 }] });
       expect(await historyCount()).toBe(1);
-      const ok = await bulk([{ key: 'keep', data: { price: 2 } }, { key: 'fresh', data: { price: 3 } }]).expect(200);
+      const ok = await bulk([
+        { key: 'keep', data: { price: 2 } },
+        { key: 'fresh', data: { price: 3 } },
+      ]).expect(200);
       expect(ok.body.map((d: Doc) => d.version)).toEqual([2, 1]);
     });
 
@@ -184,7 +282,14 @@ describe('bulk writes', () => {
     it('parallel bulks and PUTs on the same keys never answer 5xx', async () => {
       const few = keys.slice(0, 50);
       await bulk(few.map((key) => ({ key, data: { v: 0 } }))).expect(200);
-      const puts = few.flatMap((key) => [key, key].map((k, i) => request(ds.http).put(`${c.doc()}/${k}`).set(c.auth).send(docBody(k, { put: i }))));
+      const puts = few.flatMap((key) =>
+        [key, key].map((k, i) =>
+          request(ds.http)
+            .put(`${c.doc()}/${k}`)
+            .set(c.auth)
+            .send(docBody(k, { put: i })),
+        ),
+      );
       const bulks = [1, 2, 3, 4].map((seed) => bulk(shuffled(few, seed).map((key) => ({ key, data: { bulk: seed } }))));
       const statuses = (await Promise.all([...bulks, ...puts])).map((r) => r.status);
       expect(statuses).toEqual(Array(statuses.length).fill(200));
@@ -193,13 +298,19 @@ describe('bulk writes', () => {
     });
 
     it('runs a bulk again when PostgreSQL picks it as a deadlock victim', async () => {
-      await bulk([{ key: 'a', data: { v: 0 } }, { key: 'b', data: { v: 0 } }]).expect(200);
+      await bulk([
+        { key: 'a', data: { v: 0 } },
+        { key: 'b', data: { v: 0 } },
+      ]).expect(200);
       const sql = ds.get(Sql);
       const [waiting] = await sql.transaction(async (tx) => {
         // This side waits longer before checking for a deadlock, so PostgreSQL aborts the bulk.
         await tx.rows(`SET LOCAL deadlock_timeout = '20s'`);
         await tx.rows(`SELECT 1 FROM docstore.documents WHERE client_id = $1 AND key = 'b' FOR UPDATE`, [c.id]);
-        const sent = bulk([{ key: 'a', data: { v: 'bulk' } }, { key: 'b', data: { v: 'bulk' } }]).then((r) => r);
+        const sent = bulk([
+          { key: 'a', data: { v: 'bulk' } },
+          { key: 'b', data: { v: 'bulk' } },
+        ]).then((r) => r);
         const blocked = `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
         while (!(await sql.one(blocked))) await new Promise((r) => setTimeout(r, 5));
         await tx.rows(`UPDATE docstore.documents SET data = '{"v":"other"}' WHERE client_id = $1 AND key = 'a'`, [c.id]);
@@ -207,7 +318,10 @@ describe('bulk writes', () => {
       });
       const res = await waiting;
       expect(res.status).toBe(200);
-      expect(res.body.map((d: Doc) => [d.key, d.data])).toEqual([['a', { v: 'bulk' }], ['b', { v: 'bulk' }]]);
+      expect(res.body.map((d: Doc) => [d.key, d.data])).toEqual([
+        ['a', { v: 'bulk' }],
+        ['b', { v: 'bulk' }],
+      ]);
     });
   });
 

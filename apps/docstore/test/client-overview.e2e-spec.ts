@@ -31,7 +31,11 @@ describe('GET …/collections and GET …/stats: the reads across a client colle
   const get = (client: Client, path: string, auth = client.auth) => request(ds.http).get(`/api/v1/client/${client.id}/${path}`).set(auth);
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   const create = (env: string, ctx: string, type: string, key: string) =>
-    request(ds.http).post(`${c.doc(env, ctx, type)}/${key}`).set(c.auth).send(docBody(key, { key }, {}, env, ctx, type)).expect(201);
+    request(ds.http)
+      .post(`${c.doc(env, ctx, type)}/${key}`)
+      .set(c.auth)
+      .send(docBody(key, { key }, {}, env, ctx, type))
+      .expect(201);
 
   beforeAll(async () => {
     started = Date.now();
@@ -40,11 +44,19 @@ describe('GET …/collections and GET …/stats: the reads across a client colle
     await create('production', 'shop', 'product', 'b');
     await create('production', 'shop', 'order', 'x');
     await create('staging', 'blog', 'post', 'p');
-    await request(ds.http).put(`${c.doc()}/a`).set(c.auth).send(docBody('a', { key: 'a', v: 2 })).expect(200);
+    await request(ds.http)
+      .put(`${c.doc()}/a`)
+      .set(c.auth)
+      .send(docBody('a', { key: 'a', v: 2 }))
+      .expect(200);
     await request(ds.http).delete(`${c.doc()}/b`).set(c.auth).expect(200);
     // Finished deliveries of a webhook (made under the client id in upper case, which it counts under all the same), as the
     // workers record them: two to production/shop now, one failed to staging/blog, one 3 hours ago.
-    const hook = await request(ds.http).post(`/api/v1/client/${c.id.toUpperCase()}/webhooks`).set(c.auth).send({ url: 'https://93.184.216.34/hook', events: ['document.read'] }).expect(201);
+    const hook = await request(ds.http)
+      .post(`/api/v1/client/${c.id.toUpperCase()}/webhooks`)
+      .set(c.auth)
+      .send({ url: 'https://93.184.216.34/hook', events: ['document.read'] })
+      .expect(201);
     const deliver = (env: string, ctx: string, status: string, hoursAgo: number) =>
       ds.get(Sql).rows(
         `INSERT INTO docstore.webhook_deliveries (webhook_id, owner, event_id, event_type, occurred_at, data, status, next_attempt_at, created_at)
@@ -88,7 +100,12 @@ describe('GET …/collections and GET …/stats: the reads across a client colle
     // The delivery of 3 hours ago, in its own hour.
     const earlier = res.body.data.filter((b: Bucket) => b.hour < hourOf(started) && b.webhook_deliveries.total > 0);
     expect(earlier.map((b: Bucket) => b.webhook_deliveries)).toEqual([{ total: 1, by_status: { succeeded: 1, failed: 0 } }]);
-    expect(res.body.data[0]).toEqual({ hour: res.body.since, total: 0, by_status: { created: 0, updated: 0, deleted: 0 }, webhook_deliveries: { total: 0, by_status: { succeeded: 0, failed: 0 } } });
+    expect(res.body.data[0]).toEqual({
+      hour: res.body.since,
+      total: 0,
+      by_status: { created: 0, updated: 0, deleted: 0 },
+      webhook_deliveries: { total: 0, by_status: { succeeded: 0, failed: 0 } },
+    });
     const week = await get(c, 'stats?window=7d').expect(200);
     expect(week.body).toMatchObject({ window: '7d', since: hourOf(Date.now() - 167 * HOUR_MS) });
     expect(week.body.data).toHaveLength(168);
@@ -123,7 +140,9 @@ describe('GET …/collections and GET …/stats: the reads across a client colle
   it('grants no cross-origin access: the console is served from the same origin', async () => {
     const res = await get(c, 'stats').set('Origin', 'https://elsewhere.example').expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await request(ds.http).options(`/api/v1/client/${c.id}/stats`).set({ Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' });
+    const preflight = await request(ds.http)
+      .options(`/api/v1/client/${c.id}/stats`)
+      .set({ Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 

@@ -14,7 +14,7 @@ describe('docstore: OpenAPI document and request ids', () => {
   });
   afterAll(() => ds.close());
 
-  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+  it("the console's API types are the ones this OpenAPI document generates (npm run api:types)", async () => {
     const document = (await request(ds.http).get('/docs-json').expect(200)).body as object;
     expect(await consoleApiTypesProblem(document, 'docstore')).toBeNull();
   });
@@ -35,7 +35,10 @@ describe('docstore: OpenAPI document and request ids', () => {
     expect(methods('/api/v1/client/{client}/tokens/{tokenId}')).toEqual(['delete', 'put']);
     expect(methods('/api/v1/client/{client}/collections')).toEqual(['get']);
     expect(methods('/api/v1/client/{client}/stats')).toEqual(['get']);
-    expect(doc.paths['/api/v1/client/{client}/stats'].get.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual(['path:client', 'query:window']);
+    expect(doc.paths['/api/v1/client/{client}/stats'].get.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:client',
+      'query:window',
+    ]);
     expect(doc.paths['/health']).toBeUndefined();
 
     // Every operation is tagged and needs the bearer token.
@@ -77,18 +80,43 @@ describe('docstore: OpenAPI document and request ids', () => {
     expect(doc.paths[`${SCOPE}/{key}`].put.responses['412'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
   });
 
-  it('the write examples work as sent: a schema, then a document that meets it, at the path parameters\' examples', async () => {
+  it("the write examples work as sent: a schema, then a document that meets it, at the path parameters' examples", async () => {
     const doc = (await request(ds.http).get('/docs-json').expect(200)).body;
     const op = (path: string, method: string) => doc.paths[path][method];
-    const example = (path: string, method: string) => Object.values<{ value: object }>(op(path, method).requestBody.content['application/json'].examples)[0].value;
-    const at = Object.fromEntries(op(`${SCOPE}/{key}`, 'post').parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string; schema: { example?: string } }) => [p.name, p.schema.example]));
+    const example = (path: string, method: string) =>
+      Object.values<{ value: object }>(op(path, method).requestBody.content['application/json'].examples)[0].value;
+    const at = Object.fromEntries(
+      op(`${SCOPE}/{key}`, 'post')
+        .parameters.filter((p: { in: string }) => p.in === 'path')
+        .map((p: { name: string; schema: { example?: string } }) => [p.name, p.schema.example]),
+    );
     const scope = `/api/v1/client/${c.id}/${at.environment}/context/${at.context}/type/${at.type}`;
-    await request(ds.http).post(`${scope}/schema`).set(c.auth).send(example(`${SCOPE}/schema`, 'post')).expect(201);
-    await request(ds.http).post(`${scope}/${at.key}`).set(c.auth).send(example(`${SCOPE}/{key}`, 'post')).expect(201);
-    await request(ds.http).put(`${scope}/${at.key}`).set(c.auth).send(example(`${SCOPE}/{key}`, 'put')).expect(200);
-    await request(ds.http).post(`${scope}/bulk`).set(c.auth).send(example(`${SCOPE}/bulk`, 'post')).expect(200);
+    await request(ds.http)
+      .post(`${scope}/schema`)
+      .set(c.auth)
+      .send(example(`${SCOPE}/schema`, 'post'))
+      .expect(201);
+    await request(ds.http)
+      .post(`${scope}/${at.key}`)
+      .set(c.auth)
+      .send(example(`${SCOPE}/{key}`, 'post'))
+      .expect(201);
+    await request(ds.http)
+      .put(`${scope}/${at.key}`)
+      .set(c.auth)
+      .send(example(`${SCOPE}/{key}`, 'put'))
+      .expect(200);
+    await request(ds.http)
+      .post(`${scope}/bulk`)
+      .set(c.auth)
+      .send(example(`${SCOPE}/bulk`, 'post'))
+      .expect(200);
     const token = await request(ds.http).post(`/api/v1/client/${c.id}/tokens`).set(c.auth).send(example('/api/v1/client/{client}/tokens', 'post')).expect(201);
-    await request(ds.http).put(`/api/v1/client/${c.id}/tokens/${token.body.token_details.id}`).set(c.auth).send(example('/api/v1/client/{client}/tokens/{tokenId}', 'put')).expect(200);
+    await request(ds.http)
+      .put(`/api/v1/client/${c.id}/tokens/${token.body.token_details.id}`)
+      .set(c.auth)
+      .send(example('/api/v1/client/{client}/tokens/{tokenId}', 'put'))
+      .expect(200);
   });
 
   it('/docs serves the Swagger UI as HTML without authentication', async () => {
@@ -105,10 +133,22 @@ describe('docstore: OpenAPI document and request ids', () => {
       ['GET unknown route (404)', await request(ds.http).get('/nope')],
       ['no credentials (401)', await request(ds.http).get(c.doc())],
       ['list (200)', await request(ds.http).get(c.doc()).set(c.auth)],
-      ['create (201)', await request(ds.http).post(`${c.doc()}/rid`).set(c.auth).send(docBody('rid', { a: 1 }))],
+      [
+        'create (201)',
+        await request(ds.http)
+          .post(`${c.doc()}/rid`)
+          .set(c.auth)
+          .send(docBody('rid', { a: 1 })),
+      ],
       ['invalid body (422)', await request(ds.http).post(`${c.doc()}/rid2`).set(c.auth).send({})],
       ['malformed JSON (400)', await request(ds.http).post(`${c.doc()}/rid3`).set(c.auth).set('Content-Type', 'application/json').send('{"data":')],
-      ['body too large (413)', await request(ds.http).post(`${c.doc()}/rid4`).set(c.auth).send(docBody('rid4', { big: 'x'.repeat(4096) }))],
+      [
+        'body too large (413)',
+        await request(ds.http)
+          .post(`${c.doc()}/rid4`)
+          .set(c.auth)
+          .send(docBody('rid4', { big: 'x'.repeat(4096) })),
+      ],
     ];
     const ids = responses.map(([name, res]) => [name, res.status, res.headers['x-request-id']]);
     expect(ids).toEqual(responses.map(([name, res]) => [name, res.status, expect.stringMatching(UUID)]));

@@ -9,9 +9,15 @@ describe('documents', () => {
   useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
 
   const create = (key: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data, extra));
+    request(ds.http)
+      .post(`${c.doc()}/${key}`)
+      .set(c.auth)
+      .send(docBody(key, data, extra));
   const put = (key: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    request(ds.http).put(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data, extra));
+    request(ds.http)
+      .put(`${c.doc()}/${key}`)
+      .set(c.auth)
+      .send(docBody(key, data, extra));
   const get = (key: string, query = '') => request(ds.http).get(`${c.doc()}/${key}${query}`).set(c.auth);
   const del = (key: string) => request(ds.http).delete(`${c.doc()}/${key}`).set(c.auth);
   const listKeys = async (query = '') =>
@@ -19,17 +25,35 @@ describe('documents', () => {
   /** Makes the document expired, as if its expires_at had passed. */
   const expire = (key: string) =>
     ds.get(Sql).rows(`UPDATE docstore.documents SET expires_at = now() - interval '1 second' WHERE key = $1 AND client_id = $2`, [key, c.id]);
-  const rowCount = async () =>
-    (await ds.get(Sql).one<{ n: number }>('SELECT count(*)::int AS n FROM docstore.documents WHERE client_id = $1', [c.id]))!.n;
+  const rowCount = async () => (await ds.get(Sql).one<{ n: number }>('SELECT count(*)::int AS n FROM docstore.documents WHERE client_id = $1', [c.id]))!.n;
 
   describe('create and read', () => {
     it('creates a document at version 1 and reads it back', async () => {
       const created = await create('sku-1', { price: 10 }).expect(201);
-      expect(Object.keys(created.body).sort()).toEqual(
-        ['client_id', 'context', 'created_at', 'data', 'deleted_at', 'environment', 'expires_at', 'id', 'key', 'type', 'updated_at', 'version'],
-      );
+      expect(Object.keys(created.body).sort()).toEqual([
+        'client_id',
+        'context',
+        'created_at',
+        'data',
+        'deleted_at',
+        'environment',
+        'expires_at',
+        'id',
+        'key',
+        'type',
+        'updated_at',
+        'version',
+      ]);
       expect(created.body).toMatchObject({
-        client_id: c.id, environment: 'production', context: 'shop', type: 'product', key: 'sku-1', data: { price: 10 }, version: 1, expires_at: null, deleted_at: null,
+        client_id: c.id,
+        environment: 'production',
+        context: 'shop',
+        type: 'product',
+        key: 'sku-1',
+        data: { price: 10 },
+        version: 1,
+        expires_at: null,
+        deleted_at: null,
       });
       expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(created.body.created_at).toMatch(TIMESTAMP);
@@ -56,11 +80,23 @@ describe('documents', () => {
 
     it('separates documents by environment, context and type', async () => {
       await create('same', { where: 'product' }).expect(201);
-      await request(ds.http).get(`${c.doc('staging')}/same`).set(c.auth).expect(404);
-      await request(ds.http).get(`${c.doc('production', 'blog')}/same`).set(c.auth).expect(404);
-      await request(ds.http).get(`${c.doc('production', 'shop', 'order')}/same`).set(c.auth).expect(404);
+      await request(ds.http)
+        .get(`${c.doc('staging')}/same`)
+        .set(c.auth)
+        .expect(404);
+      await request(ds.http)
+        .get(`${c.doc('production', 'blog')}/same`)
+        .set(c.auth)
+        .expect(404);
+      await request(ds.http)
+        .get(`${c.doc('production', 'shop', 'order')}/same`)
+        .set(c.auth)
+        .expect(404);
       const other = await request(ds.http)
-        .post(`${c.doc('staging')}/same`).set(c.auth).send(docBody('same', { where: 'staging' }, {}, 'staging')).expect(201);
+        .post(`${c.doc('staging')}/same`)
+        .set(c.auth)
+        .send(docBody('same', { where: 'staging' }, {}, 'staging'))
+        .expect(201);
       expect(other.body).toMatchObject({ environment: 'staging', version: 1 });
       expect((await get('same').expect(200)).body.data).toEqual({ where: 'product' });
     });
@@ -77,14 +113,22 @@ describe('documents', () => {
       ['context', { context: 'blog' }],
       ['type', { type: 'order' }],
     ])('answers 400 when the body %s differs from the path, writing nothing', async (_field, override) => {
-      const res = await request(ds.http).post(`${c.doc()}/k1`).set(c.auth).send({ ...docBody('k1', { a: 1 }), ...override }).expect(400);
+      const res = await request(ds.http)
+        .post(`${c.doc()}/k1`)
+        .set(c.auth)
+        .send({ ...docBody('k1', { a: 1 }), ...override })
+        .expect(400);
       expect(res.body).toEqual({ message: expect.any(String) });
       expect(await rowCount()).toBe(0);
     });
 
     it('answers 400 on PUT with a mismatching key and leaves the document alone', async () => {
       await create('k1', { a: 1 }).expect(201);
-      const res = await request(ds.http).put(`${c.doc()}/k1`).set(c.auth).send(docBody('k2', { a: 2 })).expect(400);
+      const res = await request(ds.http)
+        .put(`${c.doc()}/k1`)
+        .set(c.auth)
+        .send(docBody('k2', { a: 2 }))
+        .expect(400);
       expect(res.body).toEqual({ message: expect.any(String) });
       expect((await get('k1').expect(200)).body).toMatchObject({ version: 1, data: { a: 1 } });
     });
@@ -106,7 +150,11 @@ describe('documents', () => {
       ['a NUL character in a data key', { data: { nested: { 'a\u0000': 1 } } }, 'data.nested'],
       ['an unpaired surrogate in data', { data: { list: ['\ud800'] } }, 'data.list.0'],
     ])('answers 422 for %s, writing nothing', async (_name, override, field) => {
-      const res = await request(ds.http).post(`${c.doc()}/bad`).set(c.auth).send({ ...docBody('bad', { a: 1 }), ...override }).expect(422);
+      const res = await request(ds.http)
+        .post(`${c.doc()}/bad`)
+        .set(c.auth)
+        .send({ ...docBody('bad', { a: 1 }), ...override })
+        .expect(422);
       expect(res.body).toEqual({ message: expect.any(String), errors: expect.objectContaining({ [field]: expect.arrayContaining([expect.any(String)]) }) });
       expect(await rowCount()).toBe(0);
     });
@@ -118,7 +166,11 @@ describe('documents', () => {
     });
 
     it('does not create a document at the reserved key "bulk"', async () => {
-      await request(ds.http).post(`${c.doc()}/bulk`).set(c.auth).send(docBody('bulk', { a: 1 })).expect(422);
+      await request(ds.http)
+        .post(`${c.doc()}/bulk`)
+        .set(c.auth)
+        .send(docBody('bulk', { a: 1 }))
+        .expect(422);
       expect(await rowCount()).toBe(0);
     });
   });
@@ -209,17 +261,42 @@ describe('documents', () => {
 
     it('honours If-Match: matching version and * succeed, others answer 412 without writing', async () => {
       await create('m', { a: 1 }).expect(201);
-      const stale = await request(ds.http).put(`${c.doc()}/m`).set(c.auth).set('If-Match', '"7"').send(docBody('m', { a: 2 })).expect(412);
+      const stale = await request(ds.http)
+        .put(`${c.doc()}/m`)
+        .set(c.auth)
+        .set('If-Match', '"7"')
+        .send(docBody('m', { a: 2 }))
+        .expect(412);
       expect(stale.body).toEqual({ message: expect.any(String) });
-      await request(ds.http).put(`${c.doc()}/m`).set(c.auth).set('If-Match', 'garbage').send(docBody('m', { a: 2 })).expect(412);
+      await request(ds.http)
+        .put(`${c.doc()}/m`)
+        .set(c.auth)
+        .set('If-Match', 'garbage')
+        .send(docBody('m', { a: 2 }))
+        .expect(412);
       expect((await get('m').expect(200)).body).toMatchObject({ version: 1, data: { a: 1 } });
-      await request(ds.http).put(`${c.doc()}/m`).set(c.auth).set('If-Match', '"1"').send(docBody('m', { a: 2 })).expect(200);
-      const star = await request(ds.http).put(`${c.doc()}/m`).set(c.auth).set('If-Match', '*').send(docBody('m', { a: 3 })).expect(200);
+      await request(ds.http)
+        .put(`${c.doc()}/m`)
+        .set(c.auth)
+        .set('If-Match', '"1"')
+        .send(docBody('m', { a: 2 }))
+        .expect(200);
+      const star = await request(ds.http)
+        .put(`${c.doc()}/m`)
+        .set(c.auth)
+        .set('If-Match', '*')
+        .send(docBody('m', { a: 3 }))
+        .expect(200);
       expect(star.body).toMatchObject({ version: 3, data: { a: 3 } });
     });
 
     it('If-Match on a missing document answers 404, not 412', async () => {
-      await request(ds.http).put(`${c.doc()}/none`).set(c.auth).set('If-Match', '"1"').send(docBody('none', { a: 1 })).expect(404);
+      await request(ds.http)
+        .put(`${c.doc()}/none`)
+        .set(c.auth)
+        .set('If-Match', '"1"')
+        .send(docBody('none', { a: 1 }))
+        .expect(404);
     });
 
     it('answers 422 for invalid data and changes nothing', async () => {
@@ -313,7 +390,12 @@ describe('documents', () => {
     it('still answers 412 when If-Match names an older version', async () => {
       await create('k', { v: 1 }).expect(201);
       await put('k', { v: 2 }).expect(200);
-      const res = await request(ds.http).put(`${c.doc()}/k`).set(c.auth).set('If-Match', '"1"').send(docBody('k', { v: 3 })).expect(412);
+      const res = await request(ds.http)
+        .put(`${c.doc()}/k`)
+        .set(c.auth)
+        .set('If-Match', '"1"')
+        .send(docBody('k', { v: 3 }))
+        .expect(412);
       expect(res.body.message).toContain('version 2');
       await request(ds.http).delete(`${c.doc()}/k`).set(c.auth).set('If-Match', '"1"').expect(412);
     });

@@ -12,10 +12,8 @@ describe('document history', () => {
   let c: Client;
   useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) });
 
-  const create = (key: string, data: Record<string, unknown>) =>
-    request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(201);
-  const put = (key: string, data: Record<string, unknown>) =>
-    request(ds.http).put(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(200);
+  const create = (key: string, data: Record<string, unknown>) => request(ds.http).post(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(201);
+  const put = (key: string, data: Record<string, unknown>) => request(ds.http).put(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data)).expect(200);
   const history = (key: string, query = '') => request(ds.http).get(`${c.doc()}/${key}/history${query}`).set(c.auth);
   const restore = (key: string, id: string) => request(ds.http).post(`${c.doc()}/${key}/history/${id}/restore`).set(c.auth);
   const get = (key: string) => request(ds.http).get(`${c.doc()}/${key}`).set(c.auth);
@@ -40,7 +38,14 @@ describe('document history', () => {
     ]);
     const oldest = res.body.data[2];
     expect(Object.keys(oldest).sort()).toEqual(['client_id', 'context', 'created_at', 'data', 'environment', 'id', 'key', 'type', 'version']);
-    expect(oldest).toMatchObject({ client_id: c.id, environment: 'production', context: 'shop', type: 'product', key: 'h', created_at: created.body.created_at });
+    expect(oldest).toMatchObject({
+      client_id: c.id,
+      environment: 'production',
+      context: 'shop',
+      type: 'product',
+      key: 'h',
+      created_at: created.body.created_at,
+    });
     expect(oldest.id).toMatch(/^[1-9]\d*$/);
     expect(new Set(res.body.data.map((e: Entry) => e.id)).size).toBe(3);
   });
@@ -78,7 +83,10 @@ describe('document history', () => {
   it('answers 404 for a key with no document, also in another collection', async () => {
     expect((await history('nothing').expect(404)).body).toEqual({ message: expect.any(String) });
     await create('here', { v: 1 });
-    await request(ds.http).get(`${c.doc('production', 'shop', 'order')}/here/history`).set(c.auth).expect(404);
+    await request(ds.http)
+      .get(`${c.doc('production', 'shop', 'order')}/here/history`)
+      .set(c.auth)
+      .expect(404);
   });
 
   it('is readable for a soft-deleted document', async () => {
@@ -130,7 +138,11 @@ describe('document history', () => {
 
   it('answers 404 for an entry of another client', async () => {
     const other = await ds.newClient();
-    await request(ds.http).post(`${other.doc()}/k`).set(other.auth).send(docBody('k', { secret: true })).expect(201);
+    await request(ds.http)
+      .post(`${other.doc()}/k`)
+      .set(other.auth)
+      .send(docBody('k', { secret: true }))
+      .expect(201);
     const otherEntry = (await request(ds.http).get(`${other.doc()}/k/history`).set(other.auth).expect(200)).body.data[0];
     await create('k', { v: 1 });
     await restore('k', otherEntry.id).expect(404);
@@ -151,8 +163,11 @@ describe('document history', () => {
 
   it('answers 422 when the entry fails the current schema, changing nothing', async () => {
     await create('s', { name: 'no price' });
-    await request(ds.http).post(`${c.doc()}/schema`).set(c.auth)
-      .send({ schema: { type: 'object', required: ['price'], properties: { price: { type: 'number' } } } }).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/schema`)
+      .set(c.auth)
+      .send({ schema: { type: 'object', required: ['price'], properties: { price: { type: 'number' } } } })
+      .expect(201);
     await put('s', { name: 'priced', price: 5 });
     const entries: Entry[] = (await history('s').expect(200)).body.data;
     const res = await restore('s', entries[1].id).expect(422);

@@ -29,8 +29,24 @@ describe('document lists', () => {
     beforeAll(async () => {
       c = await ds.newClient();
       await bulk(c, [
-        { key: 'a', data: { name: 'Apple', price: 9, label: 'v9', active: true, note: null, group: 'x', limit_gt: 5, address: { city: 'Berlin', floor: 3 }, released: '2024-01-05' } },
-        { key: 'b', data: { name: 'banana split', price: 10, label: 'v10', active: false, group: 'y', address: { city: 'Paris', floor: 1 }, released: '2024-03-01' } },
+        {
+          key: 'a',
+          data: {
+            name: 'Apple',
+            price: 9,
+            label: 'v9',
+            active: true,
+            note: null,
+            group: 'x',
+            limit_gt: 5,
+            address: { city: 'Berlin', floor: 3 },
+            released: '2024-01-05',
+          },
+        },
+        {
+          key: 'b',
+          data: { name: 'banana split', price: 10, label: 'v10', active: false, group: 'y', address: { city: 'Paris', floor: 1 }, released: '2024-03-01' },
+        },
         { key: 'c', data: { name: 'Cherry 50% off', price: 100.5, label: 'v100', group: 'x', address: { city: 'berlin', floor: 2 }, released: '2024-02-10' } },
         { key: 'd', data: { name: 'Date_fruit', price: '10', label: 'w', group: 'y' } },
         { key: 'e', data: { name: 'Elder 500', stock: 0, group: 'x' } },
@@ -142,7 +158,11 @@ describe('document lists', () => {
     });
 
     it('sorts by _version', async () => {
-      await request(ds.http).put(`${c.doc()}/c`).set(c.auth).send(docBody('c', { group: 'x', price: 100.5, address: { floor: 2 } })).expect(200);
+      await request(ds.http)
+        .put(`${c.doc()}/c`)
+        .set(c.auth)
+        .send(docBody('c', { group: 'x', price: 100.5, address: { floor: 2 } }))
+        .expect(200);
       const sorted = await keys(c, 'sort=-_version,_key');
       expect(sorted).toEqual(['c', 'a', 'b', 'd', 'e', 'f']);
     });
@@ -164,7 +184,11 @@ describe('document lists', () => {
   describe('deleted', () => {
     it('excludes soft-deleted and expired documents unless deleted=true', async () => {
       const c = await ds.newClient();
-      await bulk(c, [{ key: 'live', data: {} }, { key: 'gone', data: {} }, { key: 'old', data: {} }]);
+      await bulk(c, [
+        { key: 'live', data: {} },
+        { key: 'gone', data: {} },
+        { key: 'old', data: {} },
+      ]);
       await request(ds.http).delete(`${c.doc()}/gone`).set(c.auth).expect(200);
       await ds.get(Sql).rows(`UPDATE docstore.documents SET expires_at = now() - interval '1 second' WHERE key = $1 AND client_id = $2`, ['old', c.id]);
       const live = await list(c, 'sort=_key').expect(200);
@@ -172,7 +196,11 @@ describe('document lists', () => {
       expect(live.body.total).toBe(1);
       const all = await list(c, 'sort=_key&deleted=true').expect(200);
       expect(all.body.total).toBe(3);
-      expect(all.body.data.map((d: Doc) => [d.key, d.deleted_at === null])).toEqual([['gone', false], ['live', true], ['old', true]]);
+      expect(all.body.data.map((d: Doc) => [d.key, d.deleted_at === null])).toEqual([
+        ['gone', false],
+        ['live', true],
+        ['old', true],
+      ]);
       expect(await keys(c, 'deleted=1&sort=_key')).toEqual(['gone', 'live', 'old']);
       expect(await keys(c, 'deleted=false&sort=_key')).toEqual(['live']);
       expect((await list(c, 'deleted=maybe').expect(422)).body.errors).toHaveProperty(['deleted']);
@@ -188,7 +216,10 @@ describe('document lists', () => {
     beforeAll(async () => {
       c = await ds.newClient();
       base = `http://${HOST}${c.doc()}`;
-      await bulk(c, Array.from({ length: 40 }, (_, i) => ({ key: `doc-${String(i).padStart(2, '0')}`, data: { n: i } })));
+      await bulk(
+        c,
+        Array.from({ length: 40 }, (_, i) => ({ key: `doc-${String(i).padStart(2, '0')}`, data: { n: i } })),
+      );
     });
 
     it('renders the full Laravel envelope', async () => {
@@ -271,7 +302,10 @@ describe('document lists', () => {
       }
       expect(new URL(res.body.next_page_url).searchParams.get('page')).toBe('3');
       expect(new URL(res.body.last_page_url).searchParams.get('page')).toBe('6');
-      const followed = await request(ds.http).get(new URL(res.body.next_page_url).pathname + new URL(res.body.next_page_url).search).set(c.auth).expect(200);
+      const followed = await request(ds.http)
+        .get(new URL(res.body.next_page_url).pathname + new URL(res.body.next_page_url).search)
+        .set(c.auth)
+        .expect(200);
       expect(followed.body).toMatchObject({ current_page: 3, from: 11, to: 15, total: 30 });
       expect(followed.body.data.every((d: Doc) => (d.data.n as number) >= 10)).toBe(true);
     });
@@ -333,7 +367,16 @@ describe('document lists', () => {
 
     it('builds every URL on the public base URL, whatever the Host header', async () => {
       const c = await other.newClient();
-      await request(other.http).post(`${c.doc()}/bulk`).set(c.auth).send({ documents: [{ key: 'a', data: {} }, { key: 'b', data: {} }] }).expect(200);
+      await request(other.http)
+        .post(`${c.doc()}/bulk`)
+        .set(c.auth)
+        .send({
+          documents: [
+            { key: 'a', data: {} },
+            { key: 'b', data: {} },
+          ],
+        })
+        .expect(200);
       const res = await request(other.http).get(`${c.doc()}?per_page=1`).set(c.auth).set('Host', 'internal:3001').expect(200);
       const url = (n: number) => `https://api.example.com${c.doc()}?per_page=1&page=${n}`;
       expect(res.body).toMatchObject({

@@ -14,17 +14,21 @@ describe('docstore migrations', () => {
   itKeepsEntitiesAndMigrationsInStep(() => ds, 'docstore');
 
   it('creates the GIN index on data (jsonb_path_ops), the unique key index and the other indexes', async () => {
-    const indexes = await ds.get(Sql).rows<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'docstore' AND tablename = 'documents' ORDER BY indexname`,
-    );
+    const indexes = await ds
+      .get(Sql)
+      .rows<{ indexname: string; indexdef: string }>(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'docstore' AND tablename = 'documents' ORDER BY indexname`,
+      );
     const byName = Object.fromEntries(indexes.map((i) => [i.indexname, i.indexdef]));
     expect(byName.documents_data_gin).toMatch(/USING gin \(data jsonb_path_ops\)/);
     expect(byName.documents_scope_key_uq).toMatch(/^CREATE UNIQUE INDEX documents_scope_key_uq .*\(client_id, environment, context, type, key\)$/);
     expect(byName.documents_scope_created_idx).toMatch(/\(client_id, environment, context, type, created_at, id\)$/);
-    const others = await ds.get(Sql).rows<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'docstore' AND indexname = ANY($1) ORDER BY indexname`,
-      [['document_history_version_uq', 'schemas_scope_uq', 'tokens_client_created_idx']],
-    );
+    const others = await ds
+      .get(Sql)
+      .rows<{ indexname: string; indexdef: string }>(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'docstore' AND indexname = ANY($1) ORDER BY indexname`,
+        [['document_history_version_uq', 'schemas_scope_uq', 'tokens_client_created_idx']],
+      );
     expect(others.map((i) => i.indexdef)).toEqual([
       expect.stringMatching(/^CREATE UNIQUE INDEX document_history_version_uq .*\(document_id, version\)$/),
       expect.stringMatching(/^CREATE UNIQUE INDEX schemas_scope_uq .*\(client_id, environment, context, type\)$/),

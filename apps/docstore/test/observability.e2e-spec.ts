@@ -18,15 +18,27 @@ describe('docstore: /metrics and /health', () => {
   afterAll(() => receiver.close());
 
   it('counts requests by route pattern and status, webhook deliveries by outcome and delivery jobs, and reports the queue backlog', async () => {
-    await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
-    await request(ds.http).post(`${c.doc()}/k1`).set(c.auth).send(docBody('k1', { n: 1 })).expect(201);
+    await request(ds.http)
+      .post(`/api/v1/client/${c.id}/webhooks`)
+      .set(c.auth)
+      .send({ url: receiver.url, events: ['document.created'] })
+      .expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/k1`)
+      .set(c.auth)
+      .send(docBody('k1', { n: 1 }))
+      .expect(201);
     await request(ds.http).get(`${c.doc()}/nope`).set(c.auth).expect(404);
     await receiver.waitFor(1);
 
     let text = '';
     for (;;) {
       text = (await request(ds.http).get('/metrics').expect(200)).text;
-      if ((metricSample(text, 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0) >= 1 && metricSample(text, 'queue_jobs_processed_total', { queue: 'webhook-delivery', outcome: 'completed' })) break;
+      if (
+        (metricSample(text, 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0) >= 1 &&
+        metricSample(text, 'queue_jobs_processed_total', { queue: 'webhook-delivery', outcome: 'completed' })
+      )
+        break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const route = '/api/v1/client/:client/:environment/context/:context/type/:type/:key';
@@ -36,7 +48,13 @@ describe('docstore: /metrics and /health', () => {
     expect(text).not.toContain(c.id);
 
     const health = await request(ds.http).get('/health').expect(200);
-    expect(health.body.info['queue:webhook-delivery']).toEqual({ status: 'up', waiting: expect.any(Number), active: expect.any(Number), delayed: expect.any(Number), failed: expect.any(Number) });
+    expect(health.body.info['queue:webhook-delivery']).toEqual({
+      status: 'up',
+      waiting: expect.any(Number),
+      active: expect.any(Number),
+      delayed: expect.any(Number),
+      failed: expect.any(Number),
+    });
   });
 
   it('keeps /metrics out of the OpenAPI document and answers it without credentials', async () => {

@@ -12,7 +12,11 @@ describe('docstore: path parameters', () => {
     ds = await startDocstore({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000' });
     c = await ds.newClient();
     const doc = `${c.doc()}/seed-1`;
-    await request(ds.http).post(doc).set(c.auth).send({ environment: 'production', context: 'shop', type: 'product', key: 'seed-1', data: { v: 1 } }).expect(201);
+    await request(ds.http)
+      .post(doc)
+      .set(c.auth)
+      .send({ environment: 'production', context: 'shop', type: 'product', key: 'seed-1', data: { v: 1 } })
+      .expect(201);
     const history = await request(ds.http).get(`${doc}/history`).set(c.auth).expect(200);
     const tokenId = (await ds.mintToken(c.id, ['document:read'])).split('|')[0];
     const hook = await request(ds.http)
@@ -21,8 +25,15 @@ describe('docstore: path parameters', () => {
       .send({ url: 'https://192.0.0.170.nip.invalid/hook', events: ['document.deleted'], status: 'inactive' })
       .expect(201);
     valid = {
-      client: c.id, environment: 'production', context: 'shop', type: 'product', key: 'seed-1',
-      history_id: history.body.data[0].id, tokenId, webhookId: hook.body.id, deliveryId: '00000000-0000-4000-8000-000000000000',
+      client: c.id,
+      environment: 'production',
+      context: 'shop',
+      type: 'product',
+      key: 'seed-1',
+      history_id: history.body.data[0].id,
+      tokenId,
+      webhookId: hook.body.id,
+      deliveryId: '00000000-0000-4000-8000-000000000000',
     };
   });
   afterAll(() => ds.close());

@@ -98,7 +98,10 @@ describe('rate limits (configured)', () => {
       c = await ds.newClient();
       return [
         await request(ds.http).get(tokensUrl()).set(c.auth),
-        await request(ds.http).post(tokensUrl()).set(c.auth).send({ name: 'x', scopes: ['document:read'] }),
+        await request(ds.http)
+          .post(tokensUrl())
+          .set(c.auth)
+          .send({ name: 'x', scopes: ['document:read'] }),
         await request(ds.http).get(tokensUrl()).set(c.auth),
         await request(ds.http).get(c.doc()).set(c.auth),
       ];
@@ -200,7 +203,12 @@ describe('rate limits counted locally between syncs (issue 8)', () => {
     const responses = await inOneWindow(async () => {
       const c = await one.newClient();
       const out: Response[] = [];
-      for (let i = 0; i < 8; i++) out.push(await request((i % 2 ? two : one).http).get(c.doc()).set(c.auth));
+      for (let i = 0; i < 8; i++)
+        out.push(
+          await request((i % 2 ? two : one).http)
+            .get(c.doc())
+            .set(c.auth),
+        );
       return out;
     });
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
@@ -213,7 +221,12 @@ describe('rate limits counted locally between syncs (issue 8)', () => {
     const responses = await inOneWindow(async () => {
       const c = await one.newClient();
       const out: Response[] = [];
-      for (let i = 0; i < 120; i++) out.push(await request((i % 2 ? two : one).http).get(`${c.doc()}/none`).set(c.auth));
+      for (let i = 0; i < 120; i++)
+        out.push(
+          await request((i % 2 ? two : one).http)
+            .get(`${c.doc()}/none`)
+            .set(c.auth),
+        );
       await new Promise((resolve) => setTimeout(resolve, 200)); // past a sync on both
       out.push(await request(one.http).get(c.doc()).set(c.auth), await request(two.http).get(c.doc()).set(c.auth));
       return out;

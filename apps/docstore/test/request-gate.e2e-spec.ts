@@ -9,7 +9,11 @@ describe('docstore request gate', () => {
   beforeAll(async () => {
     ds = await startDocstore();
     c = await ds.newClient();
-    await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', { a: 1 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/k`)
+      .set(c.auth)
+      .send(docBody('k', { a: 1 }))
+      .expect(201);
   });
   afterAll(() => ds.close());
 
@@ -56,9 +60,15 @@ describe('docstore request gate', () => {
       () => request(ds.http).put(tokenPath).set(c.auth).set('Content-Type', 'text/plain').send('{"name":"renamed"}'),
       () => request(ds.http).put(tokenPath).set(c.auth).type('form').send({ name: 'renamed' }),
       () => request(ds.http).put(tokenPath).set(c.auth).field('name', 'renamed'),
-      () => request(ds.http).put(`/api/v1/client/${c.id}/webhooks/${tokenId}`).set(c.auth).set('Content-Type', 'text/plain').send('{"url":"https://example.com"}'),
+      () =>
+        request(ds.http).put(`/api/v1/client/${c.id}/webhooks/${tokenId}`).set(c.auth).set('Content-Type', 'text/plain').send('{"url":"https://example.com"}'),
       () => request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).type('form').send({ url: 'https://example.com' }),
-      () => request(ds.http).put(`${c.doc()}/k`).set(c.auth).set('Content-Type', 'text/plain').send(JSON.stringify(docBody('k', { a: 2 }))),
+      () =>
+        request(ds.http)
+          .put(`${c.doc()}/k`)
+          .set(c.auth)
+          .set('Content-Type', 'text/plain')
+          .send(JSON.stringify(docBody('k', { a: 2 }))),
     ]) {
       const res = await send().expect(415);
       expect(res.body).toEqual({ message: expect.stringContaining('application/json') });
@@ -71,29 +81,58 @@ describe('docstore request gate', () => {
 
   it('refuses numbers that would not be stored exactly with 422 naming the field, and stores nothing', async () => {
     const raw = (data: string, key = 'nums') => `{"environment":"production","context":"shop","type":"product","key":"${key}","data":${data}}`;
-    const created = await request(ds.http).post(`${c.doc()}/nums`).set(c.auth).set('Content-Type', 'application/json').send(raw('{"big":12345678901234567890,"huge":1e400}')).expect(422);
+    const created = await request(ds.http)
+      .post(`${c.doc()}/nums`)
+      .set(c.auth)
+      .set('Content-Type', 'application/json')
+      .send(raw('{"big":12345678901234567890,"huge":1e400}'))
+      .expect(422);
     expect(created.body.errors).toEqual({ 'data.big': [expect.stringContaining('exactly')] });
-    const huge = await request(ds.http).put(`${c.doc()}/k`).set(c.auth).set('Content-Type', 'application/json').send(raw('{"ok":1,"huge":1e400}', 'k')).expect(422);
+    const huge = await request(ds.http)
+      .put(`${c.doc()}/k`)
+      .set(c.auth)
+      .set('Content-Type', 'application/json')
+      .send(raw('{"ok":1,"huge":1e400}', 'k'))
+      .expect(422);
     expect(Object.keys(huge.body.errors)).toEqual(['data.huge']);
-    const bulk = await request(ds.http).post(`${c.doc()}/bulk`).set(c.auth).set('Content-Type', 'application/json').send('{"documents":[{"key":"b1","data":{"x":[1,0.12345678901234567891]}}]}').expect(422);
+    const bulk = await request(ds.http)
+      .post(`${c.doc()}/bulk`)
+      .set(c.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"documents":[{"key":"b1","data":{"x":[1,0.12345678901234567891]}}]}')
+      .expect(422);
     expect(Object.keys(bulk.body.errors)).toEqual(['documents.0.data.x.1']);
     await request(ds.http).get(`${c.doc()}/nums`).set(c.auth).expect(404);
     expect(await documents()).toBe(1);
     // Numbers a double keeps exactly are stored as sent.
-    const kept = await request(ds.http).post(`${c.doc()}/exact`).set(c.auth).set('Content-Type', 'application/json').send(raw('{"a":12345678901234567000,"b":1e300,"c":0.1}', 'exact')).expect(201);
+    const kept = await request(ds.http)
+      .post(`${c.doc()}/exact`)
+      .set(c.auth)
+      .set('Content-Type', 'application/json')
+      .send(raw('{"a":12345678901234567000,"b":1e300,"c":0.1}', 'exact'))
+      .expect(201);
     expect(kept.body.data).toEqual({ a: 12345678901234567000, b: 1e300, c: 0.1 });
   });
 
   it('puts X-RateLimit-* on 400, 413 and unknown-route 404 answers whenever the caller is known', async () => {
     const limited = (res: { headers: Record<string, string> }) => expect(res.headers['x-ratelimit-limit']).toBe('1000');
     limited(await request(ds.http).post(`${c.doc()}/m`).set(c.auth).set('Content-Type', 'application/json').send('{"a":').expect(400));
-    limited(await request(ds.http).post(`${c.doc()}/m`).set(c.auth).send(docBody('m', { s: 'x'.repeat(6 * 1024 * 1024) })).expect(413));
+    limited(
+      await request(ds.http)
+        .post(`${c.doc()}/m`)
+        .set(c.auth)
+        .send(docBody('m', { s: 'x'.repeat(6 * 1024 * 1024) }))
+        .expect(413),
+    );
     for (const path of ['/nope', `/api/v1/client/${c.id}/nothing-here`, '/api/v2/x']) {
       const res = await request(ds.http).get(path).set(c.auth).expect(404);
       limited(res);
       expect(res.body).toEqual({ message: expect.any(String) });
     }
-    const fromHeaders = await request(ds.http).delete('/nope').set({ 'X-Client-Key': c.token.split('|')[0], 'X-Client-Token': c.token.split('|')[1] }).expect(404);
+    const fromHeaders = await request(ds.http)
+      .delete('/nope')
+      .set({ 'X-Client-Key': c.token.split('|')[0], 'X-Client-Token': c.token.split('|')[1] })
+      .expect(404);
     limited(fromHeaders);
     // Unknown callers get a plain 404: nothing to count, and no failure counted against their address.
     for (const headers of [{}, { Authorization: `Bearer ${c.token.split('|')[0]}|wrong` }]) {

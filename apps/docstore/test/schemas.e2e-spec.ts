@@ -61,9 +61,19 @@ describe('schemas', () => {
 
   it('keeps schemas apart per environment, context and type', async () => {
     await putSchema(PERSON).expect(201);
-    await request(ds.http).get(`${c.doc('production', 'shop', 'other')}/schema`).set(c.auth).expect(404);
-    await request(ds.http).get(`${c.doc('staging', 'shop', 'product')}/schema`).set(c.auth).expect(404);
-    await request(ds.http).post(`${c.doc('production', 'shop', 'other')}/k`).set(c.auth).send(docBody('k', { anything: 1 }, {}, 'production', 'shop', 'other')).expect(201);
+    await request(ds.http)
+      .get(`${c.doc('production', 'shop', 'other')}/schema`)
+      .set(c.auth)
+      .expect(404);
+    await request(ds.http)
+      .get(`${c.doc('staging', 'shop', 'product')}/schema`)
+      .set(c.auth)
+      .expect(404);
+    await request(ds.http)
+      .post(`${c.doc('production', 'shop', 'other')}/k`)
+      .set(c.auth)
+      .send(docBody('k', { anything: 1 }, {}, 'production', 'shop', 'other'))
+      .expect(201);
   });
 
   it.each([
@@ -109,11 +119,19 @@ describe('schemas', () => {
   it('checks PUT against the schema and leaves the document unchanged on failure', async () => {
     await createDoc('p2', { name: 'Ada' }).expect(201);
     await putSchema(PERSON).expect(201);
-    const res = await request(ds.http).put(`${c.doc()}/p2`).set(c.auth).send(docBody('p2', { name: 42 })).expect(422);
+    const res = await request(ds.http)
+      .put(`${c.doc()}/p2`)
+      .set(c.auth)
+      .send(docBody('p2', { name: 42 }))
+      .expect(422);
     expect(res.body.errors).toEqual([{ property: 'name', message: expect.any(String) }]);
     const read = await request(ds.http).get(`${c.doc()}/p2`).set(c.auth).expect(200);
     expect(read.body).toMatchObject({ version: 1, data: { name: 'Ada' } });
-    await request(ds.http).put(`${c.doc()}/p2`).set(c.auth).send(docBody('p2', { name: 'Grace' })).expect(200);
+    await request(ds.http)
+      .put(`${c.doc()}/p2`)
+      .set(c.auth)
+      .send(docBody('p2', { name: 'Grace' }))
+      .expect(200);
   });
 
   it('enforces formats', async () => {
@@ -149,7 +167,9 @@ describe('schemas', () => {
   it('reads schemas as draft 2020-12 by default', async () => {
     // an array-valued `items` is draft-07 only: 2020-12 refuses it
     await putSchema({ type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } }).expect(422);
-    await putSchema({ type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false } } }).expect(201);
+    await putSchema({ type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false } } }).expect(
+      201,
+    );
     await createDoc('ok', { pair: ['a', 1] }).expect(201);
     const res = await createDoc('bad', { pair: ['a', 1, 2] }).expect(422);
     expect(res.body.errors).toEqual([{ property: 'pair', message: expect.any(String) }]);
@@ -158,14 +178,27 @@ describe('schemas', () => {
   });
 
   it('handles schemas with an $id, also when another scope uses the same $id', async () => {
-    const schema = { $id: 'https://example.com/person', type: 'object', required: ['name'], $defs: { n: { type: 'string' } }, properties: { name: { $ref: '#/$defs/n' } } };
+    const schema = {
+      $id: 'https://example.com/person',
+      type: 'object',
+      required: ['name'],
+      $defs: { n: { type: 'string' } },
+      properties: { name: { $ref: '#/$defs/n' } },
+    };
     await putSchema(schema).expect(201);
     await putSchema(schema).expect(200);
-    await request(ds.http).post(`${c.doc('production', 'shop', 'other')}/schema`).set(c.auth).send({ schema }).expect(201);
+    await request(ds.http)
+      .post(`${c.doc('production', 'shop', 'other')}/schema`)
+      .set(c.auth)
+      .send({ schema })
+      .expect(201);
     await createDoc('i1', { name: 'x' }).expect(201);
     expect((await createDoc('i2', { name: 1 }).expect(422)).body.errors).toEqual([{ property: 'name', message: expect.any(String) }]);
     const other = (key: string, data: Record<string, unknown>) =>
-      request(ds.http).post(`${c.doc('production', 'shop', 'other')}/${key}`).set(c.auth).send(docBody(key, data, {}, 'production', 'shop', 'other'));
+      request(ds.http)
+        .post(`${c.doc('production', 'shop', 'other')}/${key}`)
+        .set(c.auth)
+        .send(docBody(key, data, {}, 'production', 'shop', 'other'));
     await other('i3', { name: 'y' }).expect(201);
     await other('i4', {}).expect(422);
   });
@@ -187,7 +220,12 @@ describe('schemas', () => {
     const res = await request(ds.http)
       .post(`${c.doc()}/bulk`)
       .set(c.auth)
-      .send({ documents: [{ key: 'b0', data: { name: 'ok' } }, { key: 'b1', data: { name: 'x', address: { city: 1 } } }] })
+      .send({
+        documents: [
+          { key: 'b0', data: { name: 'ok' } },
+          { key: 'b1', data: { name: 'x', address: { city: 1 } } },
+        ],
+      })
       .expect(422);
     expect(res.body.errors).toEqual([{ property: 'documents.1.data.address.city', message: expect.any(String) }]);
     await request(ds.http).get(`${c.doc()}/b0`).set(c.auth).expect(404);
@@ -198,7 +236,11 @@ describe('schemas', () => {
 
     it('answers a catastrophic pattern with a long near-match normally, while other requests are served', async () => {
       await putSchema(stringPattern('^(a+)+$')).expect(201);
-      await putSchema({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(b+)+$': { type: 'number' } } }).expect(200);
+      await putSchema({
+        type: 'object',
+        properties: { s: { type: 'string', pattern: '^(a+)+$' } },
+        patternProperties: { '^(b+)+$': { type: 'number' } },
+      }).expect(200);
       const nearMatch = 'a'.repeat(100_000) + '!';
       const [refused, served, keyRefused] = await Promise.all([
         createDoc('evil', { s: nearMatch }),
@@ -224,7 +266,31 @@ describe('schemas', () => {
     });
 
     it('any pattern is stored (201/200) or refused (422, nothing stored), and checking data with it never fails the server', async () => {
-      const piece = fc.constantFrom('a', 'b', '.', '*', '+', '?', '(', ')', '[', ']', '{2,}', '|', '^', '$', '\\', '\\d', '\\1', '(?=', '(?<!', '(?<n>', '\\p{L}', '-', '{');
+      const piece = fc.constantFrom(
+        'a',
+        'b',
+        '.',
+        '*',
+        '+',
+        '?',
+        '(',
+        ')',
+        '[',
+        ']',
+        '{2,}',
+        '|',
+        '^',
+        '$',
+        '\\',
+        '\\d',
+        '\\1',
+        '(?=',
+        '(?<!',
+        '(?<n>',
+        '\\p{L}',
+        '-',
+        '{',
+      );
       const pattern = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
       await fc.assert(
         fc.asyncProperty(pattern, fc.string({ maxLength: 40 }), async (p, value) => {
@@ -275,8 +341,7 @@ describe('schemas across two app instances on one database', () => {
   });
 
   const putSchema = (ds: Docstore, schema: Record<string, unknown>) => request(ds.http).post(`${c.doc()}/schema`).set(c.auth).send({ schema });
-  const write = (ds: Docstore, key: string, data: Record<string, unknown>) =>
-    request(ds.http).put(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data));
+  const write = (ds: Docstore, key: string, data: Record<string, unknown>) => request(ds.http).put(`${c.doc()}/${key}`).set(c.auth).send(docBody(key, data));
   // A change through A is answered once A's own listener has its notification; B's listener
   // hears it milliseconds later. Awaited here so a loaded machine cannot reorder the two.
   const onB = async (change: () => PromiseLike<unknown>) => {
@@ -286,7 +351,11 @@ describe('schemas across two app instances on one database', () => {
   };
 
   it('a schema changed through instance A applies on instance B as soon as B hears of it', async () => {
-    await request(a.http).post(`${c.doc()}/doc`).set(c.auth).send(docBody('doc', { name: 'x' })).expect(201);
+    await request(a.http)
+      .post(`${c.doc()}/doc`)
+      .set(c.auth)
+      .send(docBody('doc', { name: 'x' }))
+      .expect(201);
     // B caches "no schema", then each change through A must reach B's next write once B's
     // listener has the notification.
     await write(b, 'doc', {}).expect(200);
@@ -304,7 +373,11 @@ describe('schemas across two app instances on one database', () => {
   });
 
   it('a replica whose LISTEN connection dropped never uses a schema it may have missed a change of', async () => {
-    await request(a.http).post(`${c.doc()}/doc`).set(c.auth).send(docBody('doc', { name: 'x' })).expect(201);
+    await request(a.http)
+      .post(`${c.doc()}/doc`)
+      .set(c.auth)
+      .send(docBody('doc', { name: 'x' }))
+      .expect(201);
     await putSchema(a, LOOSE).expect(201);
     await write(b, 'doc', {}).expect(200);
     const sql = a.get(Sql);

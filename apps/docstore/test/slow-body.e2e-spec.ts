@@ -21,6 +21,10 @@ describe('docstore slow bodies', () => {
     expect(res.closedAfterMs).toBeLessThan(2000 + 500 + 1000);
     // Nothing was stored, and the next request is served as usual.
     await request(ds.http).get(`${c.doc()}/slow`).set(c.auth).expect(404);
-    await request(ds.http).post(`${c.doc()}/fast`).set(c.auth).send(docBody('fast', { a: 1 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/fast`)
+      .set(c.auth)
+      .send(docBody('fast', { a: 1 }))
+      .expect(201);
   });
 });

@@ -18,10 +18,14 @@ describe('docstore:token from parallel shells', () => {
   useDocstore({ app: (d) => (ds = d) });
 
   const mint = async (client: string) => {
-    const { stdout, stderr } = await run(process.execPath, ['tools/app-cli.js', 'docstore', 'token', '--client', client, '--scopes', '*', '--name', 'parallel'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: await workerDatabaseUrl() },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['tools/app-cli.js', 'docstore', 'token', '--client', client, '--scopes', '*', '--name', 'parallel'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: await workerDatabaseUrl() },
+      },
+    );
     return { token: stdout.trim(), stdout, stderr };
   };
 
@@ -37,7 +41,10 @@ describe('docstore:token from parallel shells', () => {
       const res = await request(ds.http).get(`/api/v1/client/${clients[i]}/tokens`).set('Authorization', `Bearer ${token}`).expect(200);
       expect(res.body.data).toEqual([expect.objectContaining({ id, name: 'parallel' })]);
       // A token acts for its own client only.
-      await request(ds.http).get(`/api/v1/client/${clients[(i + 1) % 8]}/tokens`).set('Authorization', `Bearer ${token}`).expect(403);
+      await request(ds.http)
+        .get(`/api/v1/client/${clients[(i + 1) % 8]}/tokens`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(403);
     }
   }, 600_000);
 

@@ -47,10 +47,9 @@ describe('tokens', () => {
     it('stores only the SHA-256 of the secret', async () => {
       const res = await create({ name: 'hash', scopes: ['*'] }).expect(201);
       const [, id, secret] = TOKEN_FORMAT.exec(res.body.token)!;
-      const [row] = await ds.get(Sql).rows<{ secret_hash: Buffer; whole: string }>(
-        'select secret_hash, row_to_json(t)::text as whole from docstore.tokens t where id = $1',
-        [id],
-      );
+      const [row] = await ds
+        .get(Sql)
+        .rows<{ secret_hash: Buffer; whole: string }>('select secret_hash, row_to_json(t)::text as whole from docstore.tokens t where id = $1', [id]);
       expect(row.secret_hash).toHaveLength(32);
       expect(row.secret_hash.equals(createHash('sha256').update(secret).digest())).toBe(true);
       expect(row.secret_hash.includes(secret)).toBe(false);
@@ -77,7 +76,11 @@ describe('tokens', () => {
       ['scopes that are not a list', { name: 'x', scopes: 'document:read' }, 'scopes'],
       ['permissions that are not a list', { name: 'x', scopes: { permissions: 'document:read' } }, 'scopes'],
       ['a rule without context', { name: 'x', scopes: { permissions: [], document_rules: [{ environment: 'p', permissions: [] }] } }, 'scopes'],
-      ['a rule with an unknown scope', { name: 'x', scopes: { permissions: [], document_rules: [{ environment: 'p', context: 'c', permissions: ['nope'] }] } }, 'scopes'],
+      [
+        'a rule with an unknown scope',
+        { name: 'x', scopes: { permissions: [], document_rules: [{ environment: 'p', context: 'c', permissions: ['nope'] }] } },
+        'scopes',
+      ],
       ['missing scopes', { name: 'x' }, 'scopes'],
       ['a missing name', { scopes: ['*'] }, 'name'],
       ['an empty name', { name: '', scopes: ['*'] }, 'name'],
@@ -113,9 +116,17 @@ describe('tokens', () => {
       });
       expect(res.body.data).toHaveLength(1);
       expect(res.body.data[0]).toMatchObject({ client_id: c.id, name: 'b', status: 'active' });
-      expect(Object.keys(res.body.data[0]).sort()).toEqual(
-        ['client_id', 'created_at', 'expires_at', 'id', 'last_used_at', 'name', 'scopes', 'status', 'updated_at'],
-      );
+      expect(Object.keys(res.body.data[0]).sort()).toEqual([
+        'client_id',
+        'created_at',
+        'expires_at',
+        'id',
+        'last_used_at',
+        'name',
+        'scopes',
+        'status',
+        'updated_at',
+      ]);
       expect(res.body.data[0]).not.toHaveProperty('secret_hash');
     });
 
@@ -154,11 +165,19 @@ describe('tokens', () => {
 
       // the scope change applies at once (the verifier's cache is evicted)
       await request(ds.http).get(c.doc()).set(bearer(made.body.token)).expect(200);
-      const rescoped = await request(ds.http).put(url).set(c.auth).send({ scopes: ['document:create'] }).expect(200);
+      const rescoped = await request(ds.http)
+        .put(url)
+        .set(c.auth)
+        .send({ scopes: ['document:create'] })
+        .expect(200);
       expect(rescoped.body).toMatchObject({ name: 'new', scopes: ['document:create'] });
       await request(ds.http).get(c.doc()).set(bearer(made.body.token)).expect(403);
 
-      const inactive = await request(ds.http).put(url).set(c.auth).send({ status: 'inactive', scopes: ['document:read'] }).expect(200);
+      const inactive = await request(ds.http)
+        .put(url)
+        .set(c.auth)
+        .send({ status: 'inactive', scopes: ['document:read'] })
+        .expect(200);
       expect(inactive.body.status).toBe('inactive');
       const denied = await request(ds.http).get(c.doc()).set(bearer(made.body.token)).expect(401);
       expect(denied.body).toEqual({ error: 'Unauthorized', message: expect.any(String) });
@@ -188,8 +207,7 @@ describe('tokens', () => {
       create: (body: Record<string, unknown>) => request(ds.http).post(tokens()).set(bearer(token)).send(body),
       update: (id: string, body: Record<string, unknown>) => request(ds.http).put(`${tokens()}/${id}`).set(bearer(token)).send(body),
     });
-    const tokenCount = async () =>
-      (await ds.get(Sql).one<{ n: number }>('SELECT count(*)::int AS n FROM docstore.tokens WHERE client_id = $1', [c.id]))!.n;
+    const tokenCount = async () => (await ds.get(Sql).one<{ n: number }>('SELECT count(*)::int AS n FROM docstore.tokens WHERE client_id = $1', [c.id]))!.n;
 
     it('a token:manage token cannot create a * token or one that reads documents (403 naming the scope)', async () => {
       const manager = as(await ds.mintToken(c.id, ['token:manage']));
@@ -198,9 +216,12 @@ describe('tokens', () => {
       expect(star.body).toMatchObject({ error: 'Forbidden', message: expect.stringContaining('cannot grant *') });
       const read = await manager.create({ name: 'x', scopes: { permissions: ['token:manage', 'document:read'] } }).expect(403);
       expect(read.body.message).toContain('document:read');
-      const rule = await manager.create({
-        name: 'x', scopes: { permissions: [], document_rules: [{ environment: '*', context: '*', permissions: ['document:read'] }] },
-      }).expect(403);
+      const rule = await manager
+        .create({
+          name: 'x',
+          scopes: { permissions: [], document_rules: [{ environment: '*', context: '*', permissions: ['document:read'] }] },
+        })
+        .expect(403);
       expect(rule.body.message).toContain('document:read in */*');
       expect(await tokenCount()).toBe(before);
       await manager.create({ name: 'peer', scopes: ['token:manage'] }).expect(201);
@@ -218,11 +239,15 @@ describe('tokens', () => {
     });
 
     it('document rules grant only within the environment and context the holder has', async () => {
-      const scoped = as(await ds.mintToken(c.id, {
-        permissions: ['token:manage'], document_rules: [{ environment: 'production', context: '*', permissions: ['document:read'] }],
-      }));
+      const scoped = as(
+        await ds.mintToken(c.id, {
+          permissions: ['token:manage'],
+          document_rules: [{ environment: 'production', context: '*', permissions: ['document:read'] }],
+        }),
+      );
       const rule = (environment: string, context: string) => ({
-        name: 'x', scopes: { permissions: [], document_rules: [{ environment, context, permissions: ['document:read'] }] },
+        name: 'x',
+        scopes: { permissions: [], document_rules: [{ environment, context, permissions: ['document:read'] }] },
       });
       await scoped.create(rule('production', 'shop')).expect(201);
       await scoped.create(rule('production', '*')).expect(201);
@@ -248,7 +273,10 @@ describe('tokens', () => {
     });
 
     it('can revoke the token making the request', async () => {
-      await request(ds.http).delete(`${tokens()}/${TOKEN_FORMAT.exec(c.token)![1]}`).set(c.auth).expect(204);
+      await request(ds.http)
+        .delete(`${tokens()}/${TOKEN_FORMAT.exec(c.token)![1]}`)
+        .set(c.auth)
+        .expect(204);
       await request(ds.http).get(tokens()).set(c.auth).expect(401);
     });
   });
@@ -263,7 +291,10 @@ describe('tokens', () => {
       await request(ds.http).get(c.doc()).set(bearer(made.body.token)).expect(401);
     });
 
-    it.each([['an unknown id', randomUUID()], ['a non-UUID id', 'not-a-uuid']])('answers 404 for %s', async (_, id) => {
+    it.each([
+      ['an unknown id', randomUUID()],
+      ['a non-UUID id', 'not-a-uuid'],
+    ])('answers 404 for %s', async (_, id) => {
       const put = await request(ds.http).put(`${tokens()}/${id}`).set(c.auth).send({ name: 'x' }).expect(404);
       expect(put.body).toEqual({ message: expect.any(String) });
       await request(ds.http).delete(`${tokens()}/${id}`).set(c.auth).expect(404);
@@ -289,7 +320,11 @@ describe('token expiry (no verifier cache)', () => {
 
   it('refuses a token once its expires_at has passed', async () => {
     const c = await ds.newClient(['*']);
-    const made = await request(ds.http).post(`/api/v1/client/${c.id}/tokens`).set(c.auth).send({ name: 'short', scopes: ['*'], expires_at: future(1) }).expect(201);
+    const made = await request(ds.http)
+      .post(`/api/v1/client/${c.id}/tokens`)
+      .set(c.auth)
+      .send({ name: 'short', scopes: ['*'], expires_at: future(1) })
+      .expect(201);
     const auth = { Authorization: `Bearer ${made.body.token}` };
     await request(ds.http).get(c.doc()).set(auth).expect(200);
     await ds.get(Sql).rows(`update docstore.tokens set expires_at = now() - interval '1 second' where id = $1`, [made.body.token_details.id]);

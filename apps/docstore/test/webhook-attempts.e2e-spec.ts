@@ -21,8 +21,18 @@ describe('webhook attempt log', () => {
 
   /** One webhook, one document write, and the delivery once it is finished. */
   async function deliveredOnce(): Promise<{ hook: { id: string }; delivery: { id: string; status: string; attempts: number } }> {
-    const hook = (await request(ds.http).post(base()).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
-    await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', { v: 1 })).expect(201);
+    const hook = (
+      await request(ds.http)
+        .post(base())
+        .set(c.auth)
+        .send({ url: receiver.url, events: ['document.created'] })
+        .expect(201)
+    ).body;
+    await request(ds.http)
+      .post(`${c.doc()}/k`)
+      .set(c.auth)
+      .send(docBody('k', { v: 1 }))
+      .expect(201);
     const delivery = await eventually(async () => {
       const log = (await request(ds.http).get(`${base()}/${hook.id}/deliveries`).set(c.auth).expect(200)).body;
       return log.data[0] && !['pending', 'retrying'].includes(log.data[0].status) ? log.data[0] : undefined;
@@ -39,12 +49,24 @@ describe('webhook attempt log', () => {
     expect(res.body).toHaveProperty('links');
     expect(res.body.data).toEqual([
       {
-        attempt: 1, trigger: 'schedule', outcome: 'failed', response_status: 500, duration_ms: expect.any(Number),
-        error: 'HTTP 500: database unavailable', response_body: 'database unavailable', attempted_at: expect.any(String),
+        attempt: 1,
+        trigger: 'schedule',
+        outcome: 'failed',
+        response_status: 500,
+        duration_ms: expect.any(Number),
+        error: 'HTTP 500: database unavailable',
+        response_body: 'database unavailable',
+        attempted_at: expect.any(String),
       },
       {
-        attempt: 2, trigger: 'schedule', outcome: 'succeeded', response_status: 200, duration_ms: expect.any(Number),
-        error: null, response_body: '{"received":true}', attempted_at: expect.any(String),
+        attempt: 2,
+        trigger: 'schedule',
+        outcome: 'succeeded',
+        response_status: 200,
+        duration_ms: expect.any(Number),
+        error: null,
+        response_body: '{"received":true}',
+        attempted_at: expect.any(String),
       },
     ]);
     expect(Date.parse(res.body.data[0].attempted_at)).toBeLessThanOrEqual(Date.parse(res.body.data[1].attempted_at));
@@ -84,7 +106,9 @@ describe('webhook attempt log', () => {
     const log = async () => (await request(ds.http).get(`${base()}/${hook.id}/deliveries/${delivery.id}/attempts`).set(c.auth).expect(200)).body.data;
     const before = await log();
     const segment = fc.oneof(fc.constant(delivery.id), fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent));
-    const query = fc.dictionary(fc.constantFrom('page', 'per_page', 'sort', 'x'), fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String)), { maxKeys: 3 });
+    const query = fc.dictionary(fc.constantFrom('page', 'per_page', 'sort', 'x'), fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String)), {
+      maxKeys: 3,
+    });
     await fc.assert(
       fc.asyncProperty(segment, query, async (id, q) => {
         const res = await request(ds.http).get(`${base()}/${hook.id}/deliveries/${id}/attempts`).query(q).set(c.auth);

@@ -21,13 +21,20 @@ describe('webhook:receive with the docstore', () => {
   let ds: Docstore;
   let c: Client;
   let receiver: ReceiveTool | undefined;
-  useDocstore({ app: (d) => (ds = d), client: (x) => (c = x) }, { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' });
+  useDocstore(
+    { app: (d) => (ds = d), client: (x) => (c = x) },
+    { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0' },
+  );
   afterEach(() => receiver?.stop());
 
   /** A webhook whose url is the receiver's (registered first, to learn its secret), with the receiver started with `secretOf`. */
   const hookedTo = async (secretOf: (secret: string) => string[]) => {
     const base = `/api/v1/client/${c.id}/webhooks`;
-    const created = await request(ds.http).post(base).set(c.auth).send({ url: 'http://127.0.0.1:9/hook', events: ['document.created'] }).expect(201);
+    const created = await request(ds.http)
+      .post(base)
+      .set(c.auth)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['document.created'] })
+      .expect(201);
     receiver = await startReceiveTool(secretOf(created.body.secret));
     await request(ds.http).put(`${base}/${created.body.id}`).set(c.auth).send({ url: receiver.url }).expect(200);
     return { id: created.body.id as string, secret: created.body.secret as string, base };
@@ -36,7 +43,11 @@ describe('webhook:receive with the docstore', () => {
   it('prints a delivery with its headers and body, checks its signature valid, and answers 200', async () => {
     const hook = await hookedTo((secret) => ['--secret', secret]);
     expect(receiver!.stderr).toContain('WEBHOOK_ALLOWED_TARGETS=127.0.0.1');
-    await request(ds.http).post(`${c.doc()}/sku-1`).set(c.auth).send(docBody('sku-1', { price: 10 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/sku-1`)
+      .set(c.auth)
+      .send(docBody('sku-1', { price: 10 }))
+      .expect(201);
     const [printed] = await receiver!.deliveries(1);
     expect(printed).toMatch(/^#1 \d{4}-\d\d-\d\dT[\d:.]+Z POST \/hook\n/);
     expect(printed).toMatch(/^ {2}webhook-id: \S+$/m);
@@ -55,12 +66,20 @@ describe('webhook:receive with the docstore', () => {
 
   it('says INVALID for the wrong secret, and "not checked" without one', async () => {
     await hookedTo(() => ['--secret', generateWebhookSecret()]);
-    await request(ds.http).post(`${c.doc()}/sku-2`).set(c.auth).send(docBody('sku-2', { price: 1 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/sku-2`)
+      .set(c.auth)
+      .send(docBody('sku-2', { price: 1 }))
+      .expect(201);
     expect((await receiver!.deliveries(1))[0]).toContain('  signature: INVALID: no signature matches this secret');
     await receiver!.stop();
 
     await hookedTo(() => []);
-    await request(ds.http).post(`${c.doc()}/sku-3`).set(c.auth).send(docBody('sku-3', { price: 1 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/sku-3`)
+      .set(c.auth)
+      .send(docBody('sku-3', { price: 1 }))
+      .expect(201);
     expect((await receiver!.deliveries(1))[0]).toContain("  signature: not checked (pass --secret <the webhook's whsec_ secret>)");
   });
 
@@ -71,7 +90,9 @@ describe('webhook:receive with the docstore', () => {
     expect(tool.checkSignature(secret, signedHeaders([secret], 'evt_1', now, body), body, now)).toBe('valid');
     expect(tool.checkSignature(secret, signedHeaders([old, secret], 'evt_1', now, body), body, now + 10)).toBe('valid');
     expect(tool.checkSignature(secret, signedHeaders([secret], 'evt_1', now, body), '{"event":"x"}', now)).toMatch(/^INVALID: no signature matches/);
-    expect(tool.checkSignature(secret, signedHeaders([secret], 'evt_1', now, body), body, now + 301)).toMatch(/^INVALID: webhook-timestamp \d+ is more than 300 s from now$/);
+    expect(tool.checkSignature(secret, signedHeaders([secret], 'evt_1', now, body), body, now + 301)).toMatch(
+      /^INVALID: webhook-timestamp \d+ is more than 300 s from now$/,
+    );
     expect(tool.checkSignature(secret, {}, body, now)).toMatch(/^INVALID: no webhook-id/);
   });
 });

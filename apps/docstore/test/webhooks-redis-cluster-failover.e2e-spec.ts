@@ -37,7 +37,11 @@ describe('webhooks on a Redis Cluster whose queue master dies', () => {
   });
 
   it('accepts every write, delivers every event once and records one attempt of each; the replica takes over', async () => {
-    await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
+    await request(ds.http)
+      .post(`/api/v1/client/${c.id}/webhooks`)
+      .set(c.auth)
+      .send({ url: receiver.url, events: ['document.created'] })
+      .expect(201);
     // The deliveries written between the cut and the kill are still being answered when the master dies.
     const slow = new Set(Array.from({ length: 20 }, (_, i) => `k-${50 + i}`));
     receiver.answer((call) => ({ status: 200, delayMs: slow.has(String(call.json?.data?.key)) ? 5000 : 10 }));
@@ -75,13 +79,18 @@ describe('webhooks on a Redis Cluster whose queue master dies', () => {
     const perDelivery = new Map<string, number>();
     for (const call of receiver.calls) perDelivery.set(String(call.headers['webhook-id']), (perDelivery.get(String(call.headers['webhook-id'])) ?? 0) + 1);
     const sentTwice = [...perDelivery.values()].filter((n) => n > 1).length;
-    const recorded = await sql.rows<{ attempts: number; n: number }>(`SELECT attempts, count(*)::int AS n FROM ${deliveries} WHERE owner = $1 GROUP BY attempts`, [c.id]);
+    const recorded = await sql.rows<{ attempts: number; n: number }>(
+      `SELECT attempts, count(*)::int AS n FROM ${deliveries} WHERE owner = $1 GROUP BY attempts`,
+      [c.id],
+    );
     expect(recorded).toEqual([{ attempts: 1, n: keys.length }]);
 
     const promoted = await cluster.masterOf('{webhook-delivery}');
     expect(promoted).not.toBe(master);
     expect(await cluster.role(promoted)).toBe('master');
-    process.stdout.write(`webhook failover: ${keys.length - deliveredBefore} of ${keys.length} events delivered after the kill, drained ${drainMs} ms after it, ${sentTwice} sent twice\n`);
+    process.stdout.write(
+      `webhook failover: ${keys.length - deliveredBefore} of ${keys.length} events delivered after the kill, drained ${drainMs} ms after it, ${sentTwice} sent twice\n`,
+    );
     expect(sentTwice).toBe(0);
     expect(receiver.calls).toHaveLength(keys.length);
   });

@@ -32,7 +32,11 @@ describe('webhooks while Redis is down', () => {
   });
 
   it('accepts every write, keeps its event in the outbox, and delivers each once Redis is back', async () => {
-    await request(ds.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
+    await request(ds.http)
+      .post(`/api/v1/client/${c.id}/webhooks`)
+      .set(c.auth)
+      .send({ url: receiver.url, events: ['document.created'] })
+      .expect(201);
     await request(ds.http).post(`${c.doc()}/before`).set(c.auth).send(docBody('before', {})).expect(201);
     await receiver.waitFor(1);
 
@@ -65,7 +69,11 @@ describe('webhook jobs lost with Redis data', () => {
     let worker: Docstore | undefined;
     try {
       const c = await api.newClient();
-      await request(api.http).post(`/api/v1/client/${c.id}/webhooks`).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201);
+      await request(api.http)
+        .post(`/api/v1/client/${c.id}/webhooks`)
+        .set(c.auth)
+        .send({ url: receiver.url, events: ['document.created'] })
+        .expect(201);
       await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
       await api.get<WebhookLane>(WEBHOOK_LANE).drain(); // the job is now in Redis, and only there
       await stopOwnRedis(redis);

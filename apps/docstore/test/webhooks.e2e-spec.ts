@@ -38,12 +38,23 @@ describe('webhook registration', () => {
   beforeEach(async () => (c = await ds.newClient()));
 
   it('creates a webhook and shows its signing secret once', async () => {
-    const res = await webhooksOf(ds, c).create({ url: 'https://93.184.216.34/hook', events: ['document.created', 'document.created'] }).expect(201);
+    const res = await webhooksOf(ds, c)
+      .create({ url: 'https://93.184.216.34/hook', events: ['document.created', 'document.created'] })
+      .expect(201);
     expect(res.body).toEqual({
-      id: expect.any(String), client_id: c.id, url: 'https://93.184.216.34/hook', events: ['document.created'], status: 'active',
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.any(String),
+      client_id: c.id,
+      url: 'https://93.184.216.34/hook',
+      events: ['document.created'],
+      status: 'active',
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
-    const got = await request(ds.http).get(`${webhooksOf(ds, c).base}/${res.body.id}`).set(c.auth).expect(200);
+    const got = await request(ds.http)
+      .get(`${webhooksOf(ds, c).base}/${res.body.id}`)
+      .set(c.auth)
+      .expect(200);
     expect(got.body).not.toHaveProperty('secret');
     const list = await request(ds.http).get(webhooksOf(ds, c).base).set(c.auth).expect(200);
     expect(list.body).toMatchObject({ current_page: 1, per_page: 15, total: 1, from: 1, to: 1, last_page: 1, data: [got.body] });
@@ -79,8 +90,13 @@ describe('webhook registration', () => {
     expect((await request(ds.http).get(w.base).set(c.auth)).body.total).toBe(20);
     // Another client has a cap of its own; a deletion makes room.
     const other = await ds.newClient();
-    await webhooksOf(ds, other).create({ url: 'https://93.184.216.34/cap/0', events: ['document.read'] }).expect(201);
-    await request(ds.http).delete(`${w.base}/${answers.find((r) => r.status === 201)!.body.id}`).set(c.auth).expect(204);
+    await webhooksOf(ds, other)
+      .create({ url: 'https://93.184.216.34/cap/0', events: ['document.read'] })
+      .expect(201);
+    await request(ds.http)
+      .delete(`${w.base}/${answers.find((r) => r.status === 201)!.body.id}`)
+      .set(c.auth)
+      .expect(204);
     await w.create({ url: 'https://93.184.216.34/cap/again', events: ['document.read'] }).expect(201);
   });
 
@@ -100,14 +116,21 @@ describe('webhook registration', () => {
 
   it('keeps clients apart and needs webhook:manage', async () => {
     const other = await ds.newClient();
-    const theirs = (await webhooksOf(ds, other).create({ url: 'https://93.184.216.34/x', events: ['document.read'] }).expect(201)).body;
+    const theirs = (
+      await webhooksOf(ds, other)
+        .create({ url: 'https://93.184.216.34/x', events: ['document.read'] })
+        .expect(201)
+    ).body;
     const mine = webhooksOf(ds, c);
     await request(ds.http).get(`${mine.base}/${theirs.id}`).set(c.auth).expect(404);
     await mine.put(theirs.id, { status: 'inactive' }).expect(404);
     await request(ds.http).delete(`${mine.base}/${theirs.id}`).set(c.auth).expect(404);
     await request(ds.http).get(webhooksOf(ds, other).base).set(c.auth).expect(403);
     const reader = await ds.mintToken(c.id, ['document:read']);
-    await request(ds.http).get(mine.base).set({ Authorization: `Bearer ${reader}` }).expect(403);
+    await request(ds.http)
+      .get(mine.base)
+      .set({ Authorization: `Bearer ${reader}` })
+      .expect(403);
     expect((await request(ds.http).get(webhooksOf(ds, other).base).set(other.auth)).body.data[0].status).toBe('active');
   });
 });
@@ -120,13 +143,32 @@ describe('webhook targets (no allow list)', () => {
   beforeEach(async () => (c = await ds.newClient()));
 
   it.each([
-    'http://127.0.0.1:8080/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://[::1]/hook', 'https://10.0.0.7/hook',
-    'https://192.168.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:169.254.169.254]/', 'https://0x7f.1/hook',
-    'http://93.184.216.34/hook', 'ftp://93.184.216.34/hook', 'https://user:pw@93.184.216.34/hook',
+    'http://127.0.0.1:8080/hook',
+    'https://127.0.0.1/hook',
+    'https://localhost/hook',
+    'https://[::1]/hook',
+    'https://10.0.0.7/hook',
+    'https://192.168.0.1/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::ffff:169.254.169.254]/',
+    'https://0x7f.1/hook',
+    'http://93.184.216.34/hook',
+    'ftp://93.184.216.34/hook',
+    'https://user:pw@93.184.216.34/hook',
     // IPv6 forms that embed a loopback, metadata or private IPv4 address, and URLs without a host
-    'https://[::7f00:1]/', 'https://[::127.0.0.1]/', 'https://[::a9fe:a9fe]/', 'https://[::10.0.0.1]/', 'https://[::ffff:0:7f00:1]/',
-    'https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::a9fe:a9fe]/', 'https://[2002:7f00:1::]/', 'https://[2002:a9fe:a9fe::]/',
-    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'https:///x', 'https:///93.184.216.34/hook', 'https:93.184.216.34/hook',
+    'https://[::7f00:1]/',
+    'https://[::127.0.0.1]/',
+    'https://[::a9fe:a9fe]/',
+    'https://[::10.0.0.1]/',
+    'https://[::ffff:0:7f00:1]/',
+    'https://[64:ff9b::7f00:1]/',
+    'https://[64:ff9b::a9fe:a9fe]/',
+    'https://[2002:7f00:1::]/',
+    'https://[2002:a9fe:a9fe::]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+    'https:///x',
+    'https:///93.184.216.34/hook',
+    'https:93.184.216.34/hook',
   ])('refuses %s with 422, and on update too', async (url) => {
     const w = webhooksOf(ds, c);
     const res = await w.create({ url, events: ['document.created'] }).expect(422);
@@ -135,10 +177,15 @@ describe('webhook targets (no allow list)', () => {
     await w.put(ok.id, { url }).expect(422);
   });
 
-  it.each(['http://127.0.0.1:8080/hook', 'https://localhost:8443/hook', 'https://127.0.0.1/hook'])('names the setting that allows a loopback receiver in the 422 for %s', async (url) => {
-    const res = await webhooksOf(ds, c).create({ url, events: ['document.created'] }).expect(422);
-    expect(res.body.errors.url).toEqual([expect.stringContaining('WEBHOOK_ALLOWED_TARGETS')]);
-  });
+  it.each(['http://127.0.0.1:8080/hook', 'https://localhost:8443/hook', 'https://127.0.0.1/hook'])(
+    'names the setting that allows a loopback receiver in the 422 for %s',
+    async (url) => {
+      const res = await webhooksOf(ds, c)
+        .create({ url, events: ['document.created'] })
+        .expect(422);
+      expect(res.body.errors.url).toEqual([expect.stringContaining('WEBHOOK_ALLOWED_TARGETS')]);
+    },
+  );
 
   it('refuses at delivery time a target that turned private after registration (DNS change)', async () => {
     const receiver = await startWebhookReceiver();
@@ -147,7 +194,11 @@ describe('webhook targets (no allow list)', () => {
       const hook = (await w.create({ url: 'https://93.184.216.34/ok', events: ['document.created'] }).expect(201)).body;
       // As if its DNS name now resolved to loopback: the row points there.
       await ds.get(Sql).rows(`UPDATE docstore.webhooks SET url = $1 WHERE id = $2`, [receiver.url, hook.id]);
-      await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', { a: 1 })).expect(201);
+      await request(ds.http)
+        .post(`${c.doc()}/k`)
+        .set(c.auth)
+        .send(docBody('k', { a: 1 }))
+        .expect(201);
       const [delivery] = await w.settled(hook.id, 1);
       expect(delivery).toMatchObject({ status: 'failed', attempts: 1, response_status: null, error: expect.stringMatching(/not a public address/) });
       expect(receiver.calls).toHaveLength(0);
@@ -173,10 +224,20 @@ describe('webhook delivery', () => {
 
   it('signs every delivery (Standard Webhooks) with the document exactly as the API returned it', async () => {
     const hook = await subscribe();
-    const created = await request(ds.http).post(`${c.doc()}/k1`).set(c.auth).send(docBody('k1', { name: 'a', n: [1, { b: 2 }] })).expect(201);
+    const created = await request(ds.http)
+      .post(`${c.doc()}/k1`)
+      .set(c.auth)
+      .send(docBody('k1', { name: 'a', n: [1, { b: 2 }] }))
+      .expect(201);
     const [call] = await receiver.waitFor(1);
     const payload = verifyWebhook<Record<string, unknown>>(hook.secret, call.headers as Record<string, string>, call.body);
-    expect(payload).toEqual({ id: call.headers['webhook-id'], type: 'document.created', created_at: created.body.updated_at, client_id: c.id, data: created.body });
+    expect(payload).toEqual({
+      id: call.headers['webhook-id'],
+      type: 'document.created',
+      created_at: created.body.updated_at,
+      client_id: c.id,
+      data: created.body,
+    });
     expect(Object.keys(payload)).toEqual(['id', 'type', 'created_at', 'client_id', 'data']);
     expect(Number(call.headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -2);
     expect(() => verifyWebhook('whsec_' + Buffer.alloc(32).toString('base64'), call.headers as Record<string, string>, call.body)).toThrow();
@@ -185,10 +246,27 @@ describe('webhook delivery', () => {
   it('maps every operation to its event', async () => {
     await subscribe();
     const doc = c.doc();
-    await request(ds.http).post(`${doc}/a`).set(c.auth).send(docBody('a', { v: 1 })).expect(201);
-    await request(ds.http).put(`${doc}/a`).set(c.auth).send(docBody('a', { v: 2 })).expect(200);
+    await request(ds.http)
+      .post(`${doc}/a`)
+      .set(c.auth)
+      .send(docBody('a', { v: 1 }))
+      .expect(201);
+    await request(ds.http)
+      .put(`${doc}/a`)
+      .set(c.auth)
+      .send(docBody('a', { v: 2 }))
+      .expect(200);
     await request(ds.http).get(`${doc}/a`).set(c.auth).expect(200);
-    await request(ds.http).post(`${doc}/bulk`).set(c.auth).send({ documents: [{ key: 'a', data: { v: 3 } }, { key: 'b', data: { v: 1 } }] }).expect(200);
+    await request(ds.http)
+      .post(`${doc}/bulk`)
+      .set(c.auth)
+      .send({
+        documents: [
+          { key: 'a', data: { v: 3 } },
+          { key: 'b', data: { v: 1 } },
+        ],
+      })
+      .expect(200);
     const history = await request(ds.http).get(`${doc}/a/history`).set(c.auth).expect(200);
     await request(ds.http).delete(`${doc}/a`).set(c.auth).expect(200);
     const restored = await request(ds.http).post(`${doc}/a/history/${history.body.data[2].id}/restore`).set(c.auth).expect(200);
@@ -197,14 +275,24 @@ describe('webhook delivery', () => {
     const single = calls.filter((x) => x.json.data.documents === undefined);
     const seen = single.map((x) => `${x.json.type} ${x.json.data.key} v${x.json.data.version}`).sort();
     expect(seen).toEqual([
-      'document.created a v1', 'document.created b v1', 'document.deleted a v3', 'document.read a v2',
-      'document.updated a v2', 'document.updated a v3', 'document.updated a v4',
+      'document.created a v1',
+      'document.created b v1',
+      'document.deleted a v3',
+      'document.read a v2',
+      'document.updated a v2',
+      'document.updated a v3',
+      'document.updated a v4',
     ]);
     // The list page is one event naming what it showed.
     const page = calls.find((x) => x.json.data.documents !== undefined)!.json;
     expect(page.type).toBe('document.read');
     expect(page.data).toEqual({
-      environment: 'production', context: 'shop', type: 'product', page: 1, per_page: 15, total: 2,
+      environment: 'production',
+      context: 'shop',
+      type: 'product',
+      page: 1,
+      per_page: 15,
+      total: 2,
       documents: listed.body.data.map((d: { id: string; key: string; version: number }) => ({ id: d.id, key: d.key, version: d.version })),
     });
     const deleted = calls.find(byType('document.deleted'))!.json.data;
@@ -216,20 +304,36 @@ describe('webhook delivery', () => {
   it('makes a list page one read event per webhook, whatever its number of documents; a single GET stays one per document', async () => {
     await subscribe(['document.read']);
     await subscribe(['document.read'], `${receiver.url}?second`);
-    await request(ds.http).post(`${c.doc()}/bulk`).set(c.auth).send({ documents: Array.from({ length: 100 }, (_, i) => ({ key: `p${i}`, data: { i } })) }).expect(200);
-    const reads = async () => (await ds.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM docstore.webhook_deliveries WHERE owner = $1 AND event_type = 'document.read'`, [c.id]))!.n;
+    await request(ds.http)
+      .post(`${c.doc()}/bulk`)
+      .set(c.auth)
+      .send({ documents: Array.from({ length: 100 }, (_, i) => ({ key: `p${i}`, data: { i } })) })
+      .expect(200);
+    const reads = async () =>
+      (await ds
+        .get(Sql)
+        .one<{ n: number }>(`SELECT count(*)::int AS n FROM docstore.webhook_deliveries WHERE owner = $1 AND event_type = 'document.read'`, [c.id]))!.n;
     // The answer comes once the event is recorded.
     await request(ds.http).get(`${c.doc()}?per_page=100`).set(c.auth).expect(200);
     expect(await reads()).toBe(2);
     await request(ds.http).get(`${c.doc()}/p1`).set(c.auth).expect(200);
     expect(await reads()).toBe(4);
     const pages = (await receiver.waitFor(2, (x) => x.json.data.documents !== undefined)).map((x) => x.json.data);
-    expect(pages.map((p) => [p.total, p.documents.length])).toEqual([[100, 100], [100, 100]]);
+    expect(pages.map((p) => [p.total, p.documents.length])).toEqual([
+      [100, 100],
+      [100, 100],
+    ]);
   });
 
   it('treats the client id in any letter case as one client: a webhook made under upper case gets the events and lists under lower case', async () => {
     const upper = `/api/v1/client/${c.id.toUpperCase()}/webhooks`;
-    const hook = (await request(ds.http).post(upper).set(c.auth).send({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
+    const hook = (
+      await request(ds.http)
+        .post(upper)
+        .set(c.auth)
+        .send({ url: receiver.url, events: ['document.created'] })
+        .expect(201)
+    ).body;
     expect(hook.client_id).toBe(c.id);
     await request(ds.http).post(`${c.doc()}/case`).set(c.auth).send(docBody('case', {})).expect(201);
     const [call] = await receiver.waitFor(1);
@@ -244,7 +348,11 @@ describe('webhook delivery', () => {
     await request(ds.http).post(`${c.doc()}/r`).set(c.auth).send(docBody('r', {})).expect(201);
     await request(ds.http).get(`${c.doc()}/r`).set(c.auth).expect(200);
     await request(ds.http).get(c.doc()).set(c.auth).expect(200);
-    await request(ds.http).put(`${c.doc()}/r`).set(c.auth).send(docBody('r', { x: 1 })).expect(200);
+    await request(ds.http)
+      .put(`${c.doc()}/r`)
+      .set(c.auth)
+      .send(docBody('r', { x: 1 }))
+      .expect(200);
     const log = await webhooksOf(ds, c).settled(hook.id, 1);
     expect(log.map((d: { event: string }) => d.event)).toEqual(['document.created']);
     expect(receiver.calls.map((x) => x.json.type)).toEqual(['document.created']);
@@ -270,7 +378,10 @@ describe('webhook delivery', () => {
     expect(failed).toMatchObject({ status: 'failed', attempts: 4, response_status: 503, error: expect.stringContaining('HTTP 503') });
     expect(receiver.calls).toHaveLength(4);
     receiver.answer(() => ({ status: 200 }));
-    const again = await request(ds.http).post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${failed.id}/redeliver`).set(c.auth).expect(202);
+    const again = await request(ds.http)
+      .post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${failed.id}/redeliver`)
+      .set(c.auth)
+      .expect(202);
     expect(again.body).toMatchObject({ id: failed.id, status: 'pending' });
     const calls = await receiver.waitFor(5);
     expect(calls[4].headers['webhook-id']).toBe(calls[0].headers['webhook-id']);
@@ -278,10 +389,16 @@ describe('webhook delivery', () => {
     expect(done).toMatchObject({ status: 'succeeded', attempts: 5 });
     // A redelivery starts the retry schedule again: 5xx, then success on its second retry.
     receiver.answer((_, n) => (n < 7 ? { status: 500 } : { status: 200 }));
-    await request(ds.http).post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${failed.id}/redeliver`).set(c.auth).expect(202);
+    await request(ds.http)
+      .post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${failed.id}/redeliver`)
+      .set(c.auth)
+      .expect(202);
     await receiver.waitFor(8);
     expect((await webhooksOf(ds, c).settled(hook.id, 1))[0]).toMatchObject({ status: 'succeeded', attempts: 8 });
-    await request(ds.http).post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${hook.id}/redeliver`).set(c.auth).expect(404);
+    await request(ds.http)
+      .post(`${webhooksOf(ds, c).base}/${hook.id}/deliveries/${hook.id}/redeliver`)
+      .set(c.auth)
+      .expect(404);
   });
 
   it('treats other 4xx as final, and 410 Gone disables the webhook', async () => {
@@ -294,7 +411,10 @@ describe('webhook delivery', () => {
     await webhooksOf(ds, c).settled(hook.id, 2);
     // The attempt is recorded before the webhook is set inactive (a statement of its own): wait for that.
     const after = await eventually(async () => {
-      const res = await request(ds.http).get(`${webhooksOf(ds, c).base}/${hook.id}`).set(c.auth).expect(200);
+      const res = await request(ds.http)
+        .get(`${webhooksOf(ds, c).base}/${hook.id}`)
+        .set(c.auth)
+        .expect(200);
       return res.body.status === 'active' ? undefined : res;
     });
     expect(after.body.status).toBe('inactive');
@@ -310,7 +430,13 @@ describe('webhook delivery', () => {
     await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
     const log = await webhooksOf(ds, c).settled(hook.id, 1);
     expect(log[0]).toMatchObject({ status: 'cancelled', attempts: 1, error: 'HTTP 500: status 500' });
-    expect((await request(ds.http).get(`${webhooksOf(ds, c).base}/${hook.id}`).set(c.auth)).body.status).toBe('inactive');
+    expect(
+      (
+        await request(ds.http)
+          .get(`${webhooksOf(ds, c).base}/${hook.id}`)
+          .set(c.auth)
+      ).body.status,
+    ).toBe('inactive');
   });
 
   it('sends nothing to an inactive webhook, not even later for what happened meanwhile', async () => {
@@ -324,21 +450,39 @@ describe('webhook delivery', () => {
     expect(log).toHaveLength(1);
     expect(receiver.calls.map((x) => x.json.data.key)).toEqual(['after']);
     const inactive = await webhooksOf(ds, c).put(hook.id, { status: 'inactive' }).expect(200);
-    await request(ds.http).post(`${webhooksOf(ds, c).base}/${inactive.body.id}/deliveries/${log[0].id}/redeliver`).set(c.auth).expect(409);
+    await request(ds.http)
+      .post(`${webhooksOf(ds, c).base}/${inactive.body.id}/deliveries/${log[0].id}/redeliver`)
+      .set(c.auth)
+      .expect(409);
   });
 
   it('records no event for a write that rolled back', async () => {
     const hook = await subscribe(['document.created', 'document.updated']);
-    await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', { v: 1 })).expect(201);
+    await request(ds.http)
+      .post(`${c.doc()}/k`)
+      .set(c.auth)
+      .send(docBody('k', { v: 1 }))
+      .expect(201);
     const documents = ds.get(DocumentsRepository);
     const scope = { clientId: c.id, environment: 'production', context: 'shop', type: 'product' };
     await expect(
       documents.transaction(async (tx) => {
-        await documents.bulkUpsert(scope, [{ key: 'k', data: { v: 2 }, expiresAt: null }, { key: 'new', data: {}, expiresAt: null }], tx);
+        await documents.bulkUpsert(
+          scope,
+          [
+            { key: 'k', data: { v: 2 }, expiresAt: null },
+            { key: 'new', data: {}, expiresAt: null },
+          ],
+          tx,
+        );
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    await request(ds.http).put(`${c.doc()}/k`).set(c.auth).send(docBody('k', { v: 'committed' })).expect(200);
+    await request(ds.http)
+      .put(`${c.doc()}/k`)
+      .set(c.auth)
+      .send(docBody('k', { v: 'committed' }))
+      .expect(200);
     const log = await webhooksOf(ds, c).settled(hook.id, 2);
     expect(log.map((d: { event: string }) => d.event).sort()).toEqual(['document.created', 'document.updated']);
     expect(receiver.calls.map((x) => x.json.data.data.v).sort()).toEqual([1, 'committed']);
@@ -346,7 +490,10 @@ describe('webhook delivery', () => {
 
   it('rotates the secret: both sign during the grace period', async () => {
     const hook = await subscribe(['document.created']);
-    const rotated = await request(ds.http).post(`${webhooksOf(ds, c).base}/${hook.id}/rotate-secret`).set(c.auth).expect(200);
+    const rotated = await request(ds.http)
+      .post(`${webhooksOf(ds, c).base}/${hook.id}/rotate-secret`)
+      .set(c.auth)
+      .expect(200);
     expect(rotated.body).toMatchObject({ id: hook.id, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) });
     expect(Date.parse(rotated.body.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
     await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
@@ -363,18 +510,30 @@ describe('webhook delivery isolation', () => {
   afterAll(() => ds.close());
   beforeEach(async () => (c = await ds.newClient()));
 
-  it('a receiver that never answers does not delay another client\'s deliveries', async () => {
+  it("a receiver that never answers does not delay another client's deliveries", async () => {
     const dead = await startWebhookReceiver();
     const alive = await startWebhookReceiver();
     dead.answer(() => 'hang');
     try {
-      await webhooksOf(ds, c).create({ url: dead.url, events: ['document.created'] }).expect(201);
+      await webhooksOf(ds, c)
+        .create({ url: dead.url, events: ['document.created'] })
+        .expect(201);
       const other = await ds.newClient();
-      await webhooksOf(ds, other).create({ url: alive.url, events: ['document.created'] }).expect(201);
-      await request(ds.http).post(`${c.doc()}/bulk`).set(c.auth)
-        .send({ documents: Array.from({ length: 40 }, (_, i) => ({ key: `d${i}`, data: { i } })) }).expect(200);
+      await webhooksOf(ds, other)
+        .create({ url: alive.url, events: ['document.created'] })
+        .expect(201);
+      await request(ds.http)
+        .post(`${c.doc()}/bulk`)
+        .set(c.auth)
+        .send({ documents: Array.from({ length: 40 }, (_, i) => ({ key: `d${i}`, data: { i } })) })
+        .expect(200);
       await dead.waitFor(4);
-      for (let i = 0; i < 10; i++) await request(ds.http).post(`${other.doc()}/k${i}`).set(other.auth).send(docBody(`k${i}`, {})).expect(201);
+      for (let i = 0; i < 10; i++)
+        await request(ds.http)
+          .post(`${other.doc()}/k${i}`)
+          .set(other.auth)
+          .send(docBody(`k${i}`, {}))
+          .expect(201);
       await alive.waitFor(10);
       // All of that happened while the stuck requests were still within their timeout.
       expect(dead.abandoned).toBe(0);
@@ -393,7 +552,11 @@ describe('webhook outbox relay and attempt recording', () => {
 
   it('claims and records an attempt whose worker started before the relay transaction which queued it committed', async () => {
     const c = await ds.newClient();
-    const hook = (await webhooksOf(ds, c).create({ url: 'https://93.184.216.34/h', events: ['document.created'] }).expect(201)).body;
+    const hook = (
+      await webhooksOf(ds, c)
+        .create({ url: 'https://93.184.216.34/h', events: ['document.created'] })
+        .expect(201)
+    ).body;
     // An event recorded behind the relay's back (nothing wakes it; its interval is a minute).
     await ds.get(Sql).rows(
       `INSERT INTO docstore.webhook_deliveries (webhook_id, owner, event_id, event_type, occurred_at, data)
@@ -406,11 +569,24 @@ describe('webhook outbox relay and attempt recording', () => {
     await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {
       const job = jobs.find((j) => j.webhook_id === hook.id)!;
       const claim = randomUUID();
-      recording = repository.claim([{ id: job.id, attempt: 1 }], claim, 15_000).then(() =>
-        repository.recordAttempts([
-          { id: job.id, attempt: 1, claim, trigger: 'schedule', status: 'succeeded', response_status: 200, duration_ms: 1, error: null, response_body: null, retry_in_ms: null },
-        ]),
-      );
+      recording = repository
+        .claim([{ id: job.id, attempt: 1 }], claim, 15_000)
+        .then(() =>
+          repository.recordAttempts([
+            {
+              id: job.id,
+              attempt: 1,
+              claim,
+              trigger: 'schedule',
+              status: 'succeeded',
+              response_status: 200,
+              duration_ms: 1,
+              error: null,
+              response_body: null,
+              retry_in_ms: null,
+            },
+          ]),
+        );
       await new Promise((r) => setTimeout(r, 100));
     });
     expect((await recording!).size).toBe(1);
@@ -427,7 +603,11 @@ describe('webhook worker shutdown', () => {
     const ds = await startDocstore(FAST);
     try {
       const c = await ds.newClient();
-      const hook = (await webhooksOf(ds, c).create({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
+      const hook = (
+        await webhooksOf(ds, c)
+          .create({ url: receiver.url, events: ['document.created'] })
+          .expect(201)
+      ).body;
       await request(ds.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
       await receiver.waitFor(1); // the answer is still 500 ms away
       const pool = new Pool({ connectionString: (ds.get(DataSource).options as { url: string }).url });
@@ -449,7 +629,11 @@ describe('webhook workers in a separate process (WEBHOOK_WORKERS=off / only)', (
     let worker: Docstore | undefined;
     try {
       const c = await api.newClient();
-      const hook = (await webhooksOf(api, c).create({ url: receiver.url, events: ['document.created'] }).expect(201)).body;
+      const hook = (
+        await webhooksOf(api, c)
+          .create({ url: receiver.url, events: ['document.created'] })
+          .expect(201)
+      ).body;
       await request(api.http).post(`${c.doc()}/k`).set(c.auth).send(docBody('k', {})).expect(201);
       await api.get<WebhookLane>(WEBHOOK_LANE).drain();
       expect((await webhooksOf(api, c).deliveries(hook.id)).data).toMatchObject([{ status: 'pending', attempts: 0 }]);

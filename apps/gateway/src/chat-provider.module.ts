@@ -14,7 +14,8 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
     {
       provide: CHAT_PROVIDER,
       inject: [NetworkConfig, SandboxProvider, CloudProvider],
-      useFactory: (config: NetworkConfig, sandbox: SandboxProvider, cloud: CloudProvider): ChatProvider => (config.GATEWAY_PROVIDER === 'cloud' ? cloud : sandbox),
+      useFactory: (config: NetworkConfig, sandbox: SandboxProvider, cloud: CloudProvider): ChatProvider =>
+        config.GATEWAY_PROVIDER === 'cloud' ? cloud : sandbox,
     },
   ],
   exports: [CHAT_PROVIDER],

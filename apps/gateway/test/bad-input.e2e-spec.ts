@@ -28,8 +28,40 @@ describe('bad input (cloud provider, fake network)', () => {
 
   const garbage = fc.oneof(
     fc.jsonValue(),
-    fc.dictionary(fc.constantFrom('messaging_product', 'to', 'type', 'text', 'interactive', 'template', 'image', 'status', 'name', 'category', 'language', 'components', 'about', 'websites', 'endpoint', 'types', 'headers', 'phone'), fc.jsonValue()),
-    fc.record({ messaging_product: fc.constant(NETWORK), to: fc.string(), type: fc.constantFrom('text', 'interactive', 'contacts', 'location', 'image', 'document', 'reaction', 'template'), interactive: fc.jsonValue(), template: fc.jsonValue(), contacts: fc.jsonValue() }, { requiredKeys: ['messaging_product'] }),
+    fc.dictionary(
+      fc.constantFrom(
+        'messaging_product',
+        'to',
+        'type',
+        'text',
+        'interactive',
+        'template',
+        'image',
+        'status',
+        'name',
+        'category',
+        'language',
+        'components',
+        'about',
+        'websites',
+        'endpoint',
+        'types',
+        'headers',
+        'phone',
+      ),
+      fc.jsonValue(),
+    ),
+    fc.record(
+      {
+        messaging_product: fc.constant(NETWORK),
+        to: fc.string(),
+        type: fc.constantFrom('text', 'interactive', 'contacts', 'location', 'image', 'document', 'reaction', 'template'),
+        interactive: fc.jsonValue(),
+        template: fc.jsonValue(),
+        contacts: fc.jsonValue(),
+      },
+      { requiredKeys: ['messaging_product'] },
+    ),
   );
 
   it.each([
@@ -48,7 +80,9 @@ describe('bad input (cloud provider, fake network)', () => {
         const res = await req.send(body === null ? 'null' : (body as object)).set('content-type', 'application/json');
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) {
-          expect(res.body.error).toEqual(expect.objectContaining({ code: expect.any(Number), error_data: expect.objectContaining({ details: expect.any(String) }) }));
+          expect(res.body.error).toEqual(
+            expect.objectContaining({ code: expect.any(Number), error_data: expect.objectContaining({ details: expect.any(String) }) }),
+          );
           expect(await totals()).toEqual(before);
           expect(graph.calls).toEqual([]);
         }
@@ -61,7 +95,9 @@ describe('bad input (cloud provider, fake network)', () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 300 }), async (id) => {
         for (const path of ['/api/Messages/', '/api/Templates/']) {
-          const res = await request(gw.http).get(path + encodeURIComponent(id)).set(phone.headers);
+          const res = await request(gw.http)
+            .get(path + encodeURIComponent(id))
+            .set(phone.headers);
           expect([400, 404]).toContain(res.status);
         }
       }),
@@ -71,16 +107,25 @@ describe('bad input (cloud provider, fake network)', () => {
 
   it('POST api/Medias with garbage parts: no 5xx, nothing stored or sent', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 2048 }), fc.constantFrom('image/png', 'application/octet-stream', 'audio/ogg', 'text/plain', 'video/mp4'), fc.constantFrom('File', 'file', 'other'), async (bytes, type, field) => {
-        const before = await totals();
-        graph.reset();
-        const res = await request(gw.http).post('/api/Medias').set(phone.headers).field('messaging_product', NETWORK).attach(field, Buffer.from(bytes), { filename: 'x', contentType: type });
-        expect(res.status).toBeLessThan(500);
-        if (res.status >= 400) {
-          expect(await totals()).toEqual(before);
-          expect(graph.calls).toEqual([]);
-        }
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 2048 }),
+        fc.constantFrom('image/png', 'application/octet-stream', 'audio/ogg', 'text/plain', 'video/mp4'),
+        fc.constantFrom('File', 'file', 'other'),
+        async (bytes, type, field) => {
+          const before = await totals();
+          graph.reset();
+          const res = await request(gw.http)
+            .post('/api/Medias')
+            .set(phone.headers)
+            .field('messaging_product', NETWORK)
+            .attach(field, Buffer.from(bytes), { filename: 'x', contentType: type });
+          expect(res.status).toBeLessThan(500);
+          if (res.status >= 400) {
+            expect(await totals()).toEqual(before);
+            expect(graph.calls).toEqual([]);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -89,7 +134,10 @@ describe('bad input (cloud provider, fake network)', () => {
     const malformed = await request(gw.http).post('/api/Messages').set(phone.headers).set('content-type', 'application/json').send('{"messaging_product":');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe(100);
-    const huge = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030', 'x'.repeat(6 * 1024 * 1024)));
+    const huge = await request(gw.http)
+      .post('/api/Messages')
+      .set(phone.headers)
+      .send(text('15550102030', 'x'.repeat(6 * 1024 * 1024)));
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe(100);
     const form = await request(gw.http).post('/api/Messages').set(phone.headers).type('form').send('messaging_product=whatsapp&to=1');

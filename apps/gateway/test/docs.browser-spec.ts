@@ -12,13 +12,18 @@ describe('gateway: /docs in headless Chromium', () => {
 
   it('lists every endpoint group, and sends a text message from the page with the example as offered', async () => {
     const phone = await gw.newPhone();
-    const result = await exerciseDocsPage(gw, 'gateway', { apikey: phone.key }, {
-      tag: 'Messages',
-      method: 'POST',
-      path: '/api/Messages',
-      // The version header is picked; Idempotency-Key stays empty and the body is the text example.
-      params: { version: '6.0' },
-    });
+    const result = await exerciseDocsPage(
+      gw,
+      'gateway',
+      { apikey: phone.key },
+      {
+        tag: 'Messages',
+        method: 'POST',
+        path: '/api/Messages',
+        // The version header is picked; Idempotency-Key stays empty and the body is the text example.
+        params: { version: '6.0' },
+      },
+    );
     // The spec's groups: messages, media, templates, webhooks, profiles.
     for (const group of ['Messages', 'Medias', 'Templates', 'Webhooks', 'Profiles']) expect(result.specTags).toContain(group);
     expect(result.pageTags).toEqual(result.specTags);

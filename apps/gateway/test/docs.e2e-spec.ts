@@ -4,7 +4,16 @@ import { request, startGateway, type Gateway, type Phone } from './support/gatew
 describe('gateway: OpenAPI document', () => {
   let gw: Gateway;
   let phone: Phone;
-  let doc: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }>>; components: { schemas: Record<string, unknown> } };
+  let doc: {
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: Array<{ name: string; in: string }>; requestBody: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }
+      >
+    >;
+    components: { schemas: Record<string, unknown> };
+  };
 
   beforeAll(async () => {
     gw = await startGateway();
@@ -13,7 +22,7 @@ describe('gateway: OpenAPI document', () => {
   });
   afterAll(() => gw.close());
 
-  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+  it("the console's API types are the ones this OpenAPI document generates (npm run api:types)", async () => {
     const document = (await request(gw.http).get('/docs-json').expect(200)).body as object;
     expect(await consoleApiTypesProblem(document, 'gateway')).toBeNull();
   });
@@ -30,10 +39,23 @@ describe('gateway: OpenAPI document', () => {
   it('each POST body example works as sent against the sandbox', async () => {
     const example = (path: string) => Object.values(doc.paths[path].post.requestBody.content['application/json'].examples);
     for (const { value } of example('/api/Messages')) {
-      const sent = await request(gw.http).post('/api/Messages').set(phone.headers).send(value as object);
+      const sent = await request(gw.http)
+        .post('/api/Messages')
+        .set(phone.headers)
+        .send(value as object);
       expect({ status: sent.status, body: sent.body }).toEqual({ status: 200, body: expect.objectContaining({ messages: [{ id: expect.any(String) }] }) });
     }
-    for (const { value } of example('/api/Templates')) await request(gw.http).post('/api/Templates').set(phone.headers).send(value as object).expect(201);
-    for (const { value } of example('/api/Profiles')) await request(gw.http).post('/api/Profiles').set(phone.headers).send(value as object).expect(201);
+    for (const { value } of example('/api/Templates'))
+      await request(gw.http)
+        .post('/api/Templates')
+        .set(phone.headers)
+        .send(value as object)
+        .expect(201);
+    for (const { value } of example('/api/Profiles'))
+      await request(gw.http)
+        .post('/api/Profiles')
+        .set(phone.headers)
+        .send(value as object)
+        .expect(201);
   });
 });

@@ -20,7 +20,13 @@ describe('lists and statistics (sandbox)', () => {
   beforeAll(async () => {
     receiver = await startWebhookReceiver({ tls: certs.signed });
     gw = await startGateway(
-      { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_TYPES: 'messages,message_template_status_update', WEBHOOK_RELAY_INTERVAL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', WEBHOOK_CACHE_SECONDS: '0' },
+      {
+        WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        WEBHOOK_TYPES: 'messages,message_template_status_update',
+        WEBHOOK_RELAY_INTERVAL_MS: '50',
+        WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
+        WEBHOOK_CACHE_SECONDS: '0',
+      },
       { trustedCertificates: [certs.ca] },
     );
   });
@@ -33,7 +39,8 @@ describe('lists and statistics (sandbox)', () => {
   });
 
   const get = (path: string, p: Phone = phone) => request(gw.http).get(path).set(p.headers);
-  const send = async (to: string, p: Phone = phone) => (await request(gw.http).post('/api/Messages').set(p.headers).send(text(to)).expect(200)).body.messages[0].id as string;
+  const send = async (to: string, p: Phone = phone) =>
+    (await request(gw.http).post('/api/Messages').set(p.headers).send(text(to)).expect(200)).body.messages[0].id as string;
   /** Waits until the sandbox played every status of the phone's messages (read, or failed for a 0000 number). */
   const settled = (p: Phone, count: number) =>
     eventually(async () => {
@@ -48,11 +55,20 @@ describe('lists and statistics (sandbox)', () => {
       const first = await get('/api/Messages?limit=2').expect(200);
       expect(first.body.data.map((m: { id: string }) => m.id)).toEqual([ids[4], ids[3]]);
       expect(first.body.data[0]).toEqual({
-        id: ids[4], phone_id: phone.phoneId, to: '15550102035', wa_id: '15550102035', type: 'text', status: expect.any(String),
-        created_at: expect.stringMatching(/Z$/), updated_at: expect.stringMatching(/Z$/),
+        id: ids[4],
+        phone_id: phone.phoneId,
+        to: '15550102035',
+        wa_id: '15550102035',
+        type: 'text',
+        status: expect.any(String),
+        created_at: expect.stringMatching(/Z$/),
+        updated_at: expect.stringMatching(/Z$/),
       });
       expect(first.body.paging.next).toContain('limit=2');
-      const second = await request(gw.http).get(new URL(first.body.paging.next).pathname + new URL(first.body.paging.next).search).set(phone.headers).expect(200);
+      const second = await request(gw.http)
+        .get(new URL(first.body.paging.next).pathname + new URL(first.body.paging.next).search)
+        .set(phone.headers)
+        .expect(200);
       expect(second.body.data.map((m: { id: string }) => m.id)).toEqual([ids[2], ids[1]]);
       const third = await get(`/api/Messages?limit=2&after=${second.body.paging.cursors.after}`).expect(200);
       expect(third.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], paging: { cursors: { after: null } } });
@@ -102,7 +118,11 @@ describe('lists and statistics (sandbox)', () => {
 
   describe('GET api/Templates', () => {
     const create = (name: string, category: string) =>
-      request(gw.http).post('/api/Templates').set(phone.headers).send({ name, category, language: 'en_US', components: [{ type: 'BODY', text: `Template ${name}.` }] }).expect(201);
+      request(gw.http)
+        .post('/api/Templates')
+        .set(phone.headers)
+        .send({ name, category, language: 'en_US', components: [{ type: 'BODY', text: `Template ${name}.` }] })
+        .expect(201);
 
     it('lists the account’s templates newest first, filtered by status and category, page by page', async () => {
       const a = (await create('list_a', 'UTILITY')).body.id;
@@ -112,7 +132,9 @@ describe('lists and statistics (sandbox)', () => {
       expect(await ids('')).toEqual([c, b, a]);
       expect(await ids('category=UTILITY')).toEqual([c, a]);
       const page = await get('/api/Templates?limit=1').expect(200);
-      expect(page.body.data).toEqual([{ id: c, name: 'list_c', language: 'en_US', category: 'UTILITY', status: expect.any(String), components: expect.any(Array) }]);
+      expect(page.body.data).toEqual([
+        { id: c, name: 'list_c', language: 'en_US', category: 'UTILITY', status: expect.any(String), components: expect.any(Array) },
+      ]);
       expect(await ids(`limit=1&after=${page.body.paging.cursors.after}`)).toEqual([b]);
       // The sandbox approves them after its review delay.
       await eventually(async () => ((await ids('status=APPROVED')).length === 3 ? true : undefined));
@@ -163,7 +185,10 @@ describe('lists and statistics (sandbox)', () => {
       try {
         // As autovacuum keeps it: statistics current, the visibility map set.
         await sql.rows(`VACUUM (ANALYZE) gateway.messages`);
-        const [row] = await sql.rows<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${STATUS_BUCKETS}`, [phoneRef, new Date(Date.now() - 7 * 86_400_000).toISOString()]);
+        const [row] = await sql.rows<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${STATUS_BUCKETS}`, [
+          phoneRef,
+          new Date(Date.now() - 7 * 86_400_000).toISOString(),
+        ]);
         const plan = JSON.stringify(row['QUERY PLAN']);
         expect(plan).toContain('"Index Name":"messages_phone_created_status_idx"');
         expect(plan).toContain('"Node Type":"Index Only Scan"');
@@ -189,13 +214,19 @@ describe('lists and statistics (sandbox)', () => {
       expect(cursor('k:2024-02-30T00:00:00.000000Z|x')).toBe('azoyMDI0LTAyLTMwVDAwOjAwOjAwLjAwMDAwMFp8eA');
       for (const list of lists) {
         const res = await get(`${list}?after=${cursor(text)}`).expect(400);
-        expect(res.body.error).toMatchObject({ message: '(#100) Invalid parameter', code: 100, error_data: { details: 'after: must be the cursor of a previous page' } });
+        expect(res.body.error).toMatchObject({
+          message: '(#100) Invalid parameter',
+          code: 100,
+          error_data: { details: 'after: must be the cursor of a previous page' },
+        });
       }
     });
 
     it('never answers 5xx to a generated cursor', async () => {
       const digits = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`));
-      const instant = fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(6)).map(([y, mo, d, h, mi, s, us]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${us}Z`);
+      const instant = fc
+        .tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(6))
+        .map(([y, mo, d, h, mi, s, us]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${us}Z`);
       const text = fc.oneof(
         fc.tuple(instant, fc.string({ minLength: 1, maxLength: 40 })).map(([at, id]) => `k:${at}|${id}`),
         fc.nat().map((n) => `o:${n}`),
@@ -225,7 +256,13 @@ describe('lists and statistics (sandbox)', () => {
 
   describe('webhook delivery log', () => {
     const register = async (endpoint = receiver.url, p: Phone = phone) =>
-      (await request(gw.http).post('/api/Webhooks').set(p.headers).send({ types: ['messages'], endpoint, headers: { Authorization: 'Bearer r' } }).expect(201)).body.id as string;
+      (
+        await request(gw.http)
+          .post('/api/Webhooks')
+          .set(p.headers)
+          .send({ types: ['messages'], endpoint, headers: { Authorization: 'Bearer r' } })
+          .expect(201)
+      ).body.id as string;
 
     it('shows each delivery and its attempts (a 500, then a 200), and redelivers one', async () => {
       const hook = await register();
@@ -288,7 +325,9 @@ describe('lists and statistics (sandbox)', () => {
         });
         expect(logged[0]).toMatchObject({ webhookId: hook, attempt: 1, status: null, cause: expect.stringMatching(/certificate/i) });
         expect(String(logged[1])).toMatch(/^webhook delivery failed: .*certificate/i);
-        const recorded = await eventually(async () => (await get(`/api/Webhooks/${hook}/deliveries`).expect(200)).body.data.find((d: { error: string | null }) => d.error));
+        const recorded = await eventually(async () =>
+          (await get(`/api/Webhooks/${hook}/deliveries`).expect(200)).body.data.find((d: { error: string | null }) => d.error),
+        );
         expect(recorded.error).toMatch(/certificate/i);
         expect(selfSigned.calls).toEqual([]);
       } finally {

@@ -26,7 +26,13 @@ describe('POST api/Medias (sandbox, local storage)', () => {
     if (product !== null) req = req.field('messaging_product', product);
     return req;
   };
-  const rows = async () => gw.get(Sql).rows<{ id: string; kind: string; mime_type: string; size: string }>(`SELECT m.id, m.kind, m.mime_type, m.size FROM gateway.media m JOIN gateway.phones p ON p.id = m.phone_ref WHERE p.phone_id = $1`, [phone.phoneId]);
+  const rows = async () =>
+    gw
+      .get(Sql)
+      .rows<{ id: string; kind: string; mime_type: string; size: string }>(
+        `SELECT m.id, m.kind, m.mime_type, m.size FROM gateway.media m JOIN gateway.phones p ON p.id = m.phone_ref WHERE p.phone_id = $1`,
+        [phone.phoneId],
+      );
   const files = async () => {
     const account = (await gw.get(Sql).one<{ account_id: string }>(`SELECT account_id FROM gateway.phones WHERE phone_id = $1`, [phone.phoneId]))!.account_id;
     const dir = join(MEDIA_DIR, account);
@@ -51,9 +57,17 @@ describe('POST api/Medias (sandbox, local storage)', () => {
 
   it('takes the type from the bytes when the part says application/octet-stream, and the id works in a message', async () => {
     const { body } = await upload(fileOf('png'), 'application/octet-stream').expect(200);
-    await request(gw.http).post('/api/Messages').set(phone.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: body.id, caption: 'look' } }).expect(200);
+    await request(gw.http)
+      .post('/api/Messages')
+      .set(phone.headers)
+      .send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: body.id, caption: 'look' } })
+      .expect(200);
     const other = await gw.newPhone();
-    await request(gw.http).post('/api/Messages').set(other.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: body.id } }).expect(400);
+    await request(gw.http)
+      .post('/api/Messages')
+      .set(other.headers)
+      .send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: body.id } })
+      .expect(400);
   });
 
   it.each([
@@ -74,13 +88,22 @@ describe('POST api/Medias (sandbox, local storage)', () => {
 
   it('says why a text file declared image/png is refused, though plain text is supported', async () => {
     const res = await upload(fileOf('text'), 'image/png').expect(400);
-    expect(res.body.error.error_data.details).toBe("File: its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says image/png)");
+    expect(res.body.error.error_data.details).toBe(
+      "File: its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says image/png)",
+    );
     expect(await rows()).toEqual([]);
   });
 
   it('names the field File when the file comes in a field named file', async () => {
-    const res = await request(gw.http).post('/api/Medias').set(phone.headers).field('messaging_product', NETWORK).attach('file', fileOf('png'), { filename: 'a.png', contentType: 'image/png' }).expect(400);
-    expect(res.body.error.error_data.details).toBe('File: send the file in the multipart form field File (names are case-sensitive); this request sent a file in "file"');
+    const res = await request(gw.http)
+      .post('/api/Medias')
+      .set(phone.headers)
+      .field('messaging_product', NETWORK)
+      .attach('file', fileOf('png'), { filename: 'a.png', contentType: 'image/png' })
+      .expect(400);
+    expect(res.body.error.error_data.details).toBe(
+      'File: send the file in the multipart form field File (names are case-sensitive); this request sent a file in "file"',
+    );
     expect(await rows()).toEqual([]);
     expect(await files()).toEqual([]);
   });
@@ -96,10 +119,13 @@ describe('POST api/Medias when the network answers with a media id the gateway a
 
   const upload = (p: Phone, file: Buffer, contentType: string) =>
     request(cloud.gw.http).post('/api/Medias').set(p.headers).field('messaging_product', NETWORK).attach('File', file, { filename: 'upload.bin', contentType });
-  const record = (id: string) => cloud.gw.get(Sql).one<{ account_id: string; kind: string; mime_type: string }>(`SELECT account_id, kind, mime_type FROM gateway.media WHERE id = $1`, [id]);
-  const accountOf = async (p: Phone) => (await cloud.gw.get(Sql).one<{ account_id: string }>(`SELECT account_id FROM gateway.phones WHERE phone_id = $1`, [p.phoneId]))!.account_id;
+  const record = (id: string) =>
+    cloud.gw.get(Sql).one<{ account_id: string; kind: string; mime_type: string }>(`SELECT account_id, kind, mime_type FROM gateway.media WHERE id = $1`, [id]);
+  const accountOf = async (p: Phone) =>
+    (await cloud.gw.get(Sql).one<{ account_id: string }>(`SELECT account_id FROM gateway.phones WHERE phone_id = $1`, [p.phoneId]))!.account_id;
   const repeating = (id: string) => cloud.graph.answer((call) => (call.path.endsWith('/media') ? { status: 200, body: { id } } : undefined));
-  const image = (p: Phone, id: string) => request(cloud.gw.http).post('/api/Messages').set(p.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id } });
+  const image = (p: Phone, id: string) =>
+    request(cloud.gw.http).post('/api/Messages').set(p.headers).send({ messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id } });
 
   it('answers a repeated id of the same account with that id (200), the record describing the latest upload', async () => {
     const phone = await cloud.gw.newPhone({ accessToken: 'EAAG-test-token' });
@@ -125,7 +151,10 @@ describe('POST api/Medias when the network answers with a media id the gateway a
         message: '(#131053) Media upload error',
         type: 'OAuthException',
         code: 131053,
-        error_data: { messaging_product: NETWORK, details: `File: the network answered with media id ${id}, which belongs to another account; nothing was recorded, upload the file again.` },
+        error_data: {
+          messaging_product: NETWORK,
+          details: `File: the network answered with media id ${id}, which belongs to another account; nothing was recorded, upload the file again.`,
+        },
         fbtrace_id: expect.any(String),
       },
     });

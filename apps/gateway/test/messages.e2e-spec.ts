@@ -9,12 +9,26 @@ describe('POST api/Messages (sandbox)', () => {
 
   useGateway({ app: (g) => (gw = g), phone: (p) => (phone = p) });
 
-  const send = (body: unknown, headers: Record<string, string> = phone.headers) => request(gw.http).post('/api/Messages').set(headers).send(body as object);
-  const count = async () => Number((await gw.get(Sql).one<{ n: string }>(`SELECT count(*) AS n FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref WHERE p.phone_id = $1`, [phone.phoneId]))!.n);
+  const send = (body: unknown, headers: Record<string, string> = phone.headers) =>
+    request(gw.http)
+      .post('/api/Messages')
+      .set(headers)
+      .send(body as object);
+  const count = async () =>
+    Number(
+      (await gw
+        .get(Sql)
+        .one<{ n: string }>(`SELECT count(*) AS n FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref WHERE p.phone_id = $1`, [phone.phoneId]))!
+        .n,
+    );
 
   it('sends a text and answers exactly the network response', async () => {
     const res = await send(text('+1 (555) 010-2030')).expect(200);
-    expect(res.body).toEqual({ messaging_product: NETWORK, contacts: [{ input: '+1 (555) 010-2030', wa_id: '15550102030' }], messages: [{ id: expect.stringMatching(/^wamid\.[\w-]+$/) }] });
+    expect(res.body).toEqual({
+      messaging_product: NETWORK,
+      contacts: [{ input: '+1 (555) 010-2030', wa_id: '15550102030' }],
+      messages: [{ id: expect.stringMatching(/^wamid\.[\w-]+$/) }],
+    });
     expect(await count()).toBe(1);
   });
 
@@ -22,7 +36,12 @@ describe('POST api/Messages (sandbox)', () => {
     const { body } = await send(text('15550102030')).expect(200);
     const id = body.messages[0].id;
     const message = await eventually(async () => {
-      const m: { status: string; statuses: { status: string }[] } = (await request(gw.http).get(`/api/Messages/${encodeURIComponent(id)}`).set(phone.headers).expect(200)).body;
+      const m: { status: string; statuses: { status: string }[] } = (
+        await request(gw.http)
+          .get(`/api/Messages/${encodeURIComponent(id)}`)
+          .set(phone.headers)
+          .expect(200)
+      ).body;
       return m.status === 'read' ? m : undefined;
     });
     expect(message).toMatchObject({ id, to: '15550102030', wa_id: '15550102030', type: 'text', status: 'read', phone_id: phone.phoneId });
@@ -33,7 +52,12 @@ describe('POST api/Messages (sandbox)', () => {
     const { body } = await send(text('15550100000')).expect(200);
     const id = body.messages[0].id;
     const message = await eventually(async () => {
-      const m: { status: string; statuses: { status: string; errors?: { code: number }[] }[] } = (await request(gw.http).get(`/api/Messages/${encodeURIComponent(id)}`).set(phone.headers).expect(200)).body;
+      const m: { status: string; statuses: { status: string; errors?: { code: number }[] }[] } = (
+        await request(gw.http)
+          .get(`/api/Messages/${encodeURIComponent(id)}`)
+          .set(phone.headers)
+          .expect(200)
+      ).body;
       return m.status === 'failed' ? m : undefined;
     });
     expect(message.statuses.map((s) => s.status)).toEqual(['accepted', 'failed']);
@@ -42,7 +66,15 @@ describe('POST api/Messages (sandbox)', () => {
 
   it('answers 401 in the network body without or with a wrong apikey, 400 for a wrong version', async () => {
     const none = await send(text('15550102030'), { version: '6.0' }).expect(401);
-    expect(none.body).toEqual({ error: { message: expect.any(String), type: 'OAuthException', code: 190, error_data: { messaging_product: NETWORK, details: expect.any(String) }, fbtrace_id: expect.any(String) } });
+    expect(none.body).toEqual({
+      error: {
+        message: expect.any(String),
+        type: 'OAuthException',
+        code: 190,
+        error_data: { messaging_product: NETWORK, details: expect.any(String) },
+        fbtrace_id: expect.any(String),
+      },
+    });
     await send(text('15550102030'), { apikey: `${phone.key}x`, version: '6.0' }).expect(401);
     await send(text('15550102030'), { apikey: 'garbage', version: '6.0' }).expect(401);
     for (const version of [undefined, '7.0', 'latest']) {
@@ -62,9 +94,24 @@ describe('POST api/Messages (sandbox)', () => {
     ['no recipient', { messaging_product: NETWORK, type: 'text', text: { body: 'x' } }, 'to: is required'],
     ['a recipient of 16 digits (E.164 has at most 15)', text('+1 555 0102 0304 0506'), 'to: must be a phone number in digits with its country code'],
     ['4 reply buttons', interactiveButtons(4), 'interactive.action.buttons: must hold at most 3 items'],
-    ['a long button title', { ...interactiveButtons(1), interactive: { type: 'button', body: { text: 'b' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'x'.repeat(21) } }] } } }, 'interactive.action.buttons.0.reply.title: must be at most 20'],
-    ['an unknown media id', { messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: '123' } }, 'image.id: 123 is not a media id of this account'],
-    ['both id and link', { messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: '1', link: 'https://x.example/a.png' } }, 'image: must hold exactly one of id or link'],
+    [
+      'a long button title',
+      {
+        ...interactiveButtons(1),
+        interactive: { type: 'button', body: { text: 'b' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'x'.repeat(21) } }] } },
+      },
+      'interactive.action.buttons.0.reply.title: must be at most 20',
+    ],
+    [
+      'an unknown media id',
+      { messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: '123' } },
+      'image.id: 123 is not a media id of this account',
+    ],
+    [
+      'both id and link',
+      { messaging_product: NETWORK, to: '15550102030', type: 'image', image: { id: '1', link: 'https://x.example/a.png' } },
+      'image: must hold exactly one of id or link',
+    ],
     ['a template that does not exist', template('nope'), 'template name (nope) does not exist in en_US'],
   ])('refuses %s with 400 naming the field and rule, sending nothing', async (_, body, details) => {
     const res = await send(body).expect(400);
@@ -76,9 +123,56 @@ describe('POST api/Messages (sandbox)', () => {
     const to = '15550102030';
     const bodies = [
       interactiveButtons(3),
-      { messaging_product: NETWORK, to, type: 'interactive', interactive: { type: 'list', header: { type: 'text', text: 'h' }, body: { text: 'b' }, footer: { text: 'f' }, action: { button: 'Pick', sections: [{ title: 's', rows: [{ id: 'r1', title: 'Row', description: 'd' }] }] } } },
-      { messaging_product: NETWORK, to, type: 'interactive', interactive: { type: 'flow', header: { type: 'text', text: 'h' }, body: { text: 'b' }, footer: { text: 'f' }, action: { name: 'flow', parameters: { flow_message_version: '3', flow_token: 't', flow_id: '1', flow_cta: 'Go', flow_action: 'navigate', flow_action_payload: { screen: 'S', data: { a: 1 } } } } } },
-      { messaging_product: NETWORK, to, type: 'contacts', contacts: [{ name: { formatted_name: 'A B', first_name: 'A' }, birthday: '1990-01-31', phones: [{ phone: '+15550102030', type: 'WORK', wa_id: '15550102030' }], emails: [{ email: 'a@b.example', type: 'WORK' }], addresses: [{ city: 'X', country_code: 'US', type: 'HOME' }], org: { company: 'C' }, urls: [{ url: 'https://b.example', type: 'WORK' }] }] },
+      {
+        messaging_product: NETWORK,
+        to,
+        type: 'interactive',
+        interactive: {
+          type: 'list',
+          header: { type: 'text', text: 'h' },
+          body: { text: 'b' },
+          footer: { text: 'f' },
+          action: { button: 'Pick', sections: [{ title: 's', rows: [{ id: 'r1', title: 'Row', description: 'd' }] }] },
+        },
+      },
+      {
+        messaging_product: NETWORK,
+        to,
+        type: 'interactive',
+        interactive: {
+          type: 'flow',
+          header: { type: 'text', text: 'h' },
+          body: { text: 'b' },
+          footer: { text: 'f' },
+          action: {
+            name: 'flow',
+            parameters: {
+              flow_message_version: '3',
+              flow_token: 't',
+              flow_id: '1',
+              flow_cta: 'Go',
+              flow_action: 'navigate',
+              flow_action_payload: { screen: 'S', data: { a: 1 } },
+            },
+          },
+        },
+      },
+      {
+        messaging_product: NETWORK,
+        to,
+        type: 'contacts',
+        contacts: [
+          {
+            name: { formatted_name: 'A B', first_name: 'A' },
+            birthday: '1990-01-31',
+            phones: [{ phone: '+15550102030', type: 'WORK', wa_id: '15550102030' }],
+            emails: [{ email: 'a@b.example', type: 'WORK' }],
+            addresses: [{ city: 'X', country_code: 'US', type: 'HOME' }],
+            org: { company: 'C' },
+            urls: [{ url: 'https://b.example', type: 'WORK' }],
+          },
+        ],
+      },
       { messaging_product: NETWORK, to, type: 'location', location: { latitude: 52.5, longitude: 13.4, name: 'n', address: 'a' } },
       { messaging_product: NETWORK, to, type: 'image', image: { link: 'https://cdn.example/a.png' } },
       { messaging_product: NETWORK, to, type: 'document', document: { link: 'https://cdn.example/a.pdf', caption: 'c', filename: 'a.pdf' } },
@@ -140,7 +234,12 @@ describe('POST api/Messages (sandbox)', () => {
 
 function interactiveButtons(n: number): Record<string, unknown> {
   const buttons = Array.from({ length: n }, (_, i) => ({ type: 'reply', reply: { id: `b${i}`, title: `Button ${i}` } }));
-  return { messaging_product: NETWORK, to: '15550102030', type: 'interactive', interactive: { type: 'button', body: { text: 'Pick' }, footer: null, action: { buttons } } };
+  return {
+    messaging_product: NETWORK,
+    to: '15550102030',
+    type: 'interactive',
+    interactive: { type: 'button', body: { text: 'Pick' }, footer: null, action: { buttons } },
+  };
 }
 
 function template(name: string): Record<string, unknown> {

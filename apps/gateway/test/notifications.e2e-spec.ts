@@ -44,8 +44,13 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
   });
 
   const register = (types: string[], endpoint = receiver.url) =>
-    request(gw.http).post('/api/Webhooks').set(phone.headers).send({ phone: phone.phone, types, endpoint, headers: { Authorization: 'Bearer receiver-secret', 'X-Shop': 'north' } }).expect(201);
-  const statusesOf = (id: string) => (call: { json?: { entry?: { changes?: { value?: { statuses?: { id: string }[] } }[] }[] } }) => call.json?.entry?.[0]?.changes?.[0]?.value?.statuses?.[0]?.id === id;
+    request(gw.http)
+      .post('/api/Webhooks')
+      .set(phone.headers)
+      .send({ phone: phone.phone, types, endpoint, headers: { Authorization: 'Bearer receiver-secret', 'X-Shop': 'north' } })
+      .expect(201);
+  const statusesOf = (id: string) => (call: { json?: { entry?: { changes?: { value?: { statuses?: { id: string }[] } }[] }[] } }) =>
+    call.json?.entry?.[0]?.changes?.[0]?.value?.statuses?.[0]?.id === id;
 
   it('delivers sent, delivered and read in the network shape with the custom headers', async () => {
     await register(['messages']);
@@ -56,12 +61,28 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
     expect(statuses.map((s: { status: string }) => s.status).sort()).toEqual(['delivered', 'read', 'sent']);
     expect(calls[0].json).toEqual({
       object: 'whatsapp_business_account',
-      entry: [{ id: expect.any(String), changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: phone.phone, phone_number_id: phone.phoneId }, statuses: [{ id, status: expect.any(String), timestamp: expect.stringMatching(/^\d+$/), recipient_id: '15550102030' }] } }] }],
+      entry: [
+        {
+          id: expect.any(String),
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: phone.phone, phone_number_id: phone.phoneId },
+                statuses: [{ id, status: expect.any(String), timestamp: expect.stringMatching(/^\d+$/), recipient_id: '15550102030' }],
+              },
+            },
+          ],
+        },
+      ],
     });
-    for (const call of calls) expect(call.headers).toMatchObject({ authorization: 'Bearer receiver-secret', 'x-shop': 'north', 'content-type': 'application/json' });
+    for (const call of calls)
+      expect(call.headers).toMatchObject({ authorization: 'Bearer receiver-secret', 'x-shop': 'north', 'content-type': 'application/json' });
   });
 
-  const storedHeaders = async (id: string) => (await gw.get(Sql).one<{ headers: Record<string, string>; row: string }>(`SELECT headers, w::text AS row FROM gateway.webhooks w WHERE id = $1`, [id]))!;
+  const storedHeaders = async (id: string) =>
+    (await gw.get(Sql).one<{ headers: Record<string, string>; row: string }>(`SELECT headers, w::text AS row FROM gateway.webhooks w WHERE id = $1`, [id]))!;
 
   it('keeps the custom header values encrypted at rest, and shows and sends them as set', async () => {
     const { body: hook } = await register(['messages']);
@@ -99,10 +120,23 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
 
   it('delivers the template review (PENDING, then APPROVED) to a webhook of that type', async () => {
     await register(['message_template_status_update']);
-    const created = await request(gw.http).post('/api/Templates').set(phone.headers).send({ name: 'order_ready', category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: 'Your order is ready.' }] }).expect(201);
+    const created = await request(gw.http)
+      .post('/api/Templates')
+      .set(phone.headers)
+      .send({ name: 'order_ready', category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: 'Your order is ready.' }] })
+      .expect(201);
     expect(created.body.status).toBe('PENDING');
     const [call] = await receiver.waitFor(1, (c) => c.json?.entry?.[0]?.changes?.[0]?.value?.message_template_id === created.body.id);
-    expect(call.json.entry[0].changes[0]).toEqual({ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: created.body.id, message_template_name: 'order_ready', message_template_language: 'en_US', reason: 'NONE' } });
+    expect(call.json.entry[0].changes[0]).toEqual({
+      field: 'message_template_status_update',
+      value: {
+        event: 'APPROVED',
+        message_template_id: created.body.id,
+        message_template_name: 'order_ready',
+        message_template_language: 'en_US',
+        reason: 'NONE',
+      },
+    });
   });
 
   it('sends nothing to a webhook of another phone, nor to one whose certificate signed itself', async () => {
@@ -110,7 +144,11 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
     try {
       const { body: mine } = await register(['messages'], selfSigned.url);
       const other = await gw.newPhone();
-      const { body: theirs } = await request(gw.http).post('/api/Webhooks').set(other.headers).send({ types: ['messages'], endpoint: receiver.url }).expect(201);
+      const { body: theirs } = await request(gw.http)
+        .post('/api/Webhooks')
+        .set(other.headers)
+        .send({ types: ['messages'], endpoint: receiver.url })
+        .expect(201);
       const { body } = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
       const deliveries = (hook: string, p: Phone) => request(gw.http).get(`/api/Webhooks/${hook}/deliveries`).set(p.headers).expect(200);
       // The events that would carry it: sent, delivered and read, each fanned out and tried once (and refused by TLS) at the phone's own webhook.

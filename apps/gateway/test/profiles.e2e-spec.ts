@@ -7,12 +7,24 @@ describe('api/Profiles (sandbox)', () => {
 
   useGateway({ app: (g) => (gw = g), phone: (p) => (phone = p) });
 
-  const update = (body: unknown, query = '', p: Phone = phone) => request(gw.http).post(`/api/Profiles${query}`).set(p.headers).send(body as object);
+  const update = (body: unknown, query = '', p: Phone = phone) =>
+    request(gw.http)
+      .post(`/api/Profiles${query}`)
+      .set(p.headers)
+      .send(body as object);
   const read = (p: Phone = phone) => request(gw.http).get('/api/Profiles').set(p.headers).expect(200);
 
   it('updates (201 {success}) and reads back {data: [profile]}, merging later updates', async () => {
     await read().expect({ data: [{ messaging_product: NETWORK }] });
-    const profile = { messaging_product: NETWORK, address: 'Main St 1', description: 'We sell', vertical: 'RETAIL', about: 'Open \ud83d\ude00 daily', email: 'shop@example.com', websites: ['https://shop.example', 'http://shop.example/b'] };
+    const profile = {
+      messaging_product: NETWORK,
+      address: 'Main St 1',
+      description: 'We sell',
+      vertical: 'RETAIL',
+      about: 'Open \ud83d\ude00 daily',
+      email: 'shop@example.com',
+      websites: ['https://shop.example', 'http://shop.example/b'],
+    };
     await update(profile).expect(201, { success: true });
     await update({ messaging_product: NETWORK, vertical: '' }).expect(201);
     const { body } = await read();
@@ -52,7 +64,11 @@ describe('api/Profiles (sandbox)', () => {
     ['an about of 140', { messaging_product: NETWORK, about: 'a'.repeat(140) }, 'about: must be at most 139'],
     ['a bad email', { messaging_product: NETWORK, email: 'not-an-email' }, 'email: must be a valid e-mail'],
     ['an email of 129', { messaging_product: NETWORK, email: `${'a'.repeat(120)}@b.example` }, 'email: must be at most 128'],
-    ['three websites', { messaging_product: NETWORK, websites: ['https://a.example', 'https://b.example', 'https://c.example'] }, 'websites: must hold at most 2'],
+    [
+      'three websites',
+      { messaging_product: NETWORK, websites: ['https://a.example', 'https://b.example', 'https://c.example'] },
+      'websites: must hold at most 2',
+    ],
     ['a website without http', { messaging_product: NETWORK, websites: ['ftp://a.example'] }, 'websites.0: must start with http'],
     ['an unknown field', { messaging_product: NETWORK, color: 'red' }, 'color: is not a known parameter'],
   ])('refuses %s with 400, changing nothing', async (_, body, details) => {

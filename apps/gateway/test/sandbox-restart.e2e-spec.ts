@@ -59,12 +59,25 @@ describe('sandbox statuses and reviews across a restart (two replicas resume)', 
   /** One phone with a webhook, a deliverable and an undeliverable message, an approvable and a rejectable template. */
   const startWork = async (gw: Gateway) => {
     const phone: Phone = await gw.newPhone();
-    await request(gw.http).post('/api/Webhooks').set(phone.headers).send({ phone: phone.phone, types: ['messages', 'message_template_status_update'], endpoint: receiver.url }).expect(201);
+    await request(gw.http)
+      .post('/api/Webhooks')
+      .set(phone.headers)
+      .send({ phone: phone.phone, types: ['messages', 'message_template_status_update'], endpoint: receiver.url })
+      .expect(201);
     const sentAt = Date.now();
     const delivered = (await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200)).body.messages[0].id as string;
     const failed = (await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550100000')).expect(200)).body.messages[0].id as string;
     const template = (body: string, name: string) =>
-      request(gw.http).post('/api/Templates').set(phone.headers).send({ name, category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: body, ...(body.includes('{{') ? { example: { body_text: [['Ann', 'Bo']] } } : {}) }] }).expect(201);
+      request(gw.http)
+        .post('/api/Templates')
+        .set(phone.headers)
+        .send({
+          name,
+          category: 'UTILITY',
+          language: 'en_US',
+          components: [{ type: 'BODY', text: body, ...(body.includes('{{') ? { example: { body_text: [['Ann', 'Bo']] } } : {}) }],
+        })
+        .expect(201);
     const approved = (await template('Your order is ready.', 'order_ready')).body.id as string;
     const rejected = (await template('Hi {{1}} {{2}}', 'two_side_by_side')).body.id as string;
     return { phone, sentAt, delivered, failed, approved, rejected };
@@ -77,7 +90,11 @@ describe('sandbox statuses and reviews across a restart (two replicas resume)', 
     await receiver.waitFor(1, (c) => reviewOf(c)?.message_template_id === work.rejected);
     // Time for a second replica's duplicate, were there one.
     await settle(1500);
-    expect(statusCalls(work.delivered).map((c) => statusOf(c)!.status).sort()).toEqual(['delivered', 'read', 'sent']);
+    expect(
+      statusCalls(work.delivered)
+        .map((c) => statusOf(c)!.status)
+        .sort(),
+    ).toEqual(['delivered', 'read', 'sent']);
     expect(statusCalls(work.failed).map((c) => statusOf(c)!.status)).toEqual(['failed']);
     expect(reviewCalls(work.approved).map((c) => reviewOf(c)!.event)).toEqual(['APPROVED']);
     expect(reviewCalls(work.rejected).map((c) => [reviewOf(c)!.event, reviewOf(c)!.reason])).toEqual([['REJECTED', 'INVALID_FORMAT']]);

@@ -23,9 +23,20 @@ describe('api/Templates (sandbox)', () => {
 
   useGateway({ app: (g) => (gw = g), phone: (p) => (phone = p) });
 
-  const create = (body: unknown) => request(gw.http).post('/api/Templates').set(phone.headers).send(body as object);
+  const create = (body: unknown) =>
+    request(gw.http)
+      .post('/api/Templates')
+      .set(phone.headers)
+      .send(body as object);
   const get = (id: string) => request(gw.http).get(`/api/Templates/${id}`).set(phone.headers);
-  const stored = async () => Number((await gw.get(Sql).one<{ n: string }>(`SELECT count(*) AS n FROM gateway.templates t JOIN gateway.phones p ON p.account_id = t.account_id WHERE p.phone_id = $1`, [phone.phoneId]))!.n);
+  const stored = async () =>
+    Number(
+      (await gw
+        .get(Sql)
+        .one<{ n: string }>(`SELECT count(*) AS n FROM gateway.templates t JOIN gateway.phones p ON p.account_id = t.account_id WHERE p.phone_id = $1`, [
+          phone.phoneId,
+        ]))!.n,
+    );
   const until = (id: string, status: string) =>
     eventually(async () => {
       const res = await get(id).expect(200);
@@ -36,7 +47,13 @@ describe('api/Templates (sandbox)', () => {
     const first = await create(marketing('summer_sale')).expect(201);
     expect(first.body).toEqual({ id: expect.stringMatching(/^\d{16}$/), status: 'PENDING', category: 'MARKETING' });
     const approved = await until(first.body.id, 'APPROVED');
-    expect(approved).toMatchObject({ id: first.body.id, name: 'summer_sale', language: 'en_US', category: 'MARKETING', components: marketing('summer_sale').components as unknown[] });
+    expect(approved).toMatchObject({
+      id: first.body.id,
+      name: 'summer_sale',
+      language: 'en_US',
+      category: 'MARKETING',
+      components: marketing('summer_sale').components as unknown[],
+    });
     const again = await create({ ...marketing('summer_sale'), category: 'UTILITY' }).expect(200);
     expect(again.body).toEqual({ id: first.body.id, status: 'APPROVED', category: 'MARKETING' });
     expect(await stored()).toBe(1);
@@ -91,7 +108,10 @@ describe('api/Templates (sandbox)', () => {
       components: [
         { type: 'body', add_security_recommendation: true },
         { type: 'footer', code_expiration_minutes: 10 },
-        { type: 'buttons', buttons: [{ type: 'otp', text: 'Copy code', autofill_text: 'Autofill', package_name: 'com.example.app', signature_hash: 'K8a/AINcGX7', ...otp }] },
+        {
+          type: 'buttons',
+          buttons: [{ type: 'otp', text: 'Copy code', autofill_text: 'Autofill', package_name: 'com.example.app', signature_hash: 'K8a/AINcGX7', ...otp }],
+        },
       ],
     });
     await create(auth({ otp_type: 'one_tap' })).expect(201, /"category":"AUTHENTICATION"/);
@@ -115,18 +135,60 @@ describe('api/Templates (sandbox)', () => {
     ['a 513-character name', { ...marketing('x'), name: 'a'.repeat(513) }, 'name: must be at most 512'],
     ['no body', { ...marketing('x'), components: [{ type: 'FOOTER', text: 'f' }] }, 'components: must hold a BODY component'],
     ['a body of 1025', { ...marketing('x'), components: [{ type: 'BODY', text: 'a'.repeat(1025) }] }, 'components.0.text: must be at most 1024'],
-    ['examples not matching the variables', { ...marketing('x'), components: [{ type: 'BODY', text: '{{1}} and {{2}} x', example: { body_text: [['one']] } }] }, 'must hold at least 2 items'],
-    ['a header of 61', { ...marketing('x'), components: [{ type: 'HEADER', format: 'TEXT', text: 'h'.repeat(61) }, { type: 'BODY', text: 'b' }] }, 'components.0.text: must be at most 60'],
-    ['two header variables', { ...marketing('x'), components: [{ type: 'HEADER', format: 'TEXT', text: '{{1}} {{2}}' }, { type: 'BODY', text: 'b' }] }, 'may hold at most 1 variable'],
-    ['a LOCATION header on AUTHENTICATION', { name: 'x', category: 'AUTHENTICATION', language: 'en_US', components: [{ type: 'HEADER', format: 'LOCATION' }, { type: 'BODY' }] }, 'AUTHENTICATION templates have no HEADER'],
-    ['a footer of 61', { ...marketing('x'), components: [{ type: 'BODY', text: 'b' }, { type: 'FOOTER', text: 'f'.repeat(61) }] }, 'components.1.text: must be at most 60'],
+    [
+      'examples not matching the variables',
+      { ...marketing('x'), components: [{ type: 'BODY', text: '{{1}} and {{2}} x', example: { body_text: [['one']] } }] },
+      'must hold at least 2 items',
+    ],
+    [
+      'a header of 61',
+      {
+        ...marketing('x'),
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'h'.repeat(61) },
+          { type: 'BODY', text: 'b' },
+        ],
+      },
+      'components.0.text: must be at most 60',
+    ],
+    [
+      'two header variables',
+      {
+        ...marketing('x'),
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: '{{1}} {{2}}' },
+          { type: 'BODY', text: 'b' },
+        ],
+      },
+      'may hold at most 1 variable',
+    ],
+    [
+      'a LOCATION header on AUTHENTICATION',
+      { name: 'x', category: 'AUTHENTICATION', language: 'en_US', components: [{ type: 'HEADER', format: 'LOCATION' }, { type: 'BODY' }] },
+      'AUTHENTICATION templates have no HEADER',
+    ],
+    [
+      'a footer of 61',
+      {
+        ...marketing('x'),
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'FOOTER', text: 'f'.repeat(61) },
+        ],
+      },
+      'components.1.text: must be at most 60',
+    ],
     ['11 buttons', marketing('x', [buttons(...Array.from({ length: 11 }, (_, i) => quick(`q${i}`)))]), 'must hold at most 10 items'],
     ['three URL buttons', marketing('x', [buttons(url, url, url)]), 'at most 2 URL buttons'],
     ['a URL variable not at the end', marketing('x', [buttons({ ...url, url: 'https://s.example/{{1}}/x' })]), 'at the end of the URL'],
     ['a copy code of 16', marketing('x', [buttons({ type: 'COPY_CODE', example: 'c'.repeat(16) })]), 'must be at most 15'],
     ['a button label of 26', marketing('x', [buttons(quick('q'.repeat(26)))]), 'must be at most 25'],
     ['a FLOW button without its screen', marketing('x', [buttons({ type: 'FLOW', text: 'Go', flow_id: '123' })]), 'navigate_screen: is required'],
-    ['code_expiration_minutes 91', { name: 'x', category: 'AUTHENTICATION', language: 'en_US', components: [{ type: 'BODY' }, { type: 'FOOTER', code_expiration_minutes: 91 }] }, 'must be between 1 and 90'],
+    [
+      'code_expiration_minutes 91',
+      { name: 'x', category: 'AUTHENTICATION', language: 'en_US', components: [{ type: 'BODY' }, { type: 'FOOTER', code_expiration_minutes: 91 }] },
+      'must be between 1 and 90',
+    ],
     ['message_send_ttl_seconds on MARKETING', { ...marketing('x'), message_send_ttl_seconds: 60 }, 'only accepted for AUTHENTICATION'],
   ])('refuses %s with 400, storing nothing', async (_, body, details) => {
     const res = await create(body).expect(400);

@@ -14,7 +14,9 @@ jest.setTimeout(60_000);
 const ROOT = join(__dirname, '../../..');
 // By path, its pieces apart: Nx's graph would otherwise count tools (and its dev packages) in the app's image.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const start = require(join(ROOT, 'tools', 'start.js')) as { appEnvironment(app: string, base: NodeJS.ProcessEnv, caFile?: string, tell?: (line: string) => void): NodeJS.ProcessEnv };
+const start = require(join(ROOT, 'tools', 'start.js')) as {
+  appEnvironment(app: string, base: NodeJS.ProcessEnv, caFile?: string, tell?: (line: string) => void): NodeJS.ProcessEnv;
+};
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const localCa = require(join(ROOT, 'tools', 'local-ca.js')) as { makeCa(name: string, days: number): { key: string; cert: string } };
@@ -43,15 +45,24 @@ describe('webhook:receive --https with the gateway', () => {
     await eventually(() => Promise.resolve(receiver.stderr.includes(`NODE_EXTRA_CA_CERTS=${caFile}`) ? true : undefined));
   });
 
-  it('prints the gateway\'s deliveries (unsigned, with the webhook\'s custom headers) when the gateway trusts that CA', async () => {
+  it("prints the gateway's deliveries (unsigned, with the webhook's custom headers) when the gateway trusts that CA", async () => {
     @Module({ imports: [gatewayModule({ trustedCertificates: [readFileSync(caFile, 'utf8')] })] })
     class TrustingLocalCa {}
     const gw: Gateway = withPhones(
-      await createTestApp(TrustingLocalCa as Type, { SANDBOX_STATUS_DELAY_MS: '50', WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '50', WEBHOOK_CACHE_SECONDS: '0' }),
+      await createTestApp(TrustingLocalCa as Type, {
+        SANDBOX_STATUS_DELAY_MS: '50',
+        WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        WEBHOOK_RELAY_INTERVAL_MS: '50',
+        WEBHOOK_CACHE_SECONDS: '0',
+      }),
     );
     try {
       const phone = await gw.newPhone();
-      await request(gw.http).post('/api/Webhooks').set(phone.headers).send({ phone: phone.phone, types: ['messages'], endpoint: receiver.url, headers: { Authorization: 'Bearer from-gateway' } }).expect(201);
+      await request(gw.http)
+        .post('/api/Webhooks')
+        .set(phone.headers)
+        .send({ phone: phone.phone, types: ['messages'], endpoint: receiver.url, headers: { Authorization: 'Bearer from-gateway' } })
+        .expect(201);
       const sent = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
       const printed = await receiver.deliveries(1);
       expect(printed[0]).toContain('  authorization: Bearer from-gateway\n');
@@ -95,7 +106,9 @@ describe('webhook:receive --https with the gateway', () => {
     expect(told.join('\n')).toContain(`NODE_EXTRA_CA_CERTS=${mine} and the local webhook CA combined`);
     expect(await run(env)).toBe('200');
     // A bundle it cannot read is said aloud, and the local CA is still trusted.
-    const missing = start.appEnvironment('gateway', { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: join(caDir, 'nope.pem') }, caFile, (line) => told.push(line));
+    const missing = start.appEnvironment('gateway', { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: join(caDir, 'nope.pem') }, caFile, (line) =>
+      told.push(line),
+    );
     expect(missing.NODE_EXTRA_CA_CERTS).toBe(caFile);
     expect(told.at(-1)).toMatch(/^WARNING: NODE_EXTRA_CA_CERTS=.*nope\.pem cannot be read/);
   });

@@ -55,15 +55,29 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
 
   it('the API records and queues the notifications, the worker-only process delivers them', async () => {
     const phone = await api.newPhone();
-    const hook = (await request(api.http).post('/api/Webhooks').set(phone.headers).send({ phone: phone.phone, types: ['messages'], endpoint: receiver.url }).expect(201)).body;
+    const hook = (
+      await request(api.http)
+        .post('/api/Webhooks')
+        .set(phone.headers)
+        .send({ phone: phone.phone, types: ['messages'], endpoint: receiver.url })
+        .expect(201)
+    ).body;
     const sent = await request(api.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
     const messageId = sent.body.messages[0].id as string;
-    const deliveries = () => api.get(Sql).rows<{ status: string; attempts: number }>(`SELECT status, attempts FROM gateway.webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at`, [hook.id]);
+    const deliveries = () =>
+      api
+        .get(Sql)
+        .rows<{ status: string; attempts: number }>(`SELECT status, attempts FROM gateway.webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at`, [
+          hook.id,
+        ]);
 
     // sent, delivered and read are recorded by the API's sandbox and handed to the queue, where they wait.
     await eventually(async () => ((await deliveries()).length === 3 ? true : undefined));
     await api.get<WebhookLane>(WEBHOOK_LANE).drain();
-    const waiting = () => request(api.http).get('/metrics').then((res) => metricSample(res.text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' }) ?? 0);
+    const waiting = () =>
+      request(api.http)
+        .get('/metrics')
+        .then((res) => metricSample(res.text, 'queue_jobs', { queue: 'webhook-delivery', state: 'waiting' }) ?? 0);
     await eventually(async () => ((await waiting()) > 0 ? true : undefined));
     // No process takes the jobs: the API runs no worker on the lane, so nothing can be sent.
     expect(await probe.workers()).toBe(0);
@@ -84,7 +98,12 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
     await request(worker.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(404);
 
     const calls = await receiver.waitFor(3);
-    expect(calls.map((c) => c.json.entry[0].changes[0].value.statuses[0]).map((s: { id: string; status: string }) => [s.id, s.status]).sort()).toEqual([
+    expect(
+      calls
+        .map((c) => c.json.entry[0].changes[0].value.statuses[0])
+        .map((s: { id: string; status: string }) => [s.id, s.status])
+        .sort(),
+    ).toEqual([
       [messageId, 'delivered'],
       [messageId, 'read'],
       [messageId, 'sent'],

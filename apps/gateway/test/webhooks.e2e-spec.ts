@@ -16,20 +16,54 @@ describe('api/Webhooks (registration)', () => {
     phone = await gw.newPhone();
   });
 
-  const create = (body: unknown, query = '', p: Phone = phone) => request(gw.http).post(`/api/Webhooks/${query}`).set(p.headers).send(body as object);
+  const create = (body: unknown, query = '', p: Phone = phone) =>
+    request(gw.http)
+      .post(`/api/Webhooks/${query}`)
+      .set(p.headers)
+      .send(body as object);
   const list = (p: Phone = phone) => request(gw.http).get('/api/Webhooks').set(p.headers).expect(200);
-  const hook = (extra: Record<string, unknown> = {}) => ({ phone: phone.phone, types: ['messages'], endpoint: 'https://127.0.0.1:9/hook', headers: { Authorization: 'Bearer receiver-token', 'X-Shop': '42' }, ...extra });
+  const hook = (extra: Record<string, unknown> = {}) => ({
+    phone: phone.phone,
+    types: ['messages'],
+    endpoint: 'https://127.0.0.1:9/hook',
+    headers: { Authorization: 'Bearer receiver-token', 'X-Shop': '42' },
+    ...extra,
+  });
 
   it('creates (201), lists, updates (200) and deletes (204) with the spec bodies', async () => {
     const created = await create(hook()).expect(201);
     expect(created.body).toEqual({
-      success: true, id: expect.stringMatching(UUID), phone: phone.phone, phone_id: phone.phoneId, types: ['messages'], endpoint: 'https://127.0.0.1:9/hook',
-      create_date: expect.stringMatching(ISO), update_date: expect.stringMatching(ISO), headers: { Authorization: 'Bearer receiver-token', 'X-Shop': '42' },
+      success: true,
+      id: expect.stringMatching(UUID),
+      phone: phone.phone,
+      phone_id: phone.phoneId,
+      types: ['messages'],
+      endpoint: 'https://127.0.0.1:9/hook',
+      create_date: expect.stringMatching(ISO),
+      update_date: expect.stringMatching(ISO),
+      headers: { Authorization: 'Bearer receiver-token', 'X-Shop': '42' },
     });
     const listed = await list();
-    expect(listed.body).toEqual({ success: true, webhooks: [{ ...created.body, success: undefined, meta_version: 'LASTEST' }].map(({ success: _s, ...w }) => w) });
-    const updated = await request(gw.http).put(`/api/Webhooks/${created.body.id}`).set(phone.headers).send({ phone: phone.phone, meta_version: 'LASTEST', headers: { 'X-Shop': '43' }, endpoint: 'https://127.0.0.1:9/other' }).expect(200);
-    expect(updated.body).toEqual({ success: true, id: created.body.id, phone: phone.phone, phone_id: phone.phoneId, meta_version: 'LASTEST', endpoint: 'https://127.0.0.1:9/other', create_date: created.body.create_date, update_date: expect.stringMatching(ISO), headers: { 'X-Shop': '43' } });
+    expect(listed.body).toEqual({
+      success: true,
+      webhooks: [{ ...created.body, success: undefined, meta_version: 'LASTEST' }].map(({ success: _s, ...w }) => w),
+    });
+    const updated = await request(gw.http)
+      .put(`/api/Webhooks/${created.body.id}`)
+      .set(phone.headers)
+      .send({ phone: phone.phone, meta_version: 'LASTEST', headers: { 'X-Shop': '43' }, endpoint: 'https://127.0.0.1:9/other' })
+      .expect(200);
+    expect(updated.body).toEqual({
+      success: true,
+      id: created.body.id,
+      phone: phone.phone,
+      phone_id: phone.phoneId,
+      meta_version: 'LASTEST',
+      endpoint: 'https://127.0.0.1:9/other',
+      create_date: created.body.create_date,
+      update_date: expect.stringMatching(ISO),
+      headers: { 'X-Shop': '43' },
+    });
     await request(gw.http).delete(`/api/Webhooks/${created.body.id}`).set(phone.headers).expect(204, '');
     await request(gw.http).delete(`/api/Webhooks/${created.body.id}`).set(phone.headers).expect(404);
     expect((await list()).body.webhooks).toEqual([]);
@@ -73,8 +107,14 @@ describe('api/Webhooks (registration)', () => {
     expect(refused.map((r) => r.status)).toEqual(Array(5).fill(400));
     expect(refused[0].body).toEqual({
       error: {
-        message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: expect.any(String),
-        error_data: { messaging_product: 'whatsapp', details: `phone: ${phone.phone} already has 20 webhooks, the most allowed: delete one to register another` },
+        message: '(#100) Invalid parameter',
+        type: 'OAuthException',
+        code: 100,
+        fbtrace_id: expect.any(String),
+        error_data: {
+          messaging_product: 'whatsapp',
+          details: `phone: ${phone.phone} already has 20 webhooks, the most allowed: delete one to register another`,
+        },
       },
     });
     expect((await list()).body.webhooks).toHaveLength(20);

@@ -8,11 +8,7 @@ import { SalesModule } from './sales/sales.module';
 
 /** Sales ingestion (`apiKey` header) and bulk push (bearer tokens), one credential source each. */
 @Module({
-  imports: [
-    ...ingestPushFoundation('ingest-push'),
-    SalesModule,
-    PushModule,
-  ],
+  imports: [...ingestPushFoundation('ingest-push'), SalesModule, PushModule],
   providers: [
     ...authProviders({
       sources: {

@@ -12,20 +12,13 @@ import { salesEntities } from './sales/sales.entities';
 export const INGEST_PUSH_VERSION = '0.1.0';
 
 /** Each feature's settings class, one per line, validated at start beside the core ones (server, database, Redis, rate limits, bodies). */
-export const INGEST_PUSH_SETTINGS = [
-  SalesConfig,
-  PushConfig,
-];
+export const INGEST_PUSH_SETTINGS = [SalesConfig, PushConfig];
 
 /** ingest-push's defaults for shared settings. */
 export const INGEST_PUSH_DEFAULTS: SettingDefaults = { PORT: 3003, REDIS_PREFIX: 'ingest-push:' };
 
 /** Every entity of the app, one line per feature. */
-export const INGEST_PUSH_ENTITIES = [
-  AccountEntity,
-  ...salesEntities,
-  ...pushEntities,
-];
+export const INGEST_PUSH_ENTITIES = [AccountEntity, ...salesEntities, ...pushEntities];
 
 /**
  * What the API and the worker-only process both stand on: validated settings, logs, Redis and

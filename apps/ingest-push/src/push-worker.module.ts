@@ -8,9 +8,6 @@ import { PushDeliveryModule } from './push/push-delivery.module';
  * PUSH_WORKERS=off).
  */
 @Module({
-  imports: [
-    ...ingestPushFoundation('ingest-push-workers'),
-    PushDeliveryModule,
-  ],
+  imports: [...ingestPushFoundation('ingest-push-workers'), PushDeliveryModule],
 })
 export class PushWorkerModule {}

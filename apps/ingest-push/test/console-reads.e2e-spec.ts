@@ -33,7 +33,10 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
   const sales = (path: string, key: string) => request(t.http).get(`${SALES_PATH}${path}`).set('apiKey', key);
   const pushGet = (path: string, token: string) => request(t.http).get(`/api/pushm${path}`).set('authorization', `Bearer ${token}`);
   const postBatch = (token: string, pushs: unknown[]) =>
-    request(t.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${token}`, 'content-type': 'application/hal+json' }).send(JSON.stringify({ pushs }));
+    request(t.http)
+      .post('/api/pushm/bulk')
+      .set({ authorization: `Bearer ${token}`, 'content-type': 'application/hal+json' })
+      .send(JSON.stringify({ pushs }));
 
   beforeAll(async () => {
     t = await startIngest();
@@ -113,7 +116,10 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
     });
 
     it('never answers 5xx to any query of the list or the statistics', async () => {
-      const query = fc.dictionary(fc.constantFrom('status', 'page', 'per_page', 'window', 'x'), fc.oneof(fc.string(), fc.constantFrom('completed', 'failed', '7d', '24h', '1')));
+      const query = fc.dictionary(
+        fc.constantFrom('status', 'page', 'per_page', 'window', 'x'),
+        fc.oneof(fc.string(), fc.constantFrom('completed', 'failed', '7d', '24h', '1')),
+      );
       await fc.assert(
         fc.asyncProperty(query, async (q) => {
           for (const path of ['/ingestions', '/stats']) {
@@ -145,7 +151,10 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
          WHERE batch_id = $1`,
         [batches[0]],
       );
-      await t.sql.rows(`UPDATE ingest_push.push_items SET status = 'failed', next_attempt_at = NULL, updated_at = now() - interval '3 days' WHERE batch_id = $1`, [batches[1]]);
+      await t.sql.rows(
+        `UPDATE ingest_push.push_items SET status = 'failed', next_attempt_at = NULL, updated_at = now() - interval '3 days' WHERE batch_id = $1`,
+        [batches[1]],
+      );
     });
 
     it('lists the account batches newest first, each as GET …/bulk/{batchId} without items', async () => {
@@ -166,11 +175,23 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
       const now = Date.now();
       const zero = { sent: 0, failed: 0, invalid: 0 };
       const ended = Object.fromEntries(
-        (await t.sql.rows<{ platform: string; updated_at: Date }>('SELECT platform, updated_at FROM ingest_push.push_items WHERE batch_id = $1', [batches[0]])).map((r) => [r.platform, hourOf(r.updated_at.getTime())]),
+        (
+          await t.sql.rows<{ platform: string; updated_at: Date }>('SELECT platform, updated_at FROM ingest_push.push_items WHERE batch_id = $1', [batches[0]])
+        ).map((r) => [r.platform, hourOf(r.updated_at.getTime())]),
       );
       const at = (hour: string) => res.body.data.find((b: { hour: string }) => b.hour === hour);
-      expect(at(ended.android)).toEqual({ hour: ended.android, total: 1, by_status: { ...zero, sent: 1 }, by_platform: { android: { ...zero, sent: 1 }, ios: zero } });
-      expect(at(ended.ios)).toEqual({ hour: ended.ios, total: 1, by_status: { ...zero, invalid: 1 }, by_platform: { android: zero, ios: { ...zero, invalid: 1 } } });
+      expect(at(ended.android)).toEqual({
+        hour: ended.android,
+        total: 1,
+        by_status: { ...zero, sent: 1 },
+        by_platform: { android: { ...zero, sent: 1 }, ios: zero },
+      });
+      expect(at(ended.ios)).toEqual({
+        hour: ended.ios,
+        total: 1,
+        by_status: { ...zero, invalid: 1 },
+        by_platform: { android: zero, ios: { ...zero, invalid: 1 } },
+      });
       expect(res.body.data.reduce((n: number, b: { total: number }) => n + b.total, 0)).toBe(2);
       const week = await pushGet('/stats?window=7d', tenant.push);
       expect(week.body).toMatchObject({ window: '7d', since: hourOf(now - 167 * HOUR_MS) });

@@ -23,7 +23,12 @@ describe('ingest-push: /docs in headless Chromium', () => {
       { bearer: token, apiKey: key },
       { tag: 'push', method: 'POST', path: '/api/pushm/bulk' },
       { tag: 'sales', method: 'POST', path: '/DataInserterSales/api/sales' },
-      { tag: 'sales', method: 'GET', path: '/DataInserterSales/api/sales/ingestions/{id}', params: ([, upload]) => ({ id: JSON.parse(upload.body).ingestion_id }) },
+      {
+        tag: 'sales',
+        method: 'GET',
+        path: '/DataInserterSales/api/sales/ingestions/{id}',
+        params: ([, upload]) => ({ id: JSON.parse(upload.body).ingestion_id }),
+      },
     );
     // The spec's groups: sales ingestion and bulk push.
     for (const group of ['sales', 'push']) expect(result.specTags).toContain(group);

@@ -5,7 +5,13 @@ import { SalesApiKeysRepository } from '../src/sales/sales-api-keys.repository';
 import { request, startPush, type PushApp } from './support/push-test';
 
 interface Doc {
-  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: Array<{ name: string; in: string }>; requestBody: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }
+    >
+  >;
   components: { schemas: Record<string, { properties: Record<string, { example?: unknown }> }> };
 }
 
@@ -19,7 +25,7 @@ describe('ingest-push: OpenAPI document', () => {
   });
   afterAll(() => app.close());
 
-  it('the console\'s API types are the ones this OpenAPI document generates (npm run api:types)', async () => {
+  it("the console's API types are the ones this OpenAPI document generates (npm run api:types)", async () => {
     const document = (await request(app.http).get('/docs-json').expect(200)).body as object;
     expect(await consoleApiTypesProblem(document, 'ingest-push')).toBeNull();
   });
@@ -30,7 +36,11 @@ describe('ingest-push: OpenAPI document', () => {
     // The console's reads: the statistics take `window`, the run list `status`.
     expect(doc.paths['/api/pushm/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
     expect(doc.paths['/DataInserterSales/api/sales/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
-    expect(doc.paths['/DataInserterSales/api/sales/ingestions'].get.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:page', 'query:per_page', 'query:status']);
+    expect(doc.paths['/DataInserterSales/api/sales/ingestions'].get.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
+      'query:page',
+      'query:per_page',
+      'query:status',
+    ]);
     // The Idempotency-Key header is declared once, optional (it was also declared required as idempotency-key); dry_run beside it.
     expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:Idempotency-Key', 'query:dry_run']);
   });
@@ -43,9 +53,20 @@ describe('ingest-push: OpenAPI document', () => {
     const key = await issueSalesApiKey(app.get(SalesApiKeysRepository), app.get(AccountsRepository), `docs-${process.pid}`, 'test');
     // Each Content-Type offers only its own example: Try it out sends what the chosen type says.
     const content = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content;
-    expect(Object.fromEntries(Object.entries(content).map(([type, c]) => [type, Object.keys(c.examples)]))).toEqual({ 'application/json': ['json'], 'application/csv': ['csv'], 'text/csv': ['csv'] });
-    for (const [type, body] of [['application/json', JSON.stringify(content['application/json'].examples.json.value)], ['application/csv', content['application/csv'].examples.csv.value], ['text/csv', content['text/csv'].examples.csv.value]]) {
-      const sent = await request(app.http).post('/DataInserterSales/api/sales').set({ apiKey: key, 'content-type': type as string }).send(body as string);
+    expect(Object.fromEntries(Object.entries(content).map(([type, c]) => [type, Object.keys(c.examples)]))).toEqual({
+      'application/json': ['json'],
+      'application/csv': ['csv'],
+      'text/csv': ['csv'],
+    });
+    for (const [type, body] of [
+      ['application/json', JSON.stringify(content['application/json'].examples.json.value)],
+      ['application/csv', content['application/csv'].examples.csv.value],
+      ['text/csv', content['text/csv'].examples.csv.value],
+    ]) {
+      const sent = await request(app.http)
+        .post('/DataInserterSales/api/sales')
+        .set({ apiKey: key, 'content-type': type as string })
+        .send(body as string);
       expect({ type, status: sent.status, body: sent.body }).toMatchObject({ type, status: 201, body: { status: 'completed', received: 1, rejected: 0 } });
     }
   });

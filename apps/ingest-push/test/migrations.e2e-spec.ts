@@ -21,7 +21,9 @@ describe('ingest-push migrations', () => {
   itKeepsEntitiesAndMigrationsInStep(() => t, INGEST_PUSH_SCHEMA);
 
   it('creates the sales key and the indexes people query by', async () => {
-    const indexes = await t.sql.rows<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'ingest_push' AND tablename = 'sales' ORDER BY indexname`);
+    const indexes = await t.sql.rows<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = 'ingest_push' AND tablename = 'sales' ORDER BY indexname`,
+    );
     expect(indexes.map((i) => i.indexdef.replace(/^.* USING btree /, ''))).toEqual(
       expect.arrayContaining(['(account_id, order_id, product_id)', '(account_id, order_date)', '(account_id, store_id)', '(account_id, customer_cpf_cnpj)']),
     );
@@ -29,7 +31,10 @@ describe('ingest-push migrations', () => {
 
   it('refuses a second account of one name', async () => {
     await t.sql.rows(`INSERT INTO ingest_push.accounts (name) VALUES ('only-once')`);
-    await expect(t.sql.rows(`INSERT INTO ingest_push.accounts (name) VALUES ('only-once')`)).rejects.toMatchObject({ code: '23505', constraint: 'accounts_name_uq' });
+    await expect(t.sql.rows(`INSERT INTO ingest_push.accounts (name) VALUES ('only-once')`)).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'accounts_name_uq',
+    });
   });
 });
 
@@ -89,24 +94,37 @@ describe('the migration to one account table, on a database with data', () => {
          VALUES ($1, $2, 'p1', now(), 'paid', $3, 's1', '123', '555', 'a@b.c', $4, $5)`,
         [account, order, price, ingestion, updatedAt],
       );
-    await q.query(`INSERT INTO ingest_push.sales_accounts (id, name, created_at) VALUES ($1, 'acme', $2), ($3, 'acme', $4), ($5, 'shared', $6), ($7, 'sales-only', $8)`, [
-      ids.acmeOld, ago(3 * DAY), ids.acmeNew, ago(2 * DAY), ids.sharedSales, ago(DAY), ids.salesOnly, ago(DAY),
+    await q.query(
+      `INSERT INTO ingest_push.sales_accounts (id, name, created_at) VALUES ($1, 'acme', $2), ($3, 'acme', $4), ($5, 'shared', $6), ($7, 'sales-only', $8)`,
+      [ids.acmeOld, ago(3 * DAY), ids.acmeNew, ago(2 * DAY), ids.sharedSales, ago(DAY), ids.salesOnly, ago(DAY)],
+    );
+    await q.query(`INSERT INTO ingest_push.push_accounts (id, name, created_at) VALUES ($1, 'shared', $2), ($3, 'push-only', $4)`, [
+      ids.sharedPush,
+      ago(2 * DAY),
+      ids.pushOnly,
+      ago(DAY),
     ]);
-    await q.query(`INSERT INTO ingest_push.push_accounts (id, name, created_at) VALUES ($1, 'shared', $2), ($3, 'push-only', $4)`, [ids.sharedPush, ago(2 * DAY), ids.pushOnly, ago(DAY)]);
     const key = async (account: string, name: string) =>
-      (await q.query(`INSERT INTO ingest_push.sales_api_keys (account_id, name, secret_hash) VALUES ($1, $2, '\\x00') RETURNING id`, [account, name]))[0].id as string;
+      (await q.query(`INSERT INTO ingest_push.sales_api_keys (account_id, name, secret_hash) VALUES ($1, $2, '\\x00') RETURNING id`, [account, name]))[0]
+        .id as string;
     const ingestion = async (account: string, apiKey: string) =>
-      (await q.query(`INSERT INTO ingest_push.sales_ingestions (account_id, api_key_id, format) VALUES ($1, $2, 'csv') RETURNING id`, [account, apiKey]))[0].id as string;
+      (await q.query(`INSERT INTO ingest_push.sales_ingestions (account_id, api_key_id, format) VALUES ($1, $2, 'csv') RETURNING id`, [account, apiKey]))[0]
+        .id as string;
     const oldIngestion = await ingestion(ids.acmeOld, await key(ids.acmeOld, 'old'));
     const newIngestion = await ingestion(ids.acmeNew, await key(ids.acmeNew, 'new'));
-    await q.query(`INSERT INTO ingest_push.sales_ingestion_errors (ingestion_id, line, record, field, reason) VALUES ($1, 2, 1, 'OrderId', 'missing')`, [newIngestion]);
+    await q.query(`INSERT INTO ingest_push.sales_ingestion_errors (ingestion_id, line, record, field, reason) VALUES ($1, 2, 1, 'OrderId', 'missing')`, [
+      newIngestion,
+    ]);
     await line(ids.acmeOld, 'o1', 1, ago(DAY), oldIngestion); // the same line again, written later under the newer account: that one stays
     await line(ids.acmeNew, 'o1', 2, ago(3600_000), newIngestion);
     await line(ids.acmeOld, 'o2', 3, ago(DAY), oldIngestion);
     await line(ids.acmeNew, 'o3', 4, ago(DAY), newIngestion);
     await line(ids.sharedSales, 'o1', 5, ago(DAY), await ingestion(ids.sharedSales, await key(ids.sharedSales, 'shared')));
     await q.query(`INSERT INTO ingest_push.push_tokens (account_id, name, secret_hash) VALUES ($1, 'sender', '\\x00')`, [ids.sharedPush]);
-    const [batch] = await q.query(`INSERT INTO ingest_push.push_batches (account_id, idempotency_key, accepted, rejected) VALUES ($1, 'k1', 1, 0) RETURNING id`, [ids.sharedPush]);
+    const [batch] = await q.query(
+      `INSERT INTO ingest_push.push_batches (account_id, idempotency_key, accepted, rejected) VALUES ($1, 'k1', 1, 0) RETURNING id`,
+      [ids.sharedPush],
+    );
     await q.query(
       `INSERT INTO ingest_push.push_items (batch_id, account_id, position, platform, device, title, body, due_at, next_attempt_at) VALUES ($1, $2, 0, 'android', 'd1', 't', 'b', now(), now())`,
       [batch.id, ids.sharedPush],
@@ -122,7 +140,9 @@ describe('the migration to one account table, on a database with data', () => {
       { id: ids.salesOnly, name: 'sales-only' },
       { id: ids.sharedPush, name: 'shared' },
     ]);
-    const old = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'ingest_push' AND table_name IN ('sales_accounts', 'push_accounts')`);
+    const old = await db.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'ingest_push' AND table_name IN ('sales_accounts', 'push_accounts')`,
+    );
     expect(old).toEqual([]);
   });
 
@@ -157,7 +177,10 @@ describe('the migration to one account table, on a database with data', () => {
        WHERE contype = 'f' AND connamespace = 'ingest_push'::regnamespace AND conname LIKE '%account%' ORDER BY 1`,
     );
     expect(fks).toEqual(
-      ['push_batches', 'push_invalid_devices', 'push_tokens', 'sales_api_keys', 'sales_ingestions'].map((table) => ({ table: `ingest_push.${table}`, target: 'ingest_push.accounts' })),
+      ['push_batches', 'push_invalid_devices', 'push_tokens', 'sales_api_keys', 'sales_ingestions'].map((table) => ({
+        table: `ingest_push.${table}`,
+        target: 'ingest_push.accounts',
+      })),
     );
   });
 
@@ -167,7 +190,12 @@ describe('the migration to one account table, on a database with data', () => {
     // Back to before the one-account migration: the later ones are undone first.
     const undo = ingestPushMigrations.length - ingestPushMigrations.indexOf(OneAccountTable1764288000000);
     for (let i = 0; i < undo; i++) await db.undoLastMigration({ transaction: 'each' });
-    expect(await db.query(`SELECT name FROM ingest_push.sales_accounts ORDER BY name`)).toEqual([{ name: 'acme' }, { name: 'push-only' }, { name: 'sales-only' }, { name: 'shared' }]);
+    expect(await db.query(`SELECT name FROM ingest_push.sales_accounts ORDER BY name`)).toEqual([
+      { name: 'acme' },
+      { name: 'push-only' },
+      { name: 'sales-only' },
+      { name: 'shared' },
+    ]);
     await migrateDatabase(db, INGEST_PUSH_SCHEMA);
     expect(await diff()).toEqual([]);
     expect(await db.query(`SELECT count(*)::int AS n FROM ingest_push.accounts`)).toEqual([{ n: 4 }]);

@@ -37,12 +37,15 @@ describe('ingest-push: path parameters', () => {
     ],
   }));
 
-  it.each(['/DataInserterSales/api/sales/ingestions/a%00b', '/DataInserterSales/api/sales/ingestions/%00/errors', '/api/pushm/bulk/%00'])('%s: 400 {message} naming the parameter', async (path) => {
-    const res = await request(t.http).get(path).set(headers).expect(400);
-    expect(res.body).toEqual({ message: expect.stringMatching(/^The path parameter (id|batchId) may not hold a NUL character/) });
-  });
+  it.each(['/DataInserterSales/api/sales/ingestions/a%00b', '/DataInserterSales/api/sales/ingestions/%00/errors', '/api/pushm/bulk/%00'])(
+    '%s: 400 {message} naming the parameter',
+    async (path) => {
+      const res = await request(t.http).get(path).set(headers).expect(400);
+      expect(res.body).toEqual({ message: expect.stringMatching(/^The path parameter (id|batchId) may not hold a NUL character/) });
+    },
+  );
 
-  it('answers an unknown ingestion\'s error CSV with 404 in JSON, not under the CSV\'s content type', async () => {
+  it("answers an unknown ingestion's error CSV with 404 in JSON, not under the CSV's content type", async () => {
     const res = await request(t.http).get(`/DataInserterSales/api/sales/ingestions/${randomUUID()}/errors`).set(headers).expect(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({ message: expect.any(String) });

@@ -18,7 +18,11 @@ describe('POST /api/pushm/bulk', () => {
       ['a malformed token', { authorization: 'Bearer nothing-like-a-token' }],
     ])('answers 401 to %s and stores nothing', async (_, headers) => {
       const before = await count('push_batches');
-      const res = await request(push.app.http).post('/api/pushm/bulk').set(headers).set('content-type', 'application/json').send({ pushs: [pushItem()] });
+      const res = await request(push.app.http)
+        .post('/api/pushm/bulk')
+        .set(headers)
+        .set('content-type', 'application/json')
+        .send({ pushs: [pushItem()] });
       expect(res.status).toBe(401);
       // Whatever was wrong, the answer names the header and form it wants.
       expect(res.body.message).toContain('Authorization');
@@ -39,7 +43,10 @@ describe('POST /api/pushm/bulk', () => {
     });
 
     it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers 415 to %s', async (type) => {
-      const res = await request(push.app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${push.token}`, 'content-type': type }).send('pushs=1');
+      const res = await request(push.app.http)
+        .post('/api/pushm/bulk')
+        .set({ authorization: `Bearer ${push.token}`, 'content-type': type })
+        .send('pushs=1');
       expect(res.status).toBe(415);
     });
   });
@@ -87,7 +94,10 @@ describe('POST /api/pushm/bulk', () => {
       pushItem({ ...dueIn(3_600_000), valor_json: '{"nome":"Caio","cupom":20}', campos: 'ignored', valor: '' }),
     ]);
     expect(res.status).toBe(202);
-    const rows = await push.app.sql.rows<{ title: string; body: string }>(`SELECT title, body FROM ingest_push.push_items WHERE batch_id = $1 ORDER BY position`, [res.body.batch_id]);
+    const rows = await push.app.sql.rows<{ title: string; body: string }>(
+      `SELECT title, body FROM ingest_push.push_items WHERE batch_id = $1 ORDER BY position`,
+      [res.body.batch_id],
+    );
     expect(rows).toEqual([
       { title: 'Oi Bia', body: 'Seu cupom: DESC15' },
       { title: 'Oi Caio', body: 'Seu cupom: 20' },
@@ -96,7 +106,10 @@ describe('POST /api/pushm/bulk', () => {
 
   describe('?dry_run=true', () => {
     const dryRun = (pushs: unknown[], query = '?dry_run=true', headers: Record<string, string> = {}) =>
-      request(push.app.http).post(`/api/pushm/bulk${query}`).set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/json', ...headers }).send({ pushs });
+      request(push.app.http)
+        .post(`/api/pushm/bulk${query}`)
+        .set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/json', ...headers })
+        .send({ pushs });
 
     it('answers 200 with what each valid item would send, and the errors of the others, storing and sending nothing', async () => {
       const due = dueIn(3_600_000);
@@ -113,9 +126,25 @@ describe('POST /api/pushm/bulk', () => {
         accepted: 2,
         rejected: 1,
         items: [
-          { index: 0, platform: 'android', nm_push: 'phone-1', title: 'Oi Ana', body: 'Seu cupom: X10', url_scheme: 'app://promo', due_at: new Date(due.at).toISOString().replace('.000Z', '.000000Z') },
+          {
+            index: 0,
+            platform: 'android',
+            nm_push: 'phone-1',
+            title: 'Oi Ana',
+            body: 'Seu cupom: X10',
+            url_scheme: 'app://promo',
+            due_at: new Date(due.at).toISOString().replace('.000Z', '.000000Z'),
+          },
           { index: 1, errors: { nm_mensagem: ['No value for {{codigo}}.'] } },
-          { index: 2, platform: 'ios', nm_push: 'phone-2', title: '', body: 'Z9 é seu', url_scheme: null, due_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) },
+          {
+            index: 2,
+            platform: 'ios',
+            nm_push: 'phone-2',
+            title: '',
+            body: 'Z9 é seu',
+            url_scheme: null,
+            due_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+          },
         ],
       });
       expect({ batches: await count('push_batches'), items: await count('push_items') }).toEqual({ batches, items });
@@ -128,7 +157,11 @@ describe('POST /api/pushm/bulk', () => {
       const real = await push.app.post(push.token, [item], { 'idempotency-key': key }).expect(202);
       const stored = await request(push.app.http).get(`/api/pushm/bulk/${real.body.batch_id}`).set('authorization', `Bearer ${push.token}`).expect(200);
       const [shown] = stored.body.items.data;
-      expect({ title: shown.title, body: shown.body, due_at: shown.due_at }).toEqual({ title: preview.body.items[0].title, body: preview.body.items[0].body, due_at: preview.body.items[0].due_at });
+      expect({ title: shown.title, body: shown.body, due_at: shown.due_at }).toEqual({
+        title: preview.body.items[0].title,
+        body: preview.body.items[0].body,
+        due_at: preview.body.items[0].due_at,
+      });
       expect(shown).toMatchObject({ title: 'Oi Bia', body: 'Seu cupom: 7' });
     });
 
@@ -151,7 +184,14 @@ describe('POST /api/pushm/bulk', () => {
     const before = await count('push_batches');
     const res = await push.app.post(push.token, [pushItem({ nm_plataforma: 'windows' }), pushItem({ valor_json: 'not json' })]);
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ accepted: 0, rejected: 2, items: [{ index: 0, errors: { nm_plataforma: expect.any(Array) } }, { index: 1, errors: { valor_json: expect.any(Array) } }] });
+    expect(res.body).toMatchObject({
+      accepted: 0,
+      rejected: 2,
+      items: [
+        { index: 0, errors: { nm_plataforma: expect.any(Array) } },
+        { index: 1, errors: { valor_json: expect.any(Array) } },
+      ],
+    });
     expect(await count('push_batches')).toBe(before);
   });
 
@@ -163,7 +203,10 @@ describe('POST /api/pushm/bulk', () => {
     ['a top-level array', '[1,2]', 422],
   ])('answers %s with a 4xx and stores nothing', async (_, body, status) => {
     const before = await count('push_batches');
-    const res = await request(push.app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/json' }).send(body);
+    const res = await request(push.app.http)
+      .post('/api/pushm/bulk')
+      .set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/json' })
+      .send(body);
     expect(res.status).toBe(status);
     expect(res.body.message).toEqual(expect.any(String));
     expect(await count('push_batches')).toBe(before);
@@ -242,14 +285,36 @@ describe('POST /api/pushm/bulk', () => {
   });
 
   it('never answers 5xx and stores nothing for a refused request, whatever the body', async () => {
-    const field = fc.constantFrom('nm_envio', 'nm_push', 'nm_titulo', 'nm_mensagem', 'url_scheme', 'dt_envio', 'hr_envio', 'campos', 'valor', 'valor_json', 'nm_plataforma', 'other', 'valueOf', 'toString');
+    const field = fc.constantFrom(
+      'nm_envio',
+      'nm_push',
+      'nm_titulo',
+      'nm_mensagem',
+      'url_scheme',
+      'dt_envio',
+      'hr_envio',
+      'campos',
+      'valor',
+      'valor_json',
+      'nm_plataforma',
+      'other',
+      'valueOf',
+      'toString',
+    );
     const item = fc.oneof(fc.dictionary(field, fc.oneof(fc.string(), fc.jsonValue())), fc.jsonValue());
-    const body = fc.oneof(fc.record({ pushs: fc.array(item, { maxLength: 5 }) }), fc.jsonValue(), fc.string().map((s) => ({ raw: s })));
+    const body = fc.oneof(
+      fc.record({ pushs: fc.array(item, { maxLength: 5 }) }),
+      fc.jsonValue(),
+      fc.string().map((s) => ({ raw: s })),
+    );
     await fc.assert(
       fc.asyncProperty(body, async (value) => {
         const before = await count('push_items');
         const raw = typeof value === 'object' && value !== null && 'raw' in value ? String((value as { raw: string }).raw) : JSON.stringify(value);
-        const res = await request(push.app.http).post('/api/pushm/bulk').set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/hal+json' }).send(raw);
+        const res = await request(push.app.http)
+          .post('/api/pushm/bulk')
+          .set({ authorization: `Bearer ${push.token}`, 'content-type': 'application/hal+json' })
+          .send(raw);
         expect(res.status).toBeLessThan(500);
         if (res.status !== 202) expect(await count('push_items')).toBe(before);
         else expect(await count('push_items')).toBe(before + res.body.accepted);
@@ -267,7 +332,10 @@ describe('GET and DELETE /api/pushm/bulk/{batch_id}', () => {
 
   it('gives counts by status and the items page by page', async () => {
     const due = dueIn(3_600_000);
-    const posted = await push.app.post(push.token, Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `page-${i}`, ...due })).concat([pushItem({ nm_plataforma: '?' })]));
+    const posted = await push.app.post(
+      push.token,
+      Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `page-${i}`, ...due })).concat([pushItem({ nm_plataforma: '?' })]),
+    );
     const res = await get(posted.body.batch_id, '?page=2&per_page=15');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -301,11 +369,23 @@ describe('GET and DELETE /api/pushm/bulk/{batch_id}', () => {
     const posted = await push.app.post(push.token, [pushItem({ ...due }), pushItem({ ...due, nm_plataforma: 'ios' })]);
     const res = await cancel(posted.body.batch_id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ batch_id: posted.body.batch_id, cancelled_now: 2, cancelled_at: expect.any(String), counts: { cancelled: 2, scheduled: 0 } });
+    expect(res.body).toMatchObject({
+      batch_id: posted.body.batch_id,
+      cancelled_now: 2,
+      cancelled_at: expect.any(String),
+      counts: { cancelled: 2, scheduled: 0 },
+    });
     // Past the due time, a later batch is sent while the cancelled one stays cancelled.
     const later = await push.app.post(push.token, [pushItem({ ...dueIn(2_500) })]);
-    await push.app.until('the later push', () => itemRows(push.app.sql, later.body.batch_id), (rows) => rows[0].status === 'sent');
-    expect((await itemRows(push.app.sql, posted.body.batch_id)).map((r) => [r.status, r.attempts])).toEqual([['cancelled', 0], ['cancelled', 0]]);
+    await push.app.until(
+      'the later push',
+      () => itemRows(push.app.sql, later.body.batch_id),
+      (rows) => rows[0].status === 'sent',
+    );
+    expect((await itemRows(push.app.sql, posted.body.batch_id)).map((r) => [r.status, r.attempts])).toEqual([
+      ['cancelled', 0],
+      ['cancelled', 0],
+    ]);
     expect((await cancel(posted.body.batch_id)).body.cancelled_now).toBe(0);
   });
 

@@ -24,12 +24,17 @@ describe('push delivery with the sandbox providers (the default)', () => {
   it('sends a push with a past or no due time at once', async () => {
     const posted = await push.app.post(push.token, [pushItem({ dt_envio: '2020-01-01', hr_envio: '00:00:00' }), pushItem()]);
     const rows = await push.app.until('the pushes', () => itemRows(push.app.sql, posted.body.batch_id), sentAll);
-    expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 1], ['sent', 1]]);
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+    ]);
   });
 
   it('counts what the providers answered in /metrics', async () => {
     const exposed = (await request(push.app.http).get('/metrics').expect(200)).text;
-    expect(exposed).toContain('# HELP push_results_total Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).\n# TYPE push_results_total counter\n');
+    expect(exposed).toContain(
+      '# HELP push_results_total Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).\n# TYPE push_results_total counter\n',
+    );
     const counted = async (outcome: string): Promise<number> => {
       const text = (await request(push.app.http).get('/metrics').expect(200)).text;
       const lines = text.split('\n').filter((l) => l.startsWith('push_results_total{') && l.includes(`outcome="${outcome}"`));
@@ -39,9 +44,15 @@ describe('push delivery with the sandbox providers (the default)', () => {
     const posted = await push.app.post(push.token, [pushItem(), pushItem({ nm_plataforma: 'ios' }), pushItem({ nm_push: `unregistered-${Date.now()}` })]);
     await push.app.until('the pushes', () => itemRows(push.app.sql, posted.body.batch_id), sentAll);
     // A job counts its outcomes just after it recorded them: wait for the counts to get there.
-    const after = await push.app.until('the counts', async () => ({ sent: await counted('sent'), invalid: await counted('invalid_token') }), (n) => n.sent >= before.sent + 2 && n.invalid >= before.invalid + 1);
+    const after = await push.app.until(
+      'the counts',
+      async () => ({ sent: await counted('sent'), invalid: await counted('invalid_token') }),
+      (n) => n.sent >= before.sent + 2 && n.invalid >= before.invalid + 1,
+    );
     expect(after).toEqual({ sent: before.sent + 2, invalid: before.invalid + 1 });
-    expect((await request(push.app.http).get('/metrics').expect(200)).text).toMatch(/^push_results_total\{provider="\w+",outcome="sent",service="ingest-push"\} \d+$/m);
+    expect((await request(push.app.http).get('/metrics').expect(200)).text).toMatch(
+      /^push_results_total\{provider="\w+",outcome="sent",service="ingest-push"\} \d+$/m,
+    );
   });
 
   it('marks an unregistered device, then skips and reports later pushes to it', async () => {
@@ -74,13 +85,24 @@ describe('push delivery through FCM and APNs (loopback fakes)', () => {
   const push = usePush({ fcm: true, apns: true, env: { PUSH_RETRY_SCHEDULE: '0.3,0.3' } });
 
   it('delivers each platform through its provider with the filled-in text', async () => {
-    const posted = await push.app.post(push.token, [pushItem({ nm_push: 'fcm-a', valor: 'Ana,X1' }), pushItem({ nm_push: 'apns-a', nm_plataforma: 'iOS', valor: 'Bia,X2' })]);
+    const posted = await push.app.post(push.token, [
+      pushItem({ nm_push: 'fcm-a', valor: 'Ana,X1' }),
+      pushItem({ nm_push: 'apns-a', nm_plataforma: 'iOS', valor: 'Bia,X2' }),
+    ]);
     const rows = await push.app.until('both pushes', () => itemRows(push.app.sql, posted.body.batch_id), sentAll);
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
-    expect(push.fcm.attempts('fcm-a')[0].body).toMatchObject({ message: { token: 'fcm-a', notification: { title: 'Oi Ana', body: 'Seu cupom: X1' }, data: { url_scheme: 'app://promo' } } });
-    expect(push.apns.attempts('apns-a')[0].body).toEqual({ aps: { alert: { title: 'Oi Bia', body: 'Seu cupom: X2' }, sound: 'default' }, url_scheme: 'app://promo' });
+    expect(push.fcm.attempts('fcm-a')[0].body).toMatchObject({
+      message: { token: 'fcm-a', notification: { title: 'Oi Ana', body: 'Seu cupom: X1' }, data: { url_scheme: 'app://promo' } },
+    });
+    expect(push.apns.attempts('apns-a')[0].body).toEqual({
+      aps: { alert: { title: 'Oi Bia', body: 'Seu cupom: X2' }, sound: 'default' },
+      url_scheme: 'app://promo',
+    });
     const view = await request(push.app.http).get(`/api/pushm/bulk/${posted.body.batch_id}`).set('authorization', `Bearer ${push.token}`);
-    expect(view.body.items.data.map((i: { provider_id: string }) => i.provider_id)).toEqual([expect.stringMatching(/^projects\/fake-project\/messages\//), posted.body.items[1].id]);
+    expect(view.body.items.data.map((i: { provider_id: string }) => i.provider_id)).toEqual([
+      expect.stringMatching(/^projects\/fake-project\/messages\//),
+      posted.body.items[1].id,
+    ]);
   });
 
   it('retries a 503 and a dropped connection, then records the success', async () => {
@@ -88,7 +110,10 @@ describe('push delivery through FCM and APNs (loopback fakes)', () => {
     push.apns.script('flaky-apns', { status: 0, hangUp: true });
     const posted = await push.app.post(push.token, [pushItem({ nm_push: 'flaky-fcm' }), pushItem({ nm_push: 'flaky-apns', nm_plataforma: 'ios' })]);
     const rows = await push.app.until('the retried pushes', () => itemRows(push.app.sql, posted.body.batch_id), sentAll);
-    expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 2], ['sent', 2]]);
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 2],
+      ['sent', 2],
+    ]);
     expect(push.fcm.attempts('flaky-fcm')).toHaveLength(2);
     expect(push.apns.attempts('flaky-apns')).toHaveLength(2);
   });
@@ -128,7 +153,11 @@ describe('push delivery through FCM and APNs (loopback fakes)', () => {
   it('keeps sending iOS while FCM is down', async () => {
     push.fcm.script('fcm-outage', ...Array.from({ length: 3 }, () => ({ status: 503, body: {} })));
     const posted = await push.app.post(push.token, [pushItem({ nm_push: 'fcm-outage' }), pushItem({ nm_push: 'apns-ok', nm_plataforma: 'ios' })]);
-    const rows = await push.app.until('the iOS push', () => itemRows(push.app.sql, posted.body.batch_id), (r) => r[1].status === 'sent');
+    const rows = await push.app.until(
+      'the iOS push',
+      () => itemRows(push.app.sql, posted.body.batch_id),
+      (r) => r[1].status === 'sent',
+    );
     expect(rows[1].attempts).toBe(1);
     // Let the Android push finish its retries, so nothing of this test is left to send.
     const done = await push.app.until('the Android push', () => itemRows(push.app.sql, posted.body.batch_id), sentAll);

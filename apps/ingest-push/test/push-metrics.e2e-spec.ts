@@ -35,16 +35,28 @@ describe('push queues in /metrics and /health', () => {
     // Three Android pushes due now: the API's relay queues them, and nothing here sends them.
     const posted = await push.app.post(push.token, [pushItem(), pushItem(), pushItem()]);
     expect(posted.status).toBe(202);
-    await push.app.until('the Android backlog', () => waiting(push.app, 'push-android'), (n) => (n ?? 0) > 0);
+    await push.app.until(
+      'the Android backlog',
+      () => waiting(push.app, 'push-android'),
+      (n) => (n ?? 0) > 0,
+    );
     expect(await waiting(push.app, 'push-ios')).toBe(0);
     const backlog = await request(push.app.http).get('/health').expect(200);
     expect(backlog.body.info['queue:push-android'].waiting).toBeGreaterThan(0);
 
     // A worker-only process of the same deployment sends them, and reports the same queues.
     worker = await createTestApp(PushWorkerModule, { ...push.env, PUSH_WORKERS: 'only' });
-    const rows = await push.app.until('the pushes', () => itemRows(push.app.sql, posted.body.batch_id), (r) => r.every((x) => x.status === 'sent'));
+    const rows = await push.app.until(
+      'the pushes',
+      () => itemRows(push.app.sql, posted.body.batch_id),
+      (r) => r.every((x) => x.status === 'sent'),
+    );
     expect(rows).toHaveLength(3);
-    const done = await push.app.until('the finished jobs', () => metrics(worker!), (text) => (metricSample(text, 'queue_jobs_processed_total', { queue: 'push-android', outcome: 'completed' }) ?? 0) > 0);
+    const done = await push.app.until(
+      'the finished jobs',
+      () => metrics(worker!),
+      (text) => (metricSample(text, 'queue_jobs_processed_total', { queue: 'push-android', outcome: 'completed' }) ?? 0) > 0,
+    );
     for (const queue of QUEUES) expect(metricSample(done, 'queue_jobs', { queue, state: 'waiting' })).toBe(0);
     const workerHealth = await request(worker.http).get('/health').expect(200);
     for (const queue of QUEUES) expect(workerHealth.body.info[`queue:${queue}`]).toEqual({ ...BACKLOG, waiting: 0 });

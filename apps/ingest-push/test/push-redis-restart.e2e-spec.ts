@@ -23,12 +23,25 @@ describe('push while Redis restarts empty', () => {
 
   it('sends every push exactly once: queued ones, one in flight and scheduled ones', async () => {
     push.fcm.delayMs = 100; // one job of 5 at a time, 100 ms each: most jobs wait in Redis
-    const now = await push.app.post(push.token, Array.from({ length: 60 }, (_, i) => pushItem({ nm_push: `now-${i}` })));
-    const later = await push.app.post(push.token, Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `later-${i}`, ...dueIn(3_000) })));
+    const now = await push.app.post(
+      push.token,
+      Array.from({ length: 60 }, (_, i) => pushItem({ nm_push: `now-${i}` })),
+    );
+    const later = await push.app.post(
+      push.token,
+      Array.from({ length: 20 }, (_, i) => pushItem({ nm_push: `later-${i}`, ...dueIn(3_000) })),
+    );
     expect([now.status, later.status]).toEqual([202, 202]);
 
-    await push.app.until('some sends', () => push.fcm.received.length, (n) => n >= 5);
-    const queued = await push.app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1 AND queued_at IS NOT NULL`, [now.body.batch_id]);
+    await push.app.until(
+      'some sends',
+      () => push.fcm.received.length,
+      (n) => n >= 5,
+    );
+    const queued = await push.app.sql.one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1 AND queued_at IS NOT NULL`,
+      [now.body.batch_id],
+    );
     expect(queued!.n).toBeGreaterThan(0);
     await stopOwnRedis(redis);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -36,8 +49,16 @@ describe('push while Redis restarts empty', () => {
     push.fcm.delayMs = 0;
 
     const rows = [
-      ...(await push.app.until('the immediate pushes', () => itemRows(push.app.sql, now.body.batch_id), (r) => r.every((x) => x.status === 'sent'))),
-      ...(await push.app.until('the scheduled pushes', () => itemRows(push.app.sql, later.body.batch_id), (r) => r.every((x) => x.status === 'sent'))),
+      ...(await push.app.until(
+        'the immediate pushes',
+        () => itemRows(push.app.sql, now.body.batch_id),
+        (r) => r.every((x) => x.status === 'sent'),
+      )),
+      ...(await push.app.until(
+        'the scheduled pushes',
+        () => itemRows(push.app.sql, later.body.batch_id),
+        (r) => r.every((x) => x.status === 'sent'),
+      )),
     ];
     expect(rows).toHaveLength(80);
     // Only this test's devices: pushes other tests left in the worker's database may reach this fake too.

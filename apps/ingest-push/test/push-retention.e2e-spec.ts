@@ -10,7 +10,10 @@ describe('push retention (PUSH_RETENTION_DAYS)', () => {
 
   /** A batch of `size` items due in an hour; its id. */
   const batch = async (size: number): Promise<string> => {
-    const res = await push.app.post(push.token, Array.from({ length: size }, () => pushItem(dueIn(3_600_000))));
+    const res = await push.app.post(
+      push.token,
+      Array.from({ length: size }, () => pushItem(dueIn(3_600_000))),
+    );
     expect(res.status).toBe(202);
     return res.body.batch_id;
   };
@@ -21,8 +24,12 @@ describe('push retention (PUSH_RETENTION_DAYS)', () => {
        UPDATE ingest_push.push_items SET status = $3, next_attempt_at = NULL, updated_at = now() - make_interval(days => $2) WHERE batch_id = $1`,
       [id, days, status],
     );
-  const read = (id: string) => request(push.app.http).get(`/api/pushm/bulk/${id}`).set({ authorization: `Bearer ${push.token}` });
-  const items = async (id: string) => (await push.app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1`, [id]))!.n;
+  const read = (id: string) =>
+    request(push.app.http)
+      .get(`/api/pushm/bulk/${id}`)
+      .set({ authorization: `Bearer ${push.token}` });
+  const items = async (id: string) =>
+    (await push.app.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_push.push_items WHERE batch_id = $1`, [id]))!.n;
 
   it('deletes batches that ended more than 30 days ago with all their items, and nothing else', async () => {
     const expired = [await batch(300), await batch(5)];
@@ -42,7 +49,11 @@ describe('push retention (PUSH_RETENTION_DAYS)', () => {
       await read(id).expect(404);
       expect(await items(id)).toBe(0);
     }
-    for (const [id, size] of [[recent, 20], [running, 10], [fresh, 3]] as const) {
+    for (const [id, size] of [
+      [recent, 20],
+      [running, 10],
+      [fresh, 3],
+    ] as const) {
       expect((await read(id).expect(200)).body).toMatchObject({ batch_id: id, accepted: size });
       expect(await items(id)).toBe(size);
     }

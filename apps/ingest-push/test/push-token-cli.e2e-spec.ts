@@ -28,7 +28,9 @@ describe('push:token CLI', () => {
 
   it('refuses bad arguments with one sentence', () => {
     expect(() => INGEST_PUSH_CLI.parse(['push-token', '--account', ' '])).toThrow('--account must be 1 to 255 characters.');
-    expect(() => INGEST_PUSH_CLI.parse(['push-token', '--bogus', 'x'])).toThrow(/^Unexpected argument "--bogus"; usage: node apps\/ingest-push\/src\/main\.js push-token \[--name <name>\] \[--account <account>\]\.$/);
+    expect(() => INGEST_PUSH_CLI.parse(['push-token', '--bogus', 'x'])).toThrow(
+      /^Unexpected argument "--bogus"; usage: node apps\/ingest-push\/src\/main\.js push-token \[--name <name>\] \[--account <account>\]\.$/,
+    );
     expect(() => INGEST_PUSH_CLI.parse(['push-token', '--name'])).toThrow(/^--name needs a value; usage/);
   });
 });

@@ -51,9 +51,16 @@ describe('a push worker killed mid-batch', () => {
     });
 
     push.fcm.delayMs = 300;
-    const posted = await push.app.post(push.token, Array.from({ length: 100 }, (_, i) => pushItem({ nm_push: `k-${i}` })));
+    const posted = await push.app.post(
+      push.token,
+      Array.from({ length: 100 }, (_, i) => pushItem({ nm_push: `k-${i}` })),
+    );
     expect(posted.status).toBe(202);
-    await push.app.until('sends in flight', () => push.fcm.received.length, (n) => n >= 25);
+    await push.app.until(
+      'sends in flight',
+      () => push.fcm.received.length,
+      (n) => n >= 25,
+    );
 
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
@@ -62,7 +69,11 @@ describe('a push worker killed mid-batch', () => {
 
     push.fcm.delayMs = 0;
     second = await createTestApp(PushWorkerModule, { ...push.env, PUSH_WORKERS: 'only' });
-    const rows = await push.app.until('every push', () => itemRows(push.app.sql, posted.body.batch_id), (r) => r.every((x) => x.status === 'sent'));
+    const rows = await push.app.until(
+      'every push',
+      () => itemRows(push.app.sql, posted.body.batch_id),
+      (r) => r.every((x) => x.status === 'sent'),
+    );
     expect(rows).toHaveLength(100);
 
     // Each attempt sends at most once: a push reached the fake more than once only if it had as many

@@ -46,7 +46,9 @@ describe('ingest:apikey CLI', () => {
   it('refuses bad arguments with one sentence', () => {
     expect(() => INGEST_PUSH_CLI.parse(['apikey', '--account', ' '])).toThrow('--account must be 1 to 255 characters.');
     expect(() => INGEST_PUSH_CLI.parse(['apikey', '--account', 'x'.repeat(256)])).toThrow('--account must be 1 to 255 characters.');
-    expect(() => INGEST_PUSH_CLI.parse(['apikey', '--bogus', 'x'])).toThrow(/^Unexpected argument "--bogus"; usage: node apps\/ingest-push\/src\/main\.js apikey \[--name <name>\] \[--account <account>\]\.$/);
+    expect(() => INGEST_PUSH_CLI.parse(['apikey', '--bogus', 'x'])).toThrow(
+      /^Unexpected argument "--bogus"; usage: node apps\/ingest-push\/src\/main\.js apikey \[--name <name>\] \[--account <account>\]\.$/,
+    );
     expect(() => INGEST_PUSH_CLI.parse(['apikey', '--name', 'a', '--name', 'b'])).toThrow(/^--name is given twice; usage/);
     expect(() => INGEST_PUSH_CLI.parse(['apikey', 'extra'])).toThrow(/^Unexpected argument "extra"; usage/);
     expect(() => INGEST_PUSH_CLI.parse(['apkey'])).toThrow('Unknown command "apkey"; choose from apikey, push-token, migrate, or none to start the service.');

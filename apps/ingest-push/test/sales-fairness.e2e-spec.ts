@@ -89,7 +89,10 @@ describe('ingestion minimum body rate', () => {
     expect(res.json()).toMatchObject({ message: expect.stringContaining('2000 bytes/s over 2 s'), min_bytes_per_second: 2000, window_seconds: 2 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(Date.now() - started).toBeLessThan(6000);
-    const [ingestion] = await t.sql.rows<{ status: string; stage: string | null }>('SELECT status, stage FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]);
+    const [ingestion] = await t.sql.rows<{ status: string; stage: string | null }>(
+      'SELECT status, stage FROM ingest_push.sales_ingestions WHERE account_id = $1',
+      [accountId],
+    );
     expect(ingestion).toEqual({ status: 'cancelled', stage: null });
     expect(await t.sql.rows('SELECT 1 FROM ingest_push.sales WHERE account_id = $1', [accountId])).toEqual([]);
   });
@@ -118,7 +121,9 @@ describe('ingestion bounded work: stored errors and mostly-error files', () => {
     const body = res.json<{ ingestion_id: string; errors: unknown[] }>();
     expect(body).toMatchObject({ received: 1000, inserted: 800, rejected: 200, error_count: 200, errors_not_stored: 150 });
     expect(body.errors).toHaveLength(100);
-    expect((await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales_ingestion_errors WHERE ingestion_id = $1', [body.ingestion_id]))!.n).toBe(50);
+    expect(
+      (await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales_ingestion_errors WHERE ingestion_id = $1', [body.ingestion_id]))!.n,
+    ).toBe(50);
     expect((await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1', [accountId]))!.n).toBe(800);
 
     const csv = await request(t.http).get(`${SALES_PATH}/ingestions/${body.ingestion_id}/errors`).set('apiKey', key).buffer(true);
@@ -140,7 +145,9 @@ describe('ingestion bounded work: stored errors and mostly-error files', () => {
     expect(res.json()).toMatchObject({ message: expect.stringContaining('More than half of the first 100000 records'), sample: 100000 });
     const after = await size();
     expect(after - before).toBeLessThan(10 * 1024 * 1024);
-    const [ingestion] = await t.sql.rows<{ id: string; status: string }>('SELECT id, status FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]);
+    const [ingestion] = await t.sql.rows<{ id: string; status: string }>('SELECT id, status FROM ingest_push.sales_ingestions WHERE account_id = $1', [
+      accountId,
+    ]);
     expect(ingestion.status).toBe('failed');
     expect(await t.sql.rows('SELECT 1 FROM ingest_push.sales_ingestion_errors WHERE ingestion_id = $1', [ingestion.id])).toEqual([]);
   });

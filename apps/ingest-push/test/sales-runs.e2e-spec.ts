@@ -28,7 +28,11 @@ const salesOf = async (t: IngestApp, accountId: string) =>
 /** A CSV body that sends its first `sent` rows of `rows` and then waits for the test. */
 function halfSent(rows = 400, sent = rows / 2): { body: Readable; rest(): void } {
   const text = csvText(Array.from({ length: rows }, (_, i) => saleCells(i + 1)));
-  const cut = text.split('\n').slice(0, sent + 1).join('\n').length + 1;
+  const cut =
+    text
+      .split('\n')
+      .slice(0, sent + 1)
+      .join('\n').length + 1;
   const body = new Readable({ read() {} });
   body.push(text.slice(0, cut));
   return {
@@ -42,7 +46,11 @@ function halfSent(rows = 400, sent = rows / 2): { body: Readable; rest(): void }
 
 /** The running ingestion of the account once it has read some bytes. */
 const runningWithBytes = (t: IngestApp, accountId: string) =>
-  eventually(async () => (await t.sql.one<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running' AND bytes > 0", [accountId]))?.id);
+  eventually(
+    async () =>
+      (await t.sql.one<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running' AND bytes > 0", [accountId]))
+        ?.id,
+  );
 
 describe('concurrent overlapping uploads of one account', () => {
   let t: IngestApp;
@@ -276,7 +284,13 @@ describe('a process killed (kill -9) mid-upload', () => {
     const { body } = halfSent();
     const answer = upload(child.port, { apiKey: key, ...CSV }, body).catch(() => 'reset');
     const id = await eventually(
-      async () => (await keys.sql.one<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running' AND heartbeat_at > started_at + interval '200 ms'", [accountId]))?.id,
+      async () =>
+        (
+          await keys.sql.one<{ id: string }>(
+            "SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running' AND heartbeat_at > started_at + interval '200 ms'",
+            [accountId],
+          )
+        )?.id,
     );
     await child.kill();
     body.destroy();
@@ -284,12 +298,15 @@ describe('a process killed (kill -9) mid-upload', () => {
     return { id, accountId };
   }
 
-  const statusOf = async (id: string) => (await keys.sql.one<IngestionRow>('SELECT id, status, stage, failure FROM ingest_push.sales_ingestions WHERE id = $1', [id]))!;
+  const statusOf = async (id: string) =>
+    (await keys.sql.one<IngestionRow>('SELECT id, status, stage, failure FROM ingest_push.sales_ingestions WHERE id = $1', [id]))!;
 
   it('closes the ingestion as failed, "interrupted (the service stopped)", when a process starts after the heartbeat went stale', async () => {
     const { id, accountId } = await killMidUpload();
     expect((await statusOf(id)).status).toBe('running');
-    await eventually(async () => ((await keys.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE id = $1 AND heartbeat_at < now() - interval '2 s'", [id])) ? true : undefined));
+    await eventually(async () =>
+      (await keys.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE id = $1 AND heartbeat_at < now() - interval '2 s'", [id])) ? true : undefined,
+    );
     restarted = await startIngest({ INGEST_STALE_AFTER_SECONDS: '2' });
     // Closed by the sweep at start, before the app served anything.
     expect(await statusOf(id)).toEqual({ id, status: 'failed', stage: null, failure: expect.stringContaining('interrupted (the service stopped)') });
@@ -305,4 +322,3 @@ describe('a process killed (kill -9) mid-upload', () => {
     expect(closed).toMatchObject({ status: 'failed', failure: expect.stringContaining('interrupted (the service stopped)') });
   });
 });
-

@@ -34,22 +34,25 @@ describe('ingest:upload tool', () => {
   const stored = async (account: string) =>
     (await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1', [account]))!.n;
 
-  it.each([['csv' as const], ['json' as const]])('splits a %s file on record boundaries into valid parts under the limit and stores every row', async (format) => {
-    const { key, accountId } = await t.apiKey();
-    const file = await make(`sales.${format}`, format, 3000);
-    const { code, lines, stderr } = await run(file, key, 200_000);
-    expect(stderr).not.toMatch(/refused/);
-    expect(code).toBe(0);
-    const parts = lines.filter((l) => 'part' in l);
-    expect(parts.length).toBeGreaterThan(3);
-    expect(parts.every((p) => p.of === parts.length && typeof p.ingestion_id === 'string')).toBe(true);
-    expect(lines[lines.length - 1]).toEqual({ total: { received: 3000, inserted: 2940, updated: 0, rejected: 60 }, parts: parts.length });
-    expect(await stored(accountId)).toBe(2940);
-    // Each part went as one request of at most the part size.
-    const sizes = await t.sql.rows<{ bytes: string }>('SELECT bytes FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]);
-    expect(sizes.every((s) => Number(s.bytes) <= 200_000)).toBe(true);
-    expect(stderr).toMatch(/rows\/s.*ETA/);
-  });
+  it.each([['csv' as const], ['json' as const]])(
+    'splits a %s file on record boundaries into valid parts under the limit and stores every row',
+    async (format) => {
+      const { key, accountId } = await t.apiKey();
+      const file = await make(`sales.${format}`, format, 3000);
+      const { code, lines, stderr } = await run(file, key, 200_000);
+      expect(stderr).not.toMatch(/refused/);
+      expect(code).toBe(0);
+      const parts = lines.filter((l) => 'part' in l);
+      expect(parts.length).toBeGreaterThan(3);
+      expect(parts.every((p) => p.of === parts.length && typeof p.ingestion_id === 'string')).toBe(true);
+      expect(lines[lines.length - 1]).toEqual({ total: { received: 3000, inserted: 2940, updated: 0, rejected: 60 }, parts: parts.length });
+      expect(await stored(accountId)).toBe(2940);
+      // Each part went as one request of at most the part size.
+      const sizes = await t.sql.rows<{ bytes: string }>('SELECT bytes FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]);
+      expect(sizes.every((s) => Number(s.bytes) <= 200_000)).toBe(true);
+      expect(stderr).toMatch(/rows\/s.*ETA/);
+    },
+  );
 
   it('resumes: a rerun says so, asks the service about parts of unknown outcome, and sends only what it lacks', async () => {
     const { key, accountId } = await t.apiKey();
@@ -66,7 +69,8 @@ describe('ingest:upload tool', () => {
     const unsent = randomUUID();
     state.parts[n - 2] = { ...state.parts[n - 2], ingestion_id: unsent, outcome: undefined };
     writeFileSync(stateFile, JSON.stringify(state));
-    const ingestions = async () => (await t.sql.rows<{ id: string }>('SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId])).map((r) => r.id);
+    const ingestions = async () =>
+      (await t.sql.rows<{ id: string }>('SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId])).map((r) => r.id);
     const before = await ingestions();
     const again = await run(file, key, 150_000);
     expect(again.code).toBe(0);
@@ -98,7 +102,9 @@ describe('ingest:upload tool', () => {
       const state = JSON.parse(readFileSync(`${file}.upload-state.json`, 'utf8')) as { parts: unknown[] };
       expect(state.parts).toEqual([expect.objectContaining({ ingestion_id: id, outcome: 'cancelled' })]);
       await holder.query('SELECT pg_advisory_unlock_all()');
-      await eventually(async () => ((await t.sql.one<{ status: string }>('SELECT status FROM ingest_push.sales_ingestions WHERE id = $1', [id]))?.status === 'cancelled' ? true : undefined));
+      await eventually(async () =>
+        (await t.sql.one<{ status: string }>('SELECT status FROM ingest_push.sales_ingestions WHERE id = $1', [id]))?.status === 'cancelled' ? true : undefined,
+      );
       expect(await stored(accountId)).toBe(0);
       // A rerun sends the part again under a new id.
       const again = await run(file, key, 1024 ** 3);
@@ -117,8 +123,11 @@ describe('ingest:upload tool', () => {
     const hog = new Readable({ read() {} });
     const holding = upload(t.port, { apiKey: key, 'Content-Type': 'application/csv' }, hog);
     hog.push(FIELDS.join(';') + '\n');
-    await eventually(async () => (await t.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'", [accountId])) ?? undefined);
-    const busy = async () => metricSample((await request(t.http).get('/metrics').expect(200)).text, 'http_request_duration_seconds_count', { method: 'POST', status: '503' }) ?? 0;
+    await eventually(
+      async () => (await t.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'", [accountId])) ?? undefined,
+    );
+    const busy = async () =>
+      metricSample((await request(t.http).get('/metrics').expect(200)).text, 'http_request_duration_seconds_count', { method: 'POST', status: '503' }) ?? 0;
     const turnedAway = await busy();
     const running = run(file, key, 1024 ** 3);
     await eventually(async () => ((await busy()) > turnedAway ? true : undefined));

@@ -72,7 +72,10 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(again).toMatchObject({ received: 500, inserted: 0, updated: 500, rejected: 0 });
     expect(await salesOf(a)).toBe(500);
 
-    const twice = csvText([{ ...saleCells(1), StoreName: 'old' }, { ...saleCells(1), StoreName: 'new' }]);
+    const twice = csvText([
+      { ...saleCells(1), StoreName: 'old' },
+      { ...saleCells(1), StoreName: 'new' },
+    ]);
     expect((await upload(t.port, { apiKey: k, ...CSV }, twice)).json<Summary>()).toMatchObject({ received: 2, inserted: 0, updated: 2 });
     const row = await t.sql.one<{ store_name: string }>('SELECT store_name FROM ingest_push.sales WHERE account_id = $1 AND product_id = $2', [a, 'P-1']);
     expect(row!.store_name).toBe('new');
@@ -149,10 +152,24 @@ describe('POST /DataInserterSales/api/sales', () => {
     const { key: k, accountId: a } = await t.apiKey();
     // The overridden values go in unquoted, as a careless writer would.
     const cells = (n: number, over: Record<string, string>) => FIELDS.map((f) => over[f] ?? csvCell(saleCells(n)[f])).join(';');
-    const text = [FIELDS.join(';'), cells(1, { StoreName: 'lone\rcr', StoreCity: 'back\\slash\ttab' }), cells(2, { ProductPrice: '1.0e-400' }), cells(3, { StoreName: '\\.' })].join('\r\n') + '\r\n';
+    const text =
+      [
+        FIELDS.join(';'),
+        cells(1, { StoreName: 'lone\rcr', StoreCity: 'back\\slash\ttab' }),
+        cells(2, { ProductPrice: '1.0e-400' }),
+        cells(3, { StoreName: '\\.' }),
+      ].join('\r\n') + '\r\n';
     const body = (await upload(t.port, { apiKey: k, ...CSV }, text)).json<Summary>();
-    expect(body).toMatchObject({ received: 3, inserted: 2, rejected: 1, errors: [{ record: 2, field: 'ProductPrice', reason: expect.stringContaining('range') }] });
-    const rows = await t.sql.rows<{ store_name: string; store_city: string }>('SELECT store_name, store_city FROM ingest_push.sales WHERE account_id = $1 ORDER BY product_id', [a]);
+    expect(body).toMatchObject({
+      received: 3,
+      inserted: 2,
+      rejected: 1,
+      errors: [{ record: 2, field: 'ProductPrice', reason: expect.stringContaining('range') }],
+    });
+    const rows = await t.sql.rows<{ store_name: string; store_city: string }>(
+      'SELECT store_name, store_city FROM ingest_push.sales WHERE account_id = $1 ORDER BY product_id',
+      [a],
+    );
     expect(rows).toEqual([
       { store_name: 'lone\rcr', store_city: 'back\\slash\ttab' },
       { store_name: '\\.', store_city: 'São Paulo' },
@@ -198,10 +215,19 @@ describe('POST /DataInserterSales/api/sales', () => {
     const { key: k, accountId: a } = await t.apiKey();
     const body = new Readable({ read() {} });
     const all = csvText(Array.from({ length: 400 }, (_, i) => saleCells(i + 1)));
-    const answer = upload(t.port, { apiKey: k, ...CSV }, body).then(() => 'answered', () => 'failed');
+    const answer = upload(t.port, { apiKey: k, ...CSV }, body).then(
+      () => 'answered',
+      () => 'failed',
+    );
     body.push(all.slice(0, all.length / 2));
-    const id = await eventually(async () =>
-      (await t.sql.one<{ id: string }>("SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND bytes > 0 OR (account_id = $1 AND status = 'running')", [a]))?.id,
+    const id = await eventually(
+      async () =>
+        (
+          await t.sql.one<{ id: string }>(
+            "SELECT id FROM ingest_push.sales_ingestions WHERE account_id = $1 AND bytes > 0 OR (account_id = $1 AND status = 'running')",
+            [a],
+          )
+        )?.id,
     );
     body.destroy(new Error('client went away'));
     expect(await answer).toBe('failed');
@@ -217,7 +243,15 @@ describe('POST /DataInserterSales/api/sales', () => {
   it.each([
     ['a truncated JSON array', JSON_TYPE, `[${saleJson(saleCells(1))},${saleJson(saleCells(2)).slice(0, 50)}`, /truncated/],
     ['a JSON top level that is not an array', JSON_TYPE, saleJson(saleCells(1)), /JSON array/],
-    ['a CSV without a header', CSV, csvText([saleCells(1)]).split('\n').slice(1).join('\n'), /unknown field|header/],
+    [
+      'a CSV without a header',
+      CSV,
+      csvText([saleCells(1)])
+        .split('\n')
+        .slice(1)
+        .join('\n'),
+      /unknown field|header/,
+    ],
     ['a CSV with the wrong delimiter', CSV, csvText([saleCells(1)]).replace(/;/g, ','), /separated by ";"/],
     ['binary garbage as CSV', CSV, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), /header|unknown field|too long/],
     ['binary garbage as JSON', JSON_TYPE, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 1) % 256)), /JSON array/],
@@ -232,14 +266,20 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(failed.every((f) => f.status === 'failed')).toBe(true);
   });
 
-  it.each([['text/plain'], ['application/xml'], ['multipart/form-data; boundary=x'], ['application/csv; charset=latin1'], [''], ['constructor'], ['__proto__'], ['toString']])(
-    'answers 415 to Content-Type %j',
-    async (type) => {
-      const res = await upload(t.port, { apiKey: key, ...(type ? { 'Content-Type': type } : {}) }, csvText([saleCells(1)]));
-      expect(res.status).toBe(415);
-      expect(res.json()).toMatchObject({ message: expect.stringContaining('application/csv') });
-    },
-  );
+  it.each([
+    ['text/plain'],
+    ['application/xml'],
+    ['multipart/form-data; boundary=x'],
+    ['application/csv; charset=latin1'],
+    [''],
+    ['constructor'],
+    ['__proto__'],
+    ['toString'],
+  ])('answers 415 to Content-Type %j', async (type) => {
+    const res = await upload(t.port, { apiKey: key, ...(type ? { 'Content-Type': type } : {}) }, csvText([saleCells(1)]));
+    expect(res.status).toBe(415);
+    expect(res.json()).toMatchObject({ message: expect.stringContaining('application/csv') });
+  });
 
   it('answers 401 without a valid apiKey, before reading the body', async () => {
     const attempts: Array<Record<string, string>> = [{}, { apiKey: 'nope' }, { apiKey: `${key}x` }, { apiKey: key.replace(/_[^_]+$/, '_wrongsecret') }];
@@ -276,7 +316,9 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(res.json()).toMatchObject({ limit_bytes: 1024 ** 3 });
     expect(sent).toBeLessThan(1.5 * 1024 ** 3);
     expect(await salesOf(a)).toBe(0);
-    const [ingestion] = await t.sql.rows<{ status: string; bytes: string }>('SELECT status, bytes FROM ingest_push.sales_ingestions WHERE account_id = $1', [a]);
+    const [ingestion] = await t.sql.rows<{ status: string; bytes: string }>('SELECT status, bytes FROM ingest_push.sales_ingestions WHERE account_id = $1', [
+      a,
+    ]);
     expect(ingestion.status).toBe('failed');
     expect(Number(ingestion.bytes)).toBeGreaterThan(1024 ** 3);
   }, 120_000);
@@ -287,11 +329,14 @@ describe('POST /DataInserterSales/api/sales', () => {
     const started = Date.now();
     let answeredAt = 0;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: t.port, method: 'POST', path: SALES_PATH, headers: { ...CSV, 'Transfer-Encoding': 'chunked' } }, (res) => {
-        answeredAt = Date.now();
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port: t.port, method: 'POST', path: SALES_PATH, headers: { ...CSV, 'Transfer-Encoding': 'chunked' } },
+        (res) => {
+          answeredAt = Date.now();
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', () => undefined);
       const tick = setInterval(() => {
         if (req.destroyed || sent >= 1024 ** 3) return clearInterval(tick);
@@ -360,7 +405,9 @@ describe('sales ingestion limits', () => {
     const first = upload(t.port, { apiKey: key, ...CSV }, body);
     body.push(FIELDS.join(';') + '\n');
     // The first upload holds the only slot once its ingestion runs.
-    await eventually(async () => (await t.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'", [accountId])) ?? undefined);
+    await eventually(
+      async () => (await t.sql.one("SELECT 1 FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'", [accountId])) ?? undefined,
+    );
     const second = await upload(t.port, { apiKey: key, ...CSV }, csvText([saleCells(2)]));
     expect(second.status).toBe(503);
     expect(second.headers['retry-after']).toBe('5');
@@ -387,7 +434,8 @@ describe('GET /DataInserterSales/api/sales/ingestions/{id}', () => {
     const owner = await t.apiKey();
     const other = await t.apiKey();
     const sibling = await t.apiKey(owner.account);
-    const id = (await upload(t.port, { apiKey: owner.key, ...CSV }, generated(['--format', 'csv', '--rows', '10', '--invalid-every', '2']))).json<Summary>().ingestion_id;
+    const id = (await upload(t.port, { apiKey: owner.key, ...CSV }, generated(['--format', 'csv', '--rows', '10', '--invalid-every', '2']))).json<Summary>()
+      .ingestion_id;
     for (const path of [`ingestions/${id}`, `ingestions/${id}/errors`]) {
       expect((await request(t.http).get(`${SALES_PATH}/${path}`).set('apiKey', other.key)).status).toBe(404);
       expect((await request(t.http).get(`${SALES_PATH}/${path}`).set('apiKey', sibling.key)).status).toBe(200);
@@ -412,17 +460,28 @@ describe('POST /DataInserterSales/api/sales with any input (property)', () => {
     fc.string({ unit: fc.constantFrom('a', ';', '"', '\n', '\r', '\t', '\\', '{', ']', 'é', '\u0000', '😀') }),
   );
   const csvBody = fc
-    .tuple(fc.shuffledSubarray([...FIELDS], { minLength: 1 }), fc.array(fc.array(cell, { minLength: 1, maxLength: 34 }), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'))
-    .map(([names, rows, eol]) => [names.join(';'), ...rows.map((r) => r.map((c) => (/[;"\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';'))].join(eol));
+    .tuple(
+      fc.shuffledSubarray([...FIELDS], { minLength: 1 }),
+      fc.array(fc.array(cell, { minLength: 1, maxLength: 34 }), { maxLength: 8 }),
+      fc.constantFrom('\n', '\r\n'),
+    )
+    .map(([names, rows, eol]) =>
+      [names.join(';'), ...rows.map((r) => r.map((c) => (/[;"\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';'))].join(eol),
+    );
   const jsonBody = fc.oneof(
-    fc.array(fc.dictionary(fc.constantFrom(...FIELDS, 'Other'), fc.oneof(cell, fc.double(), fc.integer(), fc.constant(null), fc.jsonValue())), { maxLength: 6 }).map((a) => JSON.stringify(a)),
+    fc
+      .array(fc.dictionary(fc.constantFrom(...FIELDS, 'Other'), fc.oneof(cell, fc.double(), fc.integer(), fc.constant(null), fc.jsonValue())), { maxLength: 6 })
+      .map((a) => JSON.stringify(a)),
     fc.jsonValue().map((v) => JSON.stringify(v)),
     fc.string(),
   );
   const body = fc.oneof(
     fc.tuple(fc.constant('application/csv'), csvBody),
     fc.tuple(fc.constant('application/json'), jsonBody),
-    fc.tuple(fc.constantFrom('application/json', 'text/csv', 'text/plain', 'application/octet-stream'), fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b))),
+    fc.tuple(
+      fc.constantFrom('application/json', 'text/csv', 'text/plain', 'application/octet-stream'),
+      fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b)),
+    ),
   );
 
   it('never answers 5xx, and keeps rows only from an accepted upload, exactly as counted', async () => {

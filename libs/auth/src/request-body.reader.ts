@@ -100,7 +100,8 @@ export class RequestBodyReader implements OnModuleDestroy {
     if (problem?.tooLarge) throw new AppException(CommonErrorCode.PayloadTooLarge, 413, withHint(problem.message, mode));
     if (problem) throw ValidationFailedException.of(problem.path || 'body', problem.message);
     const lossy = raw && lossyNumberPath(raw);
-    if (lossy) throw ValidationFailedException.of(lossy, 'The number cannot be stored exactly (too many significant digits, or beyond ±1.8e308): send it as a string.');
+    if (lossy)
+      throw ValidationFailedException.of(lossy, 'The number cannot be stored exactly (too many significant digits, or beyond ±1.8e308): send it as a string.');
   }
 
   /** The 413 for a body over the route's byte limit, naming the limit (and the route's hint). */
@@ -172,7 +173,13 @@ export class RequestBodyReader implements OnModuleDestroy {
       cap === 'subject'
         ? `This credential already sends ${this.config.BODY_IN_FLIGHT_BYTES_PER_CREDENTIAL} bytes of request bodies at once (BODY_IN_FLIGHT_BYTES_PER_CREDENTIAL); retry when they are done.`
         : `The service already receives ${this.config.BODY_IN_FLIGHT_BYTES} bytes of request bodies at once (BODY_IN_FLIGHT_BYTES); retry shortly.`;
-    return new AppException(CommonErrorCode.Unavailable, 503, message, { retry_after: BUSY_RETRY_AFTER_SECONDS }, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+    return new AppException(
+      CommonErrorCode.Unavailable,
+      503,
+      message,
+      { retry_after: BUSY_RETRY_AFTER_SECONDS },
+      { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+    );
   }
 }
 

@@ -38,7 +38,10 @@ const pool = new Pool({ connectionString: process.env.TEST_DATABASE_URL ?? 'post
 function tableOf(name: string): CredentialTable<Principal> {
   return {
     find: async (id) => {
-      const { rows } = await pool.query<{ owner: string; secret_hash: Buffer; revoked: boolean }>(`SELECT owner, secret_hash, revoked FROM ${schema}.${name} WHERE id = $1`, [id]);
+      const { rows } = await pool.query<{ owner: string; secret_hash: Buffer; revoked: boolean }>(
+        `SELECT owner, secret_hash, revoked FROM ${schema}.${name} WHERE id = $1`,
+        [id],
+      );
       const row = rows[0];
       return row ? { secretHash: row.secret_hash, active: !row.revoked, principal: { credentialId: `${name}:${id}`, ownerId: row.owner } } : null;
     },
@@ -132,8 +135,15 @@ beforeAll(async () => {
   apiKey = await insert('api_keys', 'ik');
   revokedKey = await insert('api_keys', 'ik', true);
   pushToken = await insert('push_tokens', 'pt');
-  const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '', REDIS_PREFIX: `test:authlib:${randomUUID().slice(0, 8)}:`, BODY_LIMIT_BYTES: '65536', BODY_MAX_JSON_VALUES: '1000',
-    BODY_IN_FLIGHT_BYTES_PER_CREDENTIAL: '100000', BODY_IN_FLIGHT_BYTES: '150000' };
+  const env = {
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '',
+    REDIS_PREFIX: `test:authlib:${randomUUID().slice(0, 8)}:`,
+    BODY_LIMIT_BYTES: '65536',
+    BODY_MAX_JSON_VALUES: '1000',
+    BODY_IN_FLIGHT_BYTES_PER_CREDENTIAL: '100000',
+    BODY_IN_FLIGHT_BYTES: '150000',
+  };
   Object.assign(process.env, env);
   const nest = await NestFactory.create<NestExpressApplication>(GateTestModule, { bodyParser: false, logger: false });
   await nest.init();
@@ -191,9 +201,17 @@ describe('bodies are read after authentication', () => {
   });
 
   it('bounds the values a JSON body may hold', async () => {
-    const res = await request(http).post('/push').set('Authorization', `Bearer ${pushToken}`).send({ many: Array(1000).fill(0) }).expect(413);
+    const res = await request(http)
+      .post('/push')
+      .set('Authorization', `Bearer ${pushToken}`)
+      .send({ many: Array(1000).fill(0) })
+      .expect(413);
     expect(res.body.message).toContain('1000 values');
-    await request(http).post('/push').set('Authorization', `Bearer ${pushToken}`).send({ many: Array(998).fill(0) }).expect(201);
+    await request(http)
+      .post('/push')
+      .set('Authorization', `Bearer ${pushToken}`)
+      .send({ many: Array(998).fill(0) })
+      .expect(201);
   });
 
   it('answers 415 to any body that is not JSON, and accepts an empty body without a type', async () => {
@@ -212,7 +230,13 @@ describe('bodies are read after authentication', () => {
     expect(res.body).toEqual({ bytes: payload.length, body: null });
     const csv = await request(http).post('/upload').set('apiKey', apiKey).set('Content-Type', 'text/csv').send('a,b\n1,2\n').expect(201);
     expect(csv.body.bytes).toBe(8);
-    await request(http).post('/upload').set('apiKey', apiKey).set('Content-Type', 'text/csv').set('Content-Length', String(9 * 1024 * 1024)).send('x').expect(413);
+    await request(http)
+      .post('/upload')
+      .set('apiKey', apiKey)
+      .set('Content-Type', 'text/csv')
+      .set('Content-Length', String(9 * 1024 * 1024))
+      .send('x')
+      .expect(413);
     await request(http).post('/upload').set('Content-Type', 'text/csv').send('a,b\n').expect(401);
   });
 
@@ -229,7 +253,11 @@ function partialBody(server: Server, path: string, headers: Record<string, strin
   const length = declared === 'chunked' ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(declared) };
   const all = { host: `127.0.0.1:${port}`, 'content-type': 'application/json', ...length, ...headers };
   const socket: Socket = connect(port, '127.0.0.1');
-  socket.write(`POST ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\n${Object.entries(all)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`,
+  );
   socket.write(declared === 'chunked' ? `${first.length.toString(16)}\r\n${first}\r\n` : first);
   let text = '';
   socket.setEncoding('utf8');

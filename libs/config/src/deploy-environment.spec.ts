@@ -4,7 +4,8 @@ import { DeployEnvironmentSettings, NotSandboxInProduction } from './deploy-envi
 import { loadConfig } from './load-config';
 
 class ProviderSettings extends DeployEnvironmentSettings {
-  @IsIn(['real', 'sandbox']) @NotSandboxInProduction('real')
+  @IsIn(['real', 'sandbox'])
+  @NotSandboxInProduction('real')
   PROVIDER: 'real' | 'sandbox' = 'sandbox';
 }
 

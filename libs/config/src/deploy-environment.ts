@@ -7,7 +7,8 @@ import { IsIn, IsOptional, registerDecorator, type ValidationArguments } from 'c
  */
 export class DeployEnvironmentSettings {
   /** Where this runs; `production` refuses sandbox providers. Unset: no such check. */
-  @IsOptional() @IsIn(['development', 'staging', 'production'])
+  @IsOptional()
+  @IsIn(['development', 'staging', 'production'])
   DEPLOY_ENV?: 'development' | 'staging' | 'production';
 
   /** `true` lets production run a sandbox provider (a rehearsal with production settings). */

@@ -9,13 +9,18 @@ class AppConfig {
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL!: string;
 
-  @IsInt() @Min(1) @Max(200)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DB_POOL_SIZE: number = 20;
 
-  @IsInt() @Min(0) @Max(65535)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT: number = 3000;
 
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 1000;
 
   @IsIn(['info', 'debug'])
@@ -24,16 +29,19 @@ class AppConfig {
   @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
-  @IsString() @Matches(/^[\w:.-]*$/)
+  @IsString()
+  @Matches(/^[\w:.-]*$/)
   REDIS_PREFIX: string = '';
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   CACHE_SECONDS: number = 30;
 
   @IsString()
   NAME: string = 'app';
 
-  @IsString() @Matches(/^k\d:[A-Za-z0-9+/=]{44}$/)
+  @IsString()
+  @Matches(/^k\d:[A-Za-z0-9+/=]{44}$/)
   ENCRYPTION_KEYS: string = 'k1:' + 'A'.repeat(43) + '=';
 }
 
@@ -59,7 +67,7 @@ describe('loadConfig', () => {
     expect(failure({ DATABASE_URL: '' }).message).toContain('DATABASE_URL');
   });
 
-  it('applies defaults, the app\'s defaults over the class\'s, and the environment over both', () => {
+  it("applies defaults, the app's defaults over the class's, and the environment over both", () => {
     expect(loadConfig(AppConfig, { DATABASE_URL: DB, PORT: '4000' }, { PORT: 3001 }).PORT).toBe(4000);
     expect(loadConfig(AppConfig, { DATABASE_URL: DB, PORT: '' }, { PORT: 3001 }).PORT).toBe(3001);
     expect(() => loadConfig(AppConfig, { DATABASE_URL: DB }, { PORT: 'x' })).toThrow(/PORT/);

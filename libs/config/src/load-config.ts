@@ -40,11 +40,20 @@ function describe(error: ValidationError, given: string | undefined): string {
   const reasons = Object.values(error.constraints ?? {}).join(', ');
   // A default can be refused too (a sandbox provider in production): say it was the default, not that it is missing.
   const unset = error.value === undefined ? 'it is missing' : `it is unset, so "${String(error.value)}" (the default)`;
-  const value = given === undefined ? unset : SECRET_SETTING.test(error.property) ? 'the value is not shown' : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
+  const value =
+    given === undefined
+      ? unset
+      : SECRET_SETTING.test(error.property)
+        ? 'the value is not shown'
+        : `got "${given.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')}"`;
   return `Setting ${error.property} is invalid (${reasons}); ${value}.`;
 }
 
 /** Validates several feature classes against one environment, as an app starts, and returns their settings side by side. */
-export function loadSettings(features: readonly ClassConstructor<object>[], env: NodeJS.ProcessEnv = process.env, defaults: SettingDefaults = {}): Record<string, unknown> {
+export function loadSettings(
+  features: readonly ClassConstructor<object>[],
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: SettingDefaults = {},
+): Record<string, unknown> {
   return Object.assign({}, ...features.map((cls) => loadConfig(cls, env, defaults)));
 }

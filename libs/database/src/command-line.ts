@@ -196,7 +196,11 @@ function parseOptions(command: DatabaseCommand, args: string[], usage: string) {
 /** The direct PostgreSQL URL (DATABASE_DIRECT_URL, else DATABASE_URL): a command migrates under a session lock. */
 function configuredDatabase(): Promise<CommandDatabase> {
   const config = loadConfig(DatabaseConfig);
-  return Promise.resolve({ url: directDatabaseUrl(config), migrationLockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS, close: () => Promise.resolve() });
+  return Promise.resolve({
+    url: directDatabaseUrl(config),
+    migrationLockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS,
+    close: () => Promise.resolve(),
+  });
 }
 
 /** parseArgs's errors quote the argument; they become one sentence naming it. */

@@ -26,7 +26,9 @@ export class DatabaseConnectionModule {
           dataSourceFactory: (dsOptions) => new DataSource(dsOptions!).initialize(),
         }),
       ],
-      providers: [{ provide: Sql, inject: [DataSource, DatabaseConfig], useFactory: (dataSource: DataSource, config: DatabaseConfig) => new Sql(dataSource, config) }],
+      providers: [
+        { provide: Sql, inject: [DataSource, DatabaseConfig], useFactory: (dataSource: DataSource, config: DatabaseConfig) => new Sql(dataSource, config) },
+      ],
       exports: [Sql],
     };
   }

@@ -24,7 +24,12 @@ describe('DatabaseConfig', () => {
       DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: 60,
       MIGRATION_LOCK_TIMEOUT_SECONDS: 300,
     });
-    for (const name of ['DB_CONNECT_TIMEOUT_SECONDS', 'DB_STATEMENT_TIMEOUT_SECONDS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS', 'MIGRATION_LOCK_TIMEOUT_SECONDS']) {
+    for (const name of [
+      'DB_CONNECT_TIMEOUT_SECONDS',
+      'DB_STATEMENT_TIMEOUT_SECONDS',
+      'DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS',
+      'MIGRATION_LOCK_TIMEOUT_SECONDS',
+    ]) {
       expect(() => loadConfig(DatabaseConfig, { DATABASE_URL: DB, [name]: '0' })).toThrow(new RegExp(name));
     }
   });

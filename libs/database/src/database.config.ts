@@ -18,37 +18,52 @@ export class DatabaseConfig {
   DATABASE_POOLER: 'session' | 'transaction' = 'session';
 
   /** PostgreSQL without a transaction pooler, for what needs a session: migrations (advisory lock), LISTEN. Default DATABASE_URL. */
-  @IsOptional() @IsUrl(POSTGRES_URL)
+  @IsOptional()
+  @IsUrl(POSTGRES_URL)
   DATABASE_DIRECT_URL?: string;
 
-  @IsInt() @Min(1) @Max(200)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DB_POOL_SIZE: number = 20;
 
   /** Seconds to open a connection, or to wait for a free one of the pool when all are busy. */
-  @IsInt() @Min(1) @Max(300)
+  @IsInt()
+  @Min(1)
+  @Max(300)
   DB_CONNECT_TIMEOUT_SECONDS: number = 5;
 
   /**
    * PostgreSQL cancels a statement running longer (statement_timeout); the client gives up on an answer 2 s later
    * (a server gone silent). Long work (sales uploads) lifts it per transaction; migrations run without it.
    */
-  @IsInt() @Min(1) @Max(3600)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   DB_STATEMENT_TIMEOUT_SECONDS: number = 30;
 
   /** PostgreSQL ends a session whose transaction sits idle longer (idle_in_transaction_session_timeout). */
-  @IsInt() @Min(1) @Max(3600)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: number = 60;
 
   /** Seconds a starting process (or a command) waits while another one migrates the schema, before it fails saying who holds the lock. */
-  @IsInt() @Min(1) @Max(86_400)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
   MIGRATION_LOCK_TIMEOUT_SECONDS: number = 300;
 
   /** How often rows past their retention are deleted, in seconds (also once at start); 0 turns pruning off. */
-  @IsInt() @Min(0) @Max(86_400)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
   PRUNE_INTERVAL_SECONDS: number = 600;
 
   /** Rows deleted per pruning transaction: each batch holds its row locks only this long. */
-  @IsInt() @Min(100) @Max(100_000)
+  @IsInt()
+  @Min(100)
+  @Max(100_000)
   PRUNE_BATCH_ROWS: number = 1000;
 }
 

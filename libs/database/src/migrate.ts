@@ -48,7 +48,9 @@ export async function migrateDatabase(dataSource: DataSource, schema: string, op
     locked = true;
     // Created only when missing: CREATE SCHEMA (even IF NOT EXISTS) needs CREATE on the database, which
     // a deployment's role lacks when the schema was made for it (k8s/database-roles.sql).
-    const [{ exists }] = (await runner.query('SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS exists', [schema])) as Array<{ exists: boolean }>;
+    const [{ exists }] = (await runner.query('SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS exists', [schema])) as Array<{
+      exists: boolean;
+    }>;
     if (!exists) await runner.query(`CREATE SCHEMA "${schema.replace(/"/g, '""')}"`);
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {

@@ -189,7 +189,8 @@ export class Sql extends SqlRunner {
     const pooled = config?.DATABASE_POOLER === 'transaction';
     if (options.longRunning) settings.push('statement_timeout = 0');
     else if (pooled && config.DB_STATEMENT_TIMEOUT_SECONDS) settings.push(`statement_timeout = ${config.DB_STATEMENT_TIMEOUT_SECONDS * 1000}`);
-    if (pooled && config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS) settings.push(`idle_in_transaction_session_timeout = ${config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000}`);
+    if (pooled && config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS)
+      settings.push(`idle_in_transaction_session_timeout = ${config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000}`);
     // One round trip: a simple query may hold several statements.
     return ['BEGIN', ...settings.map((s) => `SET LOCAL ${s}`)].join('; ');
   }

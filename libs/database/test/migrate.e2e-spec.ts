@@ -61,11 +61,15 @@ describe('migrateDatabase under the schema lock (real PostgreSQL)', () => {
     const watcher = await client('watcher');
     const firstDone = migrateDatabase(first, 'waiting');
     // The first holds the lock and stops before its concurrent build; the second then waits for the lock.
-    await until(async () => (await watcher.query(`SELECT 1 FROM waiting.migrations WHERE name = 'Items1700000000000'`).catch(() => ({ rows: [] }))).rows.length === 1);
+    await until(
+      async () => (await watcher.query(`SELECT 1 FROM waiting.migrations WHERE name = 'Items1700000000000'`).catch(() => ({ rows: [] }))).rows.length === 1,
+    );
     const secondDone = migrateDatabase(second, 'waiting');
     // The first's lock session has moved on (CREATE SCHEMA): a session whose last statement asks for the lock is the second's.
     await until(async () => {
-      const { rows } = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%advisory_lock(hashtext%' AND pid <> pg_backend_pid()`);
+      const { rows } = await watcher.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%advisory_lock(hashtext%' AND pid <> pg_backend_pid()`,
+      );
       return rows[0].n >= 1;
     });
     openGate();
@@ -74,7 +78,10 @@ describe('migrateDatabase under the schema lock (real PostgreSQL)', () => {
       `SELECT x.indisvalid AS valid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = 'items_n_idx'`,
     );
     expect(rows).toEqual([{ valid: true }]);
-    expect((await watcher.query('SELECT name FROM waiting.migrations ORDER BY id')).rows).toEqual([{ name: 'Items1700000000000' }, { name: 'ItemsIndex1700000000001' }]);
+    expect((await watcher.query('SELECT name FROM waiting.migrations ORDER BY id')).rows).toEqual([
+      { name: 'Items1700000000000' },
+      { name: 'ItemsIndex1700000000001' },
+    ]);
   }, 30_000);
 
   it('gives up after the lock timeout, naming the lock and its holder', async () => {
@@ -83,7 +90,9 @@ describe('migrateDatabase under the schema lock (real PostgreSQL)', () => {
     const failure = await migrateDatabase(await process('held'), 'held', { lockTimeoutSeconds: 1 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(MigrationLockTimeoutError);
     expect((failure as Error).message).toMatch(
-      new RegExp(`^Gave up after 1 s \\(MIGRATION_LOCK_TIMEOUT_SECONDS\\) waiting for the migration lock of schema "held" .*held by PostgreSQL backend pid ${pid} \\(application_name "lock-holder", `),
+      new RegExp(
+        `^Gave up after 1 s \\(MIGRATION_LOCK_TIMEOUT_SECONDS\\) waiting for the migration lock of schema "held" .*held by PostgreSQL backend pid ${pid} \\(application_name "lock-holder", `,
+      ),
     );
     expect(Date.now() - started).toBeLessThan(5000);
   }, 30_000);

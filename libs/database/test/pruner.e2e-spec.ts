@@ -4,7 +4,6 @@ import { DatabaseConfig } from '../src/database.config';
 import { Pruner, type RetentionRule } from '../src/pruner.service';
 import { Sql } from '../src/sql.service';
 
-
 describe('Pruner (real PostgreSQL)', () => {
   let dataSource: DataSource;
   let sql: Sql;
@@ -51,7 +50,10 @@ describe('Pruner (real PostgreSQL)', () => {
     } as Sql['transaction']);
     expect(await pruner.prune(rule)).toBe(3000);
     transactions.mockRestore();
-    expect(await left()).toEqual([{ live: false, n: 7000 }, { live: true, n: 2500 }]);
+    expect(await left()).toEqual([
+      { live: false, n: 7000 },
+      { live: true, n: 2500 },
+    ]);
   });
 
   it('lets one replica at a time prune a table: two at once delete each row once, together all of them', async () => {

@@ -5,7 +5,6 @@ import { scratchDatabase } from './support/scratch-database';
 import { DatabaseConfig } from '../src/database.config';
 import { prepared, Sql } from '../src/sql.service';
 
-
 function* lines(count: number, fail?: { after: number; error: Error }): Generator<string> {
   for (let i = 1; i <= count; i++) {
     if (fail && i > fail.after) throw fail.error;

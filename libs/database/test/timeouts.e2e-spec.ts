@@ -4,7 +4,12 @@ import { dataSourceOptions, poolTimeouts, type DatabaseTimeouts } from '../src/d
 import { Sql } from '../src/sql.service';
 import { scratchDatabase } from './support/scratch-database';
 
-const TIMEOUTS: DatabaseTimeouts = { DATABASE_POOLER: 'session', DB_CONNECT_TIMEOUT_SECONDS: 1, DB_STATEMENT_TIMEOUT_SECONDS: 1, DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: 1 };
+const TIMEOUTS: DatabaseTimeouts = {
+  DATABASE_POOLER: 'session',
+  DB_CONNECT_TIMEOUT_SECONDS: 1,
+  DB_STATEMENT_TIMEOUT_SECONDS: 1,
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: 1,
+};
 
 describe('timeouts on the app pool (real PostgreSQL)', () => {
   let url: string;
@@ -22,7 +27,10 @@ describe('timeouts on the app pool (real PostgreSQL)', () => {
   afterAll(() => Promise.all(pools.map((p) => p.end())));
 
   it('cancels a statement past DB_STATEMENT_TIMEOUT_SECONDS (57014)', async () => {
-    await expect(sqlWith(TIMEOUTS).rows('SELECT pg_sleep(3)')).rejects.toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
+    await expect(sqlWith(TIMEOUTS).rows('SELECT pg_sleep(3)')).rejects.toMatchObject({
+      code: '57014',
+      message: 'canceling statement due to statement timeout',
+    });
   });
 
   it('ends a session whose transaction sits idle past DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS, and the pool goes on', async () => {
@@ -67,7 +75,9 @@ describe('timeouts on the app pool (real PostgreSQL)', () => {
 
   it('behind a transaction pooler, sets the server-side timeouts per transaction (SET LOCAL), not per session', async () => {
     const sql = sqlWith({ ...TIMEOUTS, DATABASE_POOLER: 'transaction', DB_STATEMENT_TIMEOUT_SECONDS: 7 });
-    await expect(sql.transaction((tx) => tx.rows("SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i"))).resolves.toEqual([{ s: '7s', i: '1s' }]);
+    await expect(
+      sql.transaction((tx) => tx.rows("SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i")),
+    ).resolves.toEqual([{ s: '7s', i: '1s' }]);
     await expect(sql.rows("SELECT current_setting('statement_timeout') AS s")).resolves.toEqual([{ s: '0' }]);
   });
 
@@ -78,7 +88,9 @@ describe('timeouts on the app pool (real PostgreSQL)', () => {
     await admin.end();
     const dataSource = await new DataSource(dataSourceOptions(url, 1, { schema: 'public', entities: [], migrations: [] })).initialize();
     try {
-      expect(await dataSource.query("SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i")).toEqual([{ s: '0', i: '0' }]);
+      expect(await dataSource.query("SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i")).toEqual([
+        { s: '0', i: '0' },
+      ]);
     } finally {
       await dataSource.destroy();
     }

@@ -1,11 +1,21 @@
-import { BadRequestException as NestBadRequest, ForbiddenException as NestForbidden, HttpException, InternalServerErrorException, MethodNotAllowedException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException } from '@nestjs/common';
+import {
+  BadRequestException as NestBadRequest,
+  ForbiddenException as NestForbidden,
+  HttpException,
+  InternalServerErrorException,
+  MethodNotAllowedException,
+  NotFoundException,
+  PayloadTooLargeException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
 import { AppException } from './app.exception';
 import { AppExceptionFilter, toAppException } from './app-exception.filter';
 import { CommonErrorCode, TooManyRequestsException, UnauthenticatedException, ValidationFailedException } from './common.exception';
 
 /** Errors as body-parser creates them (http-errors): status, statusCode, type, expose. */
-const bodyParserError = (status: number, type: string, message = 'boom') => Object.assign(new Error(message), { status, statusCode: status, type, expose: true });
+const bodyParserError = (status: number, type: string, message = 'boom') =>
+  Object.assign(new Error(message), { status, statusCode: status, type, expose: true });
 
 describe('toAppException', () => {
   it('keeps AppExceptions as they are', () => {
@@ -41,7 +51,15 @@ describe('toAppException', () => {
   });
 
   it('answers anything else with 500 Server Error, hiding the detail', () => {
-    for (const thrown of [new Error('db password is hunter2'), new TypeError('x is undefined'), 'a string', undefined, null, { status: 500 }, { status: 302 }]) {
+    for (const thrown of [
+      new Error('db password is hunter2'),
+      new TypeError('x is undefined'),
+      'a string',
+      undefined,
+      null,
+      { status: 500 },
+      { status: 302 },
+    ]) {
       const error = toAppException(thrown);
       expect(error.status).toBe(500);
       expect(error.body()).toEqual({ message: 'Server Error' });
@@ -110,7 +128,10 @@ describe('AppExceptionFilter', () => {
     expect(res.status).toHaveBeenCalledWith(503);
     expect(res.set).toHaveBeenCalledWith({ 'Retry-After': '5' });
     expect(error).not.toHaveBeenCalled();
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ cause: '57P01 terminating connection due to administrator command', reqId: 'req-1' }), expect.any(String));
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ cause: '57P01 terminating connection due to administrator command', reqId: 'req-1' }),
+      expect.any(String),
+    );
   });
 
   it('leaves a response that is already sent alone', () => {

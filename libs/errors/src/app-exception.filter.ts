@@ -56,14 +56,22 @@ export class AppExceptionFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const error = toAppException(exception);
     if (error instanceof TransientFaultException) {
-      this.logger.warn({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code, cause: error.transientCause }, 'transient fault: answered 503');
+      this.logger.warn(
+        { err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code, cause: error.transientCause },
+        'transient fault: answered 503',
+      );
     } else if (error.status >= 500) {
       this.logger.error({ err: exception, reqId: (req as Request & { id?: unknown }).id, code: error.code }, 'request failed');
     }
     if (res.headersSent) return;
     const renderer = this.renderer();
     // The type is set outright: a route's @Header (a CSV download) has already set its own.
-    const send = (): void => void res.status(error.status).set(error.headers).type('json').json(renderer ? renderer.body(error, req) : error.body());
+    const send = (): void =>
+      void res
+        .status(error.status)
+        .set(error.headers)
+        .type('json')
+        .json(renderer ? renderer.body(error, req) : error.body());
     const caller = error.code === CommonErrorCode.RouteNotFound ? this.caller() : null;
     if (caller) void caller.annotate(req, res).then(send, send);
     else send();

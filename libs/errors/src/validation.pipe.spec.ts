@@ -3,7 +3,8 @@ import { CommonErrorCode, InvalidPathParameterException, ValidationFailedExcepti
 import { createValidationPipe, QuickCheck } from './validation.pipe';
 
 class NameDto {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   name?: string;
 }
 
@@ -36,8 +37,12 @@ describe('createValidationPipe', () => {
 
   it('refuses the bracket forms of a declared query parameter, naming them as sent, and drops those of unknown ones', async () => {
     const query = (value: unknown) => pipe.transform(value, { type: 'query', metatype: NameDto });
-    await expect(query({ 'name[]': 'a' })).rejects.toMatchObject({ extras: { errors: { 'name[]': ['The name parameter takes a single value: name[] is not accepted.'] } } });
-    await expect(query({ name: 'a', 'name[0]': 'b', 'name[x]': 'c' })).rejects.toMatchObject({ extras: { errors: { 'name[0]': [expect.any(String)], 'name[x]': [expect.any(String)] } } });
+    await expect(query({ 'name[]': 'a' })).rejects.toMatchObject({
+      extras: { errors: { 'name[]': ['The name parameter takes a single value: name[] is not accepted.'] } },
+    });
+    await expect(query({ name: 'a', 'name[0]': 'b', 'name[x]': 'c' })).rejects.toMatchObject({
+      extras: { errors: { 'name[0]': [expect.any(String)], 'name[x]': [expect.any(String)] } },
+    });
     await expect(query({ name: 'a', 'utm[]': 'x', '[]': 'y' })).resolves.toEqual({ name: 'a' });
   });
 
@@ -56,15 +61,18 @@ describe('createValidationPipe', () => {
   });
 
   it('keeps a free-form field with ordinary keys as sent', async () => {
-    await expect(pipe.transform({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } }, { type: 'body', metatype: FreeFormDto }))
-      .resolves.toMatchObject({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } });
+    await expect(pipe.transform({ scopes: { permissions: ['read'], rules: [{ a: 1 }] } }, { type: 'body', metatype: FreeFormDto })).resolves.toMatchObject({
+      scopes: { permissions: ['read'], rules: [{ a: 1 }] },
+    });
   });
 
-  it('passes a body its DTO\'s quick check accepts on as sent, and validates the rest in full', async () => {
+  it("passes a body its DTO's quick check accepts on as sent, and validates the rest in full", async () => {
     const body = { name: 'ab' };
     await expect(pipe.transform(body, { type: 'body', metatype: QuickNameDto })).resolves.toBe(body);
     await expect(pipe.transform({ name: 'abcd' }, { type: 'body', metatype: QuickNameDto })).resolves.toBeInstanceOf(QuickNameDto);
-    await expect(pipe.transform({ name: 5 }, { type: 'body', metatype: QuickNameDto })).rejects.toMatchObject({ extras: { errors: { name: ['name must be a string'] } } });
+    await expect(pipe.transform({ name: 5 }, { type: 'body', metatype: QuickNameDto })).rejects.toMatchObject({
+      extras: { errors: { name: ['name must be a string'] } },
+    });
   });
 
   describe('path parameters', () => {
@@ -74,10 +82,12 @@ describe('createValidationPipe', () => {
       const failure = param(value, 'id');
       await expect(failure).rejects.toBeInstanceOf(InvalidPathParameterException);
       await expect(failure).rejects.toMatchObject({ status: 400, code: CommonErrorCode.InvalidPathParameter, parameter: 'id' });
-      await expect(failure.catch((e: InvalidPathParameterException) => e.body())).resolves.toEqual({ message: expect.stringMatching(/^The path parameter id may not hold a NUL/) });
+      await expect(failure.catch((e: InvalidPathParameterException) => e.body())).resolves.toEqual({
+        message: expect.stringMatching(/^The path parameter id may not hold a NUL/),
+      });
     });
 
-    it('refuses one bad value among all of a route\'s parameters, naming it; a wildcard\'s segments too', async () => {
+    it("refuses one bad value among all of a route's parameters, naming it; a wildcard's segments too", async () => {
       await expect(param({ client: 'c', key: 'k\u0000' })).rejects.toMatchObject({ parameter: 'key' });
       await expect(param({ rest: ['a', '\ud83d'] })).rejects.toMatchObject({ parameter: 'rest' });
     });

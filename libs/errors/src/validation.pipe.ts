@@ -101,9 +101,11 @@ const QUICK_CHECKS = new WeakMap<object, (value: unknown) => boolean>();
  * DTO's decorators accept (it may refuse more); a property test beside each DTO holds it
  * to that. For the hot write paths, where the full pass is a tenth of a request's CPU.
  */
-export const QuickCheck = (accepts: (value: unknown) => boolean): ClassDecorator => (target) => {
-  QUICK_CHECKS.set(target, accepts);
-};
+export const QuickCheck =
+  (accepts: (value: unknown) => boolean): ClassDecorator =>
+  (target) => {
+    QUICK_CHECKS.set(target, accepts);
+  };
 
 /**
  * Refuses a path parameter PostgreSQL could not store, whether the handler takes one
@@ -131,7 +133,11 @@ const DECLARED = new WeakMap<object, ReadonlySet<string>>();
 function declaredProperties(metatype: object): ReadonlySet<string> {
   let names = DECLARED.get(metatype);
   if (!names) {
-    names = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype as new () => object, '', true, false).map((m) => m.propertyName));
+    names = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(metatype as new () => object, '', true, false)
+        .map((m) => m.propertyName),
+    );
     DECLARED.set(metatype, names);
   }
   return names;

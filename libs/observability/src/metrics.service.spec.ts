@@ -86,7 +86,10 @@ describe('Metrics', () => {
       let done = 0;
       const finished = new Promise<void>((resolve) => {
         const count = () => ++done === 3 && resolve();
-        worker = new Worker('metrics-spec', (job) => (job.data.n === 3 ? Promise.reject(new Error('boom')) : Promise.resolve()), { connection: { url: REDIS }, prefix });
+        worker = new Worker('metrics-spec', (job) => (job.data.n === 3 ? Promise.reject(new Error('boom')) : Promise.resolve()), {
+          connection: { url: REDIS },
+          prefix,
+        });
         worker.on('completed', () => (metrics.jobFinished('metrics-spec', 'completed'), count()));
         worker.on('failed', () => (metrics.jobFinished('metrics-spec', 'failed'), count()));
       });
@@ -103,7 +106,10 @@ describe('Metrics', () => {
       const sockets = new Set<Socket>();
       const silent = createNetServer((socket) => sockets.add(socket));
       await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-      const dead = new Queue('metrics-dead', { connection: { host: '127.0.0.1', port: (silent.address() as AddressInfo).port, maxRetriesPerRequest: 0, retryStrategy: () => null }, prefix });
+      const dead = new Queue('metrics-dead', {
+        connection: { host: '127.0.0.1', port: (silent.address() as AddressInfo).port, maxRetriesPerRequest: 0, retryStrategy: () => null },
+        prefix,
+      });
       dead.on('error', () => undefined);
       const m = new Metrics('test');
       m.watchQueue(dead);

@@ -45,7 +45,12 @@ export class Metrics implements OnModuleDestroy {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     this.http = new RequestLatencyHistogram(this.registry, LATENCY_BUCKETS);
-    this.jobs = new Counter({ name: 'queue_jobs_processed_total', help: 'Jobs this process finished, by queue and outcome (completed, failed).', labelNames: ['queue', 'outcome'], registers: [this.registry] });
+    this.jobs = new Counter({
+      name: 'queue_jobs_processed_total',
+      help: 'Jobs this process finished, by queue and outcome (completed, failed).',
+      labelNames: ['queue', 'outcome'],
+      registers: [this.registry],
+    });
     const counts = () => this.queueCounts();
     new Gauge({
       name: 'queue_jobs',

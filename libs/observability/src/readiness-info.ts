@@ -26,7 +26,9 @@ export class ReadinessInfo {
       [...this.checks].map(async ([name, check]): Promise<[string, ReadinessReport]> => {
         let timer: NodeJS.Timeout | undefined;
         try {
-          const timeout = new Promise<ReadinessReport>((resolve) => (timer = setTimeout(() => resolve({ status: 'down', message: 'no answer in time' }), CHECK_TIMEOUT_MS)));
+          const timeout = new Promise<ReadinessReport>(
+            (resolve) => (timer = setTimeout(() => resolve({ status: 'down', message: 'no answer in time' }), CHECK_TIMEOUT_MS)),
+          );
           return [name, await Promise.race([check(), timeout])];
         } catch (error) {
           return [name, { status: 'down', message: (error as Error).message }];

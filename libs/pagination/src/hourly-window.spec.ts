@@ -36,7 +36,12 @@ describe('fillHours', () => {
       { hour: '2026-11-25T20:00:00Z', n: 3 },
       { hour: '2026-11-25T18:00:00Z', n: 1 },
     ];
-    const data = fillHours(window, rows, () => ({ total: 0 }), (bucket, row) => void (bucket.total += row.n));
+    const data = fillHours(
+      window,
+      rows,
+      () => ({ total: 0 }),
+      (bucket, row) => void (bucket.total += row.n),
+    );
     expect(data).toHaveLength(24);
     expect(data.slice(-3)).toEqual([
       { hour: '2026-11-25T18:00:00Z', total: 1 },

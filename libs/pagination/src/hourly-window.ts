@@ -38,7 +38,12 @@ export function hourlyWindow(value: unknown, now = Date.now()): HourlyWindow {
 }
 
 /** One bucket per hour of the window: the rows found for it (by `hour`) folded into `empty()`, or `empty()` alone. */
-export function fillHours<R extends { hour: string }, B>(window: HourlyWindow, rows: R[], empty: () => B, add: (bucket: B, row: R) => void): Array<{ hour: string } & B> {
+export function fillHours<R extends { hour: string }, B>(
+  window: HourlyWindow,
+  rows: R[],
+  empty: () => B,
+  add: (bucket: B, row: R) => void,
+): Array<{ hour: string } & B> {
   const found = new Map<string, B>();
   for (const row of rows) {
     const bucket = found.get(row.hour) ?? empty();

@@ -29,10 +29,12 @@ export const pageParameterSchema = (field: PageParameter) => ({
  */
 export class PageQueryDto {
   @ApiPropertyOptional(pageParameterSchema('page'))
-  @Expose() @IsPageParameter()
+  @Expose()
+  @IsPageParameter()
   page?: string;
 
   @ApiPropertyOptional(pageParameterSchema('per_page'))
-  @Expose() @IsPageParameter()
+  @Expose()
+  @IsPageParameter()
   per_page?: string;
 }

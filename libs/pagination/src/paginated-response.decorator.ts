@@ -32,8 +32,19 @@ export function ApiPaginatedResponse(item: Type<unknown>, description = 'One pag
       schema: {
         type: 'object',
         required: [
-          'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links',
-          'next_page_url', 'path', 'per_page', 'prev_page_url', 'to', 'total',
+          'current_page',
+          'data',
+          'first_page_url',
+          'from',
+          'last_page',
+          'last_page_url',
+          'links',
+          'next_page_url',
+          'path',
+          'per_page',
+          'prev_page_url',
+          'to',
+          'total',
         ],
         properties: {
           current_page: { ...integer, example: 1 },

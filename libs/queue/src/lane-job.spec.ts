@@ -22,14 +22,32 @@ describe('lane jobs', () => {
       { id: 4, account: 'a', attempts: 1 },
     ];
     expect(toLaneJobs(rows, grouping)).toEqual([
-      { name: 'send', jobId: '1-1', data: { key: 'a', items: [{ id: '1', attempt: 1 }, { id: '3', attempt: 1 }] } },
+      {
+        name: 'send',
+        jobId: '1-1',
+        data: {
+          key: 'a',
+          items: [
+            { id: '1', attempt: 1 },
+            { id: '3', attempt: 1 },
+          ],
+        },
+      },
       { name: 'send', jobId: '4-2', data: { key: 'a', items: [{ id: '4', attempt: 2 }] } },
       { name: 'send', jobId: '2-3', data: { key: 'b', items: [{ id: '2', attempt: 3 }] } },
     ]);
   });
 
   it('names the next attempt of the same rows differently, and the same attempt the same', () => {
-    expect(laneJobId({ key: 'a', items: [{ id: '7', attempt: 1 }] })).toBe(laneJobId({ key: 'a', items: [{ id: '7', attempt: 1 }, { id: '8', attempt: 1 }] }));
+    expect(laneJobId({ key: 'a', items: [{ id: '7', attempt: 1 }] })).toBe(
+      laneJobId({
+        key: 'a',
+        items: [
+          { id: '7', attempt: 1 },
+          { id: '8', attempt: 1 },
+        ],
+      }),
+    );
     expect(laneJobId({ key: 'a', items: [{ id: '7', attempt: 2 }] })).not.toBe(laneJobId({ key: 'a', items: [{ id: '7', attempt: 1 }] }));
   });
 

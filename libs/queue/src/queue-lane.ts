@@ -1,4 +1,12 @@
-import { Inject, type BeforeApplicationShutdown, type InjectionToken, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
+import {
+  Inject,
+  type BeforeApplicationShutdown,
+  type InjectionToken,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
 import { Sql } from '@app/database';
 import { RedisConfig, redisTarget } from '@app/redis';
 import { isLaneJob, type LaneItem, type LaneJob } from './lane-job';
@@ -148,7 +156,8 @@ export function registerLane<Row, Item extends LaneItem>(lane: LaneDeclaration<R
     {
       provide: t.relay,
       inject: [Sql, t.producer, t.settings],
-      useFactory: (db: Sql, producer: QueueProducer<LaneJob<Item>>, settings: LaneSettings<Row, Item>) => new OutboxRelay(db, producer, { ...settings, job: lane.job }),
+      useFactory: (db: Sql, producer: QueueProducer<LaneJob<Item>>, settings: LaneSettings<Row, Item>) =>
+        new OutboxRelay(db, producer, { ...settings, job: lane.job }),
     },
     {
       provide: t.worker,
@@ -158,8 +167,13 @@ export function registerLane<Row, Item extends LaneItem>(lane: LaneDeclaration<R
     {
       provide: t.lane,
       inject: [RedisConfig, t.settings, t.producer, t.relay, t.worker],
-      useFactory: (redis: RedisConfig, settings: LaneSettings<Row, Item>, producer: QueueProducer<LaneJob<Item>>, relay: OutboxRelay<Row, Item>, worker: LaneWorker<Row, Item>) =>
-        new QueueLane(lane.queue, producer, relay, worker, queueConnection(redis), settings),
+      useFactory: (
+        redis: RedisConfig,
+        settings: LaneSettings<Row, Item>,
+        producer: QueueProducer<LaneJob<Item>>,
+        relay: OutboxRelay<Row, Item>,
+        worker: LaneWorker<Row, Item>,
+      ) => new QueueLane(lane.queue, producer, relay, worker, queueConnection(redis), settings),
     },
   ];
 }

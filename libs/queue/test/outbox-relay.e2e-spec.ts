@@ -107,7 +107,10 @@ async function withRelays(
   for (const [k, items] of Object.entries(due)) await insert(table, k, items);
   const producer = new QueueProducer<JobData>('items', connection());
   try {
-    await test(table, Array.from({ length: n }, () => new OutboxRelay(db, producer, spec(table, overrides))));
+    await test(
+      table,
+      Array.from({ length: n }, () => new OutboxRelay(db, producer, spec(table, overrides))),
+    );
   } finally {
     await producer.close();
   }
@@ -204,7 +207,9 @@ describe('OutboxRelay', () => {
       expect(await count(table, `k LIKE 'b-%' AND queued_at IS NOT NULL`)).toBe(8);
       expect(await first.claim()).toBe(0);
       // Room again for b once some of its rows are done.
-      await db.rows(`UPDATE ${table} SET queued_at = NULL, next_attempt_at = NULL WHERE id IN (SELECT id FROM ${table} WHERE k LIKE 'b-%' AND queued_at IS NOT NULL LIMIT 2)`);
+      await db.rows(
+        `UPDATE ${table} SET queued_at = NULL, next_attempt_at = NULL WHERE id IN (SELECT id FROM ${table} WHERE k LIKE 'b-%' AND queued_at IS NOT NULL LIMIT 2)`,
+      );
       expect(await first.claim()).toBe(2);
     } finally {
       await producer.close();

@@ -4,7 +4,10 @@ import { RateLimitConfig } from './rate-limit.config';
 import { RateLimiter } from './rate-limiter.service';
 
 // The run's Redis, or its Redis Cluster with TEST_REDIS_CLUSTER=1 (the test kit's testRedis(), which this lib's tests cannot import).
-const testRedis = (): RedisTarget => ({ url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', clusterNodes: process.env.TEST_REDIS_CLUSTER_NODES ?? '' });
+const testRedis = (): RedisTarget => ({
+  url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  clusterNodes: process.env.TEST_REDIS_CLUSTER_NODES ?? '',
+});
 
 /** Against the real Redis (or Redis Cluster), each test under its own key prefix. */
 describe('RateLimiter', () => {
@@ -76,7 +79,7 @@ describe('RateLimiter', () => {
     expect(await redis.pttl(key('big'))).toBeGreaterThan(0);
   });
 
-  it('goes to Redis once its local share is used up, and sees the other instance\'s hits then', async () => {
+  it("goes to Redis once its local share is used up, and sees the other instance's hits then", async () => {
     const [a, b] = limiterPair({ RATE_LIMIT_LOCAL_PERCENT: 1 }); // a share of 10 at 1000/min
     await a.hit('api', 'shared', 1000, at);
     for (let i = 0; i < 50; i++) await b.hit('api', 'shared', 1000, at);

@@ -7,14 +7,24 @@ import { RedisConfig } from './redis.config';
 
 describe('connectRedis', () => {
   it('opens a Redis Cluster client when cluster nodes are named, with the URL credentials and TLS on every node', () => {
-    const config = Object.assign(new RedisConfig(), { REDIS_URL: 'rediss://app:p%40ss@ignored:6379', REDIS_CLUSTER_NODES: 'redis-1.internal:7000,10.0.0.2:7001' });
+    const config = Object.assign(new RedisConfig(), {
+      REDIS_URL: 'rediss://app:p%40ss@ignored:6379',
+      REDIS_CLUSTER_NODES: 'redis-1.internal:7000,10.0.0.2:7001',
+    });
     const client = connectRedis(redisTarget(config), { keyPrefix: 'docstore:', enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 });
     client.on('error', () => undefined);
     try {
       expect(client).toBeInstanceOf(Cluster);
       const cluster = client as Cluster;
-      expect((cluster as unknown as { startupNodes: unknown }).startupNodes).toEqual([{ host: 'redis-1.internal', port: 7000 }, { host: '10.0.0.2', port: 7001 }]);
-      expect(cluster.options).toMatchObject({ keyPrefix: 'docstore:', enableOfflineQueue: false, redisOptions: { username: 'app', password: 'p@ss', tls: {}, maxRetriesPerRequest: 1, commandTimeout: 2000 } });
+      expect((cluster as unknown as { startupNodes: unknown }).startupNodes).toEqual([
+        { host: 'redis-1.internal', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+      ]);
+      expect(cluster.options).toMatchObject({
+        keyPrefix: 'docstore:',
+        enableOfflineQueue: false,
+        redisOptions: { username: 'app', password: 'p@ss', tls: {}, maxRetriesPerRequest: 1, commandTimeout: 2000 },
+      });
     } finally {
       client.disconnect();
     }

@@ -16,6 +16,7 @@ export class RedisConfig {
   REDIS_CLUSTER_NODES: string = '';
 
   /** Prefix for every Redis key, so services (and test runs) sharing one Redis never collide. */
-  @IsString() @Matches(/^[\w:.-]*$/)
+  @IsString()
+  @Matches(/^[\w:.-]*$/)
   REDIS_PREFIX: string = '';
 }

@@ -78,7 +78,7 @@ describe('parseEncryptionKeys', () => {
   });
 
   it.each([
-    ['the Secret template\'s value', 'CHANGE_ME:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='],
+    ["the Secret template's value", 'CHANGE_ME:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='],
     ['an all-zero key under any id', `k1:${Buffer.alloc(32).toString('base64')}`],
     ['one byte repeated', `k1:${Buffer.alloc(32, 0x41).toString('base64')}`],
     ['a short pattern repeated', `k1:${Buffer.from('abcd'.repeat(8)).toString('base64')}`],

@@ -36,7 +36,10 @@ export class SecretDecryptionError extends Error {
 
 /** Parses the setting; throws an Error whose message says what is wrong (no key material in it). */
 export function parseEncryptionKeys(value: string): EncryptionKey[] {
-  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   if (entries.length === 0) throw new Error('needs at least one <keyId>:<base64 of 32 bytes>');
   const keys: EncryptionKey[] = [];
   for (const entry of entries) {

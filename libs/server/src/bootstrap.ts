@@ -30,7 +30,11 @@ export async function bootstrap(appModule: Type | (() => Type), options: Bootstr
     ConfigModule.validateDeclared();
     const module = isModuleClass(appModule) ? appModule : appModule();
     if (process.argv[2] === 'migrate') return await migrate(module);
-    const app = await NestFactory.create<NestExpressApplication>(module, new ExpressServerAdapter(), { bodyParser: false, bufferLogs: true, abortOnError: false });
+    const app = await NestFactory.create<NestExpressApplication>(module, new ExpressServerAdapter(), {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    });
     configureApp(app, options.docs);
     const config = app.get(ServerConfig);
     await app.listen(config.PORT).catch((error: NodeJS.ErrnoException) => {

@@ -46,7 +46,10 @@ export function configureApp(app: NestExpressApplication, docs?: ApiDocsOptions)
     }
     const document = SwaggerModule.createDocument(app, builder.build());
     // The error answers (ApiErrors) point at one schema: the body this app's errors render.
-    document.components = { ...document.components, schemas: { ...document.components?.schemas, [ERROR_BODY_SCHEMA_NAME]: errorRenderer(app)?.schema ?? ERROR_BODY_SCHEMA } };
+    document.components = {
+      ...document.components,
+      schemas: { ...document.components?.schemas, [ERROR_BODY_SCHEMA_NAME]: errorRenderer(app)?.schema ?? ERROR_BODY_SCHEMA },
+    };
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
   return app;

@@ -76,11 +76,7 @@ export class CoreModule {
         DiscoveryModule,
       ],
       controllers: [HealthController, MetricsController],
-      providers: [
-        { provide: APP_FILTER, useClass: AppExceptionFilter },
-        { provide: APP_PIPE, useFactory: createValidationPipe },
-        QueueMetricsExplorer,
-      ],
+      providers: [{ provide: APP_FILTER, useClass: AppExceptionFilter }, { provide: APP_PIPE, useFactory: createValidationPipe }, QueueMetricsExplorer],
     };
   }
 }

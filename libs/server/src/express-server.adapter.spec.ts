@@ -64,7 +64,12 @@ describe('ExpressServerAdapter', () => {
       return { status: res.statusCode, headers, text: await res.body.text() };
     };
 
-    for (const [query, init] of [['', {}], ['', { method: 'HEAD' }], ['?type=application/hal%2Bjson', {}], ['', { method: 'POST', body: '{}' }]] as const) {
+    for (const [query, init] of [
+      ['', {}],
+      ['', { method: 'HEAD' }],
+      ['?type=application/hal%2Bjson', {}],
+      ['', { method: 'POST', body: '{}' }],
+    ] as const) {
       const direct = await answer(`/direct${query}`, init);
       expect(direct).toEqual(await answer(`/express${query}`, init));
       expect(direct.status).toBe(201);

@@ -20,7 +20,10 @@ export class ExpressServerAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     if (options.httpsOptions || options.forceCloseConnections) return super.initHttpServer(options);
     const app = this.getInstance<Express>();
-    this.httpServer = createServer({ IncomingMessage: withPrototype(IncomingMessage, app.request), ServerResponse: withPrototype(ServerResponse, app.response) }, app);
+    this.httpServer = createServer(
+      { IncomingMessage: withPrototype(IncomingMessage, app.request), ServerResponse: withPrototype(ServerResponse, app.response) },
+      app,
+    );
   }
 
   /**

@@ -46,7 +46,9 @@ export class HealthController {
   private async queueBacklog(): Promise<Record<string, ReadinessReport>> {
     const out: Record<string, ReadinessReport> = {};
     for (const [name, counts] of await this.metrics.queueCounts()) {
-      out[`queue:${name}`] = counts ? { status: 'up', waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed } : { status: 'down', message: 'Redis did not answer in time' };
+      out[`queue:${name}`] = counts
+        ? { status: 'up', waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed }
+        : { status: 'down', message: 'Redis did not answer in time' };
     }
     return out;
   }

@@ -24,10 +24,13 @@ async function earlyAnswering(ms: number): Promise<{ server: Server; port: numbe
 function slowUpload(port: number, chunks: number, gapMs: number): Promise<{ status?: number; body: string; error?: string; written: number }> {
   return new Promise((resolve) => {
     const result: { status?: number; body: string; error?: string; written: number } = { body: '', written: 0 };
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': 'application/octet-stream' } }, (res: IncomingMessage) => {
-      result.status = res.statusCode;
-      res.on('data', (c: Buffer) => (result.body += c.toString()));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': 'application/octet-stream' } },
+      (res: IncomingMessage) => {
+        result.status = res.statusCode;
+        res.on('data', (c: Buffer) => (result.body += c.toString()));
+      },
+    );
     req.on('error', (error) => {
       result.error = (error as NodeJS.ErrnoException).code ?? error.message;
       resolve(result);

@@ -11,7 +11,11 @@ describe('batchedDestination', () => {
 
   /** What the file holds so far ('' before the destination has opened it: it opens asynchronously). */
   const contents = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
-  const read = (file: string) => contents(file).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { n: number; msg: string });
+  const read = (file: string) =>
+    contents(file)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { n: number; msg: string });
   const flush = (dest: ReturnType<typeof batchedDestination>) => new Promise<void>((resolve, reject) => dest.flush((err) => (err ? reject(err) : resolve())));
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 

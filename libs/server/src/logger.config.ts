@@ -25,7 +25,16 @@ export function createRootLogger(config: Pick<ServerConfig, 'LOG_LEVEL'>, servic
       base: { service, version },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers["x-client-token"]', 'req.headers.apikey', 'req.headers.cookie', 'headers.authorization', 'headers["x-client-token"]', 'headers.apikey', 'headers.cookie'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-client-token"]',
+          'req.headers.apikey',
+          'req.headers.cookie',
+          'headers.authorization',
+          'headers["x-client-token"]',
+          'headers.apikey',
+          'headers.cookie',
+        ],
         censor: '[redacted]',
       },
     },

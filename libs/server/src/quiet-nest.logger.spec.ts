@@ -3,7 +3,10 @@ import { QuietNestLogger } from './quiet-nest.logger';
 
 describe('QuietNestLogger', () => {
   const calls: Array<[string, unknown[]]> = [];
-  const record = (level: string) => (...args: unknown[]) => void calls.push([level, args]);
+  const record =
+    (level: string) =>
+    (...args: unknown[]) =>
+      void calls.push([level, args]);
   const inner: LoggerService = { log: record('info'), error: record('error'), warn: record('warn'), debug: record('debug') };
   const logger = new QuietNestLogger(inner);
   beforeEach(() => (calls.length = 0));

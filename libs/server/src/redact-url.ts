@@ -9,11 +9,14 @@ const CREDENTIAL_NAME = /api[-_.]?key|token|secret|passw(or)?d|^auth(orization)?
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
-  const pairs = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const rawName = eq === -1 ? pair : pair.slice(0, eq);
-    return CREDENTIAL_NAME.test(decodeName(rawName)) ? `${rawName}=[redacted]` : pair;
-  });
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq === -1 ? pair : pair.slice(0, eq);
+      return CREDENTIAL_NAME.test(decodeName(rawName)) ? `${rawName}=[redacted]` : pair;
+    });
   return `${url.slice(0, q)}?${pairs.join('&')}`;
 }
 

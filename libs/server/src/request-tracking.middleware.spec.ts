@@ -15,7 +15,9 @@ describe('trackRequests', () => {
   /** A series of the latency histogram, read from the registry's JSON (the text form is checked below too). */
   async function series(name: string, labels: Record<string, string>): Promise<number | undefined> {
     const histogram = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'http_request_duration_seconds');
-    return histogram?.values.find((v) => (v as { metricName?: string }).metricName === name && Object.entries(labels).every(([k, value]) => String(v.labels[k]) === value))?.value;
+    return histogram?.values.find(
+      (v) => (v as { metricName?: string }).metricName === name && Object.entries(labels).every(([k, value]) => String(v.labels[k]) === value),
+    )?.value;
   }
 
   beforeAll(() => {

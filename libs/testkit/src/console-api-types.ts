@@ -21,7 +21,12 @@ export async function consoleApiTypesProblem(document: object, service: 'docstor
   try {
     // openapi-typescript is an ES module: its command line runs it outside Jest's CommonJS loader.
     await writeFile(join(dir, 'openapi.json'), JSON.stringify(document));
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', join(dir, 'out.ts')]);
+    await promisify(execFile)(process.execPath, [
+      join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
+      join(dir, 'openapi.json'),
+      '-o',
+      join(dir, 'out.ts'),
+    ]);
     const generated = await readFile(join(dir, 'out.ts'), 'utf8');
     const file = consoleApiTypesFile(service);
     if (process.env.UPDATE_API_TYPES === '1') {

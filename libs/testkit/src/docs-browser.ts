@@ -6,7 +6,15 @@ import type { TestApp } from './test-app';
 
 /** Debian's Chromium (`apt-get install chromium`), or CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** Where screenshots go: `<workspace>/tmp/test-output/` (git-ignored). */
 export const TEST_OUTPUT = join(__dirname, '../../../tmp/test-output');
@@ -92,7 +100,10 @@ async function authorize(page: Page, credentials: Record<string, string>): Promi
 }
 
 async function execute(page: Page, op: TryOut, params: Record<string, string>): Promise<DocsAnswer> {
-  const block = page.locator(`.opblock-${op.method.toLowerCase()}`).filter({ has: page.locator(`[data-path="${op.path}"]`) }).first();
+  const block = page
+    .locator(`.opblock-${op.method.toLowerCase()}`)
+    .filter({ has: page.locator(`[data-path="${op.path}"]`) })
+    .first();
   if (!(await block.isVisible())) await page.locator(`.opblock-tag[data-tag="${op.tag}"]`).click();
   await block.locator('.opblock-summary').first().click();
   await block.locator('button.try-out__btn').click();

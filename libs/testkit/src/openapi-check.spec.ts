@@ -70,7 +70,9 @@ describe('openApiProblems', () => {
   it('accepts a write named as bodiless, and paging only on the lists named', async () => {
     const doc = document();
     delete doc.paths['/items'].post.requestBody;
-    await expect(openApiProblems(doc, { lists: [], bodiless: ['POST /items'] })).resolves.toEqual(['GET /items: declares page and per_page but is not a known list']);
+    await expect(openApiProblems(doc, { lists: [], bodiless: ['POST /items'] })).resolves.toEqual([
+      'GET /items: declares page and per_page but is not a known list',
+    ]);
   });
 
   it('names an operation whose success answer is not documented', async () => {

@@ -48,7 +48,12 @@ abstract class FakeProvider {
   protected static verifyJwt(jwt: string, key: KeyObject, algorithm: 'RS256' | 'ES256'): Record<string, unknown> | null {
     const [header, claims, signature] = jwt.split('.');
     if (!header || !claims || !signature) return null;
-    const ok = verify('sha256', Buffer.from(`${header}.${claims}`), algorithm === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key, Buffer.from(signature, 'base64url'));
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${header}.${claims}`),
+      algorithm === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key,
+      Buffer.from(signature, 'base64url'),
+    );
     if (!ok) return null;
     const parsedHeader = JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg?: string };
     return parsedHeader.alg === algorithm ? { ...(JSON.parse(Buffer.from(claims, 'base64url').toString()) as object), header: parsedHeader } : null;
@@ -116,7 +121,13 @@ export class FakeFcm extends FakeProvider {
     this.serviceAccountFile = join(this.dir, 'service-account.json');
     writeFileSync(
       this.serviceAccountFile,
-      JSON.stringify({ type: 'service_account', project_id: this.projectId, client_email: 'push@fake-project.iam.gserviceaccount.com', private_key: this.privatePem, token_uri: this.tokenUrl }),
+      JSON.stringify({
+        type: 'service_account',
+        project_id: this.projectId,
+        client_email: 'push@fake-project.iam.gserviceaccount.com',
+        private_key: this.privatePem,
+        token_uri: this.tokenUrl,
+      }),
     );
     return this;
   }
@@ -129,7 +140,17 @@ export class FakeFcm extends FakeProvider {
 }
 
 /** Unregistered, as FCM answers it. */
-export const FCM_UNREGISTERED: FakeAnswer = { status: 404, body: { error: { code: 404, status: 'NOT_FOUND', message: 'Requested entity was not found.', details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }] } } };
+export const FCM_UNREGISTERED: FakeAnswer = {
+  status: 404,
+  body: {
+    error: {
+      code: 404,
+      status: 'NOT_FOUND',
+      message: 'Requested entity was not found.',
+      details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }],
+    },
+  },
+};
 
 /**
  * APNs on a loopback HTTP/2 server with real TLS: a test CA and a server certificate for
@@ -188,7 +209,8 @@ export class FakeApns extends FakeProvider {
       this.received.push({ device, at: Date.now(), headers: headers as Received['headers'], body: JSON.parse(Buffer.concat(chunks).toString() || '{}') });
       const jwt = /^bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1] ?? '';
       const claims = FakeProvider.verifyJwt(jwt, this.publicKey, 'ES256');
-      if (!claims || claims.iss !== this.teamId || (claims.header as { kid?: string }).kid !== this.keyId) return answer(403, { reason: 'InvalidProviderToken' });
+      if (!claims || claims.iss !== this.teamId || (claims.header as { kid?: string }).kid !== this.keyId)
+        return answer(403, { reason: 'InvalidProviderToken' });
       this.providerTokens.add(jwt);
       if (headers['apns-topic'] !== this.topic) return answer(400, { reason: 'TopicDisallowed' });
       const scripted = this.next(device);
@@ -203,10 +225,55 @@ export class FakeApns extends FakeProvider {
 function makeServerCertificate(dir: string): { key: string; cert: string; ca: string } {
   const at = (name: string) => join(dir, name);
   const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  run('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '2', '-subj', '/CN=push test CA');
-  run('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=localhost');
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=push test CA',
+  );
+  run(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    at('server.key'),
+    '-out',
+    at('server.csr'),
+    '-subj',
+    '/CN=localhost',
+  );
   writeFileSync(at('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  run('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.pem'), '-days', '2', '-extfile', at('ext.cnf'));
+  run(
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    at('server.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    at('ext.cnf'),
+  );
   return { key: at('server.key'), cert: at('server.pem'), ca: at('ca.pem') };
 }
 

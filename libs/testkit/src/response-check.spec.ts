@@ -17,7 +17,9 @@ const document = {
           '200': {
             content: {
               'application/json': {
-                schema: { allOf: [{ $ref: '#/components/schemas/Page' }, { properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } }] },
+                schema: {
+                  allOf: [{ $ref: '#/components/schemas/Page' }, { properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } }],
+                },
               },
             },
           },

@@ -90,7 +90,12 @@ export class ResponseCheck {
         continue;
       }
       if (!validate(body)) {
-        const detail = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+        const detail = (validate.errors ?? [])
+          .slice(0, 3)
+          .map(
+            (e) =>
+              `${e.instancePath || '/'} ${e.message}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+          );
         problems.add(`${name}: ${detail.join('; ')}`);
       }
     }
@@ -160,7 +165,8 @@ function toJsonSchema(schema: unknown, document: OpenApiDocument, open = false):
     if (key === 'nullable' || key === 'example' || key === 'examples' || key === 'discriminator' || key === 'xml') continue;
     if (key === 'properties' || key === 'patternProperties') out[key] = mapValues(value as Record<string, unknown>, (s) => toJsonSchema(s, document));
     else if (key === 'allOf' && Array.isArray(value) && value.length > 1) out.allOf = value.map((s) => toJsonSchema(s, document, true));
-    else if (key === 'items' || key === 'additionalProperties' || key === 'not' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') out[key] = toJsonSchema(value, document);
+    else if (key === 'items' || key === 'additionalProperties' || key === 'not' || key === 'anyOf' || key === 'oneOf' || key === 'allOf')
+      out[key] = toJsonSchema(value, document);
     else out[key] = value;
   }
   const objectLike = source.type === 'object' || source.properties !== undefined || (Array.isArray(source.allOf) && source.allOf.length > 1);

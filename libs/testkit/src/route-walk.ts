@@ -106,8 +106,40 @@ export function mustRefuseSegment(segment: string): boolean {
 }
 
 const TEN_KB = 10 * 1024;
-const NASTY = ['\u0000', '\u0001', '\u001f', '\u007f', '\ud800', '\udbff', '\udc00', '\udfff', '\ufeff', '\ufffd', '\u202e', '\u2028', '/', '\\', '%', '?', '#', '&', '=', '+', ' ', '.', '"', "'", '😀', 'é', '\n'];
-const nastyUnit = fc.oneof(fc.constantFrom(...NASTY), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+const NASTY = [
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\ufeff',
+  '\ufffd',
+  '\u202e',
+  '\u2028',
+  '/',
+  '\\',
+  '%',
+  '?',
+  '#',
+  '&',
+  '=',
+  '+',
+  ' ',
+  '.',
+  '"',
+  "'",
+  '😀',
+  'é',
+  '\n',
+];
+const nastyUnit = fc.oneof(
+  fc.constantFrom(...NASTY),
+  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+);
 
 /**
  * Path segments as a client may send them (already percent-encoded): nasty characters (NUL,
@@ -116,8 +148,25 @@ const nastyUnit = fc.oneof(fc.constantFrom(...NASTY), fc.string({ unit: 'graphem
  */
 export const pathSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: nastyUnit, minLength: 1, maxLength: 24 }).map(percentEncodeWtf8) },
-  { weight: 2, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')) },
-  { weight: 2, arbitrary: fc.constantFrom(...UNSTORABLE_SEGMENTS, `${'1'.repeat(16)}%00`, '%00'.repeat(50), '%F0%9F%98%80%ED%A0%BD', '%C3', '%F8%88%80%80%80', '%zz', 'a%', '%%00', '%G0') },
+  {
+    weight: 2,
+    arbitrary: fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      ...UNSTORABLE_SEGMENTS,
+      `${'1'.repeat(16)}%00`,
+      '%00'.repeat(50),
+      '%F0%9F%98%80%ED%A0%BD',
+      '%C3',
+      '%F8%88%80%80%80',
+      '%zz',
+      'a%',
+      '%%00',
+      '%G0',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('%2F', 'a%2Fb', '%2f%2f', '..%2F..%2Fetc', '%5C', '%2E', '%2E%2E', '..', '.', '%20', '~', '%3F', '%23') },
   { weight: 1, arbitrary: fc.constantFrom('x'.repeat(TEN_KB), '9'.repeat(TEN_KB), '%C3%A9'.repeat(TEN_KB / 6), '%F0%9F%98%80'.repeat(TEN_KB / 12)) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(encodeURIComponent) },
@@ -125,11 +174,37 @@ export const pathSegment: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.oneof(
-      fc.constantFrom('0', '-0', '-1', '1', '2147483647', '2147483648', '-2147483649', '9007199254740993', '9223372036854775807', '9223372036854775808', '18446744073709551616', '1e309', '1.5', 'NaN', 'Infinity', '0x1F', '00000000000000000001'),
+      fc.constantFrom(
+        '0',
+        '-0',
+        '-1',
+        '1',
+        '2147483647',
+        '2147483648',
+        '-2147483649',
+        '9007199254740993',
+        '9223372036854775807',
+        '9223372036854775808',
+        '18446744073709551616',
+        '1e309',
+        '1.5',
+        'NaN',
+        'Infinity',
+        '0x1F',
+        '00000000000000000001',
+      ),
       fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
     ),
   },
-  { weight: 1, arbitrary: fc.oneof(fc.uuid(), fc.uuid().map((u) => u.toUpperCase()), fc.uuid().map((u) => `${u}%00`), fc.uuid().map((u) => `{${u}}`)) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.uuid(),
+      fc.uuid().map((u) => u.toUpperCase()),
+      fc.uuid().map((u) => `${u}%00`),
+      fc.uuid().map((u) => `{${u}}`),
+    ),
+  },
 );
 
 /** What the walk needs from a booted app: credentials that pass its gate, a stored value per parameter, its error body. */
@@ -181,14 +256,22 @@ export function describePathParameterWalk(setup: () => PathWalkSetup): void {
       expect(walked).toEqual(expect.arrayContaining(s.expected));
     });
 
-    it('refuses each kind of undecodable or unstorable segment with 400 or 404, on every parameter of every route', async () => {
-      await eachTarget(targets, async (target) => {
-        for (const segment of UNSTORABLE_SEGMENTS) await call(target, segment);
-      });
-    }, TIMEOUT);
+    it(
+      'refuses each kind of undecodable or unstorable segment with 400 or 404, on every parameter of every route',
+      async () => {
+        await eachTarget(targets, async (target) => {
+          for (const segment of UNSTORABLE_SEGMENTS) await call(target, segment);
+        });
+      },
+      TIMEOUT,
+    );
 
-    it('never answers 5xx to generated segments, and refuses in the service\'s error body', async () => {
-      await fc.assert(fc.asyncProperty(fc.constantFrom(...targets), pathSegment, call), { numRuns: RUNS });
-    }, TIMEOUT);
+    it(
+      "never answers 5xx to generated segments, and refuses in the service's error body",
+      async () => {
+        await fc.assert(fc.asyncProperty(fc.constantFrom(...targets), pathSegment, call), { numRuns: RUNS });
+      },
+      TIMEOUT,
+    );
   });
 }

@@ -39,7 +39,13 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
     });
 
     it('answers 404 JSON {message} on any other route and method', async () => {
-      for (const [method, path] of [['get', '/'], ['get', '/nope'], ['post', '/health'], ['get', '/api/v1/anything'], ['delete', '/docs-json']] as const) {
+      for (const [method, path] of [
+        ['get', '/'],
+        ['get', '/nope'],
+        ['post', '/health'],
+        ['get', '/api/v1/anything'],
+        ['delete', '/docs-json'],
+      ] as const) {
         const res = await request(t.http)[method](path);
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
         expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -63,7 +69,10 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
       const res = await request(t.http).get('/metrics').expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       expect(res.headers['x-ratelimit-limit']).toBeUndefined();
-      const line = (route: string, status: number) => res.text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
+      const line = (route: string, status: number) =>
+        res.text
+          .split('\n')
+          .find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
       expect(line('unmatched', 404)).toMatch(new RegExp(`service="${service.name}"`));
       expect(res.text).not.toContain('/nope/123');
       expect(res.text).toMatch(/^process_resident_memory_bytes\{/m);
@@ -123,7 +132,12 @@ export function describeServiceBasics(service: ServiceUnderTest): void {
 
     it('loads valid settings with defaults', () => {
       const config = loadSettings(service.settings, valid, service.defaults);
-      expect(config).toMatchObject({ DATABASE_URL: valid.DATABASE_URL, PORT: service.port, REDIS_PREFIX: `${service.name}:`, BODY_LIMIT_BYTES: 5 * 1024 * 1024 });
+      expect(config).toMatchObject({
+        DATABASE_URL: valid.DATABASE_URL,
+        PORT: service.port,
+        REDIS_PREFIX: `${service.name}:`,
+        BODY_LIMIT_BYTES: 5 * 1024 * 1024,
+      });
       expect(loadSettings(service.settings, { ...valid, PORT: '8080', DB_POOL_SIZE: '5' }, service.defaults)).toMatchObject({ PORT: 8080, DB_POOL_SIZE: 5 });
     });
 

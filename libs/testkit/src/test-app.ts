@@ -34,7 +34,7 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
   const settings: Record<string, string> = {
     ...(await workerDatabaseSettings()),
     REDIS_URL: redis.url,
-    REDIS_CLUSTER_NODES: env.REDIS_URL === undefined ? redis.clusterNodes ?? '' : '',
+    REDIS_CLUSTER_NODES: env.REDIS_URL === undefined ? (redis.clusterNodes ?? '') : '',
     REDIS_PREFIX: `test:${process.env.TEST_RUN_ID}:${randomUUID().slice(0, 8)}:`,
     LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '4',
@@ -44,7 +44,11 @@ export async function createTestApp(appModule: Type, env: Record<string, string>
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
   Object.assign(process.env, settings);
   try {
-    const app = await NestFactory.create<NestExpressApplication>(appModule, new ExpressServerAdapter(), { bodyParser: false, logger: false, abortOnError: false });
+    const app = await NestFactory.create<NestExpressApplication>(appModule, new ExpressServerAdapter(), {
+      bodyParser: false,
+      logger: false,
+      abortOnError: false,
+    });
     // Before configureApp's own middleware and the routes: it sees every answer's bytes as sent.
     const responses = new ResponseCheck();
     app.use(responses.middleware);

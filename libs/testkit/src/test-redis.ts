@@ -39,6 +39,8 @@ export function startOwnRedisCluster(options: { masters?: number; replicas?: num
   // and so has no import alias. The path is built, not written: a literal path would make Nx count tools/ (and its
   // Nx packages) as a dependency of every app whose tests use the test kit, and put them into the images.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startRedisCluster } = require(join(__dirname, '..', '..', '..', 'tools', 'redis-cluster')) as { startRedisCluster(o: typeof options): Promise<OwnRedisCluster> };
+  const { startRedisCluster } = require(join(__dirname, '..', '..', '..', 'tools', 'redis-cluster')) as {
+    startRedisCluster(o: typeof options): Promise<OwnRedisCluster>;
+  };
   return startRedisCluster(options);
 }

@@ -20,12 +20,17 @@ export interface TrickleResult {
  * as a slow client would, until the server closes the connection; resolves with the answer.
  * The server is made to listen on a free loopback port when it is not listening yet.
  */
-export async function trickleBody(server: Server, request: { method: string; path: string; headers: Record<string, string>; length?: number; everyMs?: number }): Promise<TrickleResult> {
+export async function trickleBody(
+  server: Server,
+  request: { method: string; path: string; headers: Record<string, string>; length?: number; everyMs?: number },
+): Promise<TrickleResult> {
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const length = request.length ?? 1000;
   const headers = { ...request.headers, host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': String(length) };
-  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';

@@ -17,7 +17,10 @@ export interface ReceiveTool {
 
 /** Runs `npm run webhook:receive -- <args>` (tools/webhook-receive.js) as a user would, on a free port. */
 export async function startReceiveTool(args: string[]): Promise<ReceiveTool> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'tools/webhook-receive.js'), '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'tools/webhook-receive.js'), '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

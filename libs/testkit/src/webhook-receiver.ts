@@ -61,7 +61,9 @@ export async function startWebhookReceiver(options: { tls?: { key: string; cert:
         return;
       }
       const reply = () =>
-        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? (answer.status >= 300 ? `status ${answer.status}` : 'ok'));
+        res
+          .writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers })
+          .end(answer.body ?? (answer.status >= 300 ? `status ${answer.status}` : 'ok'));
       if (answer.delayMs) setTimeout(reply, answer.delayMs);
       else reply();
     });

@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { DatabaseConfig, prepared, Sql } from '@app/database';
 import { expectNoSessionState, freshDatabase, pooledUrl } from '../src';
 
-
 // Runs in `npm run test:pooler` (TEST_DATABASE_POOLER=pgbouncer): PgBouncer in transaction mode, a few server
 // connections per database. Each case gets a database (so a pool) of its own, since what one case leaves on
 // a server connection stays there.

@@ -23,7 +23,9 @@ export class AttemptRecorder {
     private readonly attempts: WebhookAttemptsRepository,
     @Optional() metrics?: Metrics,
   ) {
-    this.deliveries = metrics?.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', ['outcome']);
+    this.deliveries = metrics?.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome (succeeded, retrying, failed, cancelled).', [
+      'outcome',
+    ]);
   }
 
   /** Resolves true once written, false when the attempt was a duplicate (nothing changed). */

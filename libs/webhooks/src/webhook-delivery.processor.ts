@@ -102,7 +102,14 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
   private decide(delivery: ClaimedAttempt, outcome: AttemptOutcome): AttemptRecord {
     const { id, attempt, claim, scheduleAttempt } = delivery;
     const base = {
-      id, attempt, claim, trigger: trigger(delivery), response_status: outcome.status, duration_ms: outcome.durationMs, error: outcome.error, response_body: outcome.body,
+      id,
+      attempt,
+      claim,
+      trigger: trigger(delivery),
+      response_status: outcome.status,
+      duration_ms: outcome.durationMs,
+      error: outcome.error,
+      response_body: outcome.body,
     };
     if (outcome.ok) return { ...base, status: 'succeeded', retry_in_ms: null };
     const delay = outcome.retryable ? nextRetryDelay(this.schedule, scheduleAttempt, outcome.retryAfterSeconds) : null;
@@ -142,7 +149,15 @@ function trigger(delivery: DeliveryAttempt): 'schedule' | 'redeliver' {
 
 function cancelled(delivery: ClaimedAttempt): AttemptRecord {
   return {
-    id: delivery.id, attempt: delivery.attempt, claim: delivery.claim, trigger: trigger(delivery), status: 'cancelled',
-    response_status: null, duration_ms: null, error: 'The webhook is inactive.', response_body: null, retry_in_ms: null,
+    id: delivery.id,
+    attempt: delivery.attempt,
+    claim: delivery.claim,
+    trigger: trigger(delivery),
+    status: 'cancelled',
+    response_status: null,
+    duration_ms: null,
+    error: 'The webhook is inactive.',
+    response_body: null,
+    retry_in_ms: null,
   };
 }

@@ -130,7 +130,9 @@ export class WebhookRegistrationsRepository {
 
   /** The event types the owner's active webhooks subscribe to. */
   async subscribedEvents(owner: string): Promise<string[]> {
-    const rows = await this.db.rows<{ event: string }>(`SELECT DISTINCT unnest(events) AS event FROM ${this.table} WHERE owner = $1 AND status = 'active'`, [owner]);
+    const rows = await this.db.rows<{ event: string }>(`SELECT DISTINCT unnest(events) AS event FROM ${this.table} WHERE owner = $1 AND status = 'active'`, [
+      owner,
+    ]);
     return rows.map((r) => r.event);
   }
 

@@ -41,7 +41,13 @@ export class WebhookSecretsRepository {
       [
         JSON.stringify(
           rows.map(({ id, old, next }) => ({
-            id, old_secret: old.secret, secret: next.secret, old_previous: old.previous_secret, previous_secret: next.previous_secret, old_headers: old.headers, headers: next.headers,
+            id,
+            old_secret: old.secret,
+            secret: next.secret,
+            old_previous: old.previous_secret,
+            previous_secret: next.previous_secret,
+            old_headers: old.headers,
+            headers: next.headers,
           })),
         ),
       ],

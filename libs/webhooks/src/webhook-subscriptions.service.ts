@@ -39,7 +39,13 @@ export class WebhookSubscriptions {
     return this.targets.get(webhookId, async () => {
       const stored = await this.registrations.target(webhookId);
       // A row written before its secrets were encrypted (an older replica during a rollout) is read as it is.
-      return stored && { ...stored, secrets: stored.secrets.map((s) => (SecretCipher.isCiphertext(s) ? this.cipher.decrypt(s) : s)), headers: openHeaders(this.cipher, stored.headers) };
+      return (
+        stored && {
+          ...stored,
+          secrets: stored.secrets.map((s) => (SecretCipher.isCiphertext(s) ? this.cipher.decrypt(s) : s)),
+          headers: openHeaders(this.cipher, stored.headers),
+        }
+      );
     });
   }
 

@@ -24,7 +24,10 @@ export class TargetPolicy {
     allowList: string,
     private readonly allowHttpForAllowedTargets = false,
   ) {
-    for (const entry of allowList.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+    for (const entry of allowList
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean)) {
       if (entry.includes('/')) this.ranges.push(ipaddr.parseCIDR(entry));
       else if (ipaddr.isValid(entry)) this.ranges.push(ipaddr.parseCIDR(`${entry}/${isIP(entry) === 4 ? 32 : 128}`));
       else this.hosts.add(entry);

@@ -29,11 +29,14 @@ export class WebhookServiceConfig {
   WEBHOOK_WORKERS: WorkerMode = 'inline';
 
   /** Hosts or CIDRs that webhooks may target although they are not public (http only where the service allows it). */
-  @IsString() @Validate(AllowListConstraint)
+  @IsString()
+  @Validate(AllowListConstraint)
   WEBHOOK_ALLOWED_TARGETS: string = '';
 
   /** Most webhooks one owner (a docstore client, a gateway phone) may register: each one multiplies every event it subscribes to. */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   WEBHOOKS_MAX_PER_OWNER: number = 20;
 
   /**
@@ -41,11 +44,15 @@ export class WebhookServiceConfig {
    * under WEBHOOK_CONCURRENCY (jobs per worker process), one owner's backlog never holds every worker
    * slot, so another owner's delivery finds one free.
    */
-  @IsInt() @Min(1) @Max(10_000)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
   WEBHOOK_MAX_IN_FLIGHT_PER_OWNER: number = 128;
 
   /** How long one delivery attempt may take, in seconds. */
-  @IsInt() @Min(1) @Max(60)
+  @IsInt()
+  @Min(1)
+  @Max(60)
   WEBHOOK_TIMEOUT_SECONDS: number = 10;
 
   /** Seconds between attempts, comma-separated; its length is the number of retries. */
@@ -53,15 +60,20 @@ export class WebhookServiceConfig {
   WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,86400';
 
   /** A webhook whose deliveries failed without a success for this long is set inactive. */
-  @IsInt() @Min(60)
+  @IsInt()
+  @Min(60)
   WEBHOOK_DISABLE_AFTER_SECONDS: number = 5 * 24 * 3600;
 
   /** After a secret rotation, how long the previous secret still signs, in seconds. */
-  @IsInt() @Min(0) @Max(30 * 24 * 3600)
+  @IsInt()
+  @Min(0)
+  @Max(30 * 24 * 3600)
   WEBHOOK_SECRET_GRACE_SECONDS: number = 24 * 3600;
 
   /** Deliveries in flight per worker process (sockets waiting on receivers are cheap). */
-  @IsInt() @Min(1) @Max(2000)
+  @IsInt()
+  @Min(1)
+  @Max(2000)
   WEBHOOK_CONCURRENCY: number = 256;
 
   /**
@@ -69,30 +81,41 @@ export class WebhookServiceConfig {
    * its delivery window, which starts at 128, grows with fast successes and halves on failures.
    * The relay never queues more, so a slow receiver holds at most this many worker slots.
    */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 512;
 
   /** How often the outbox relay looks for due deliveries when no write nudged it, in milliseconds. */
-  @IsInt() @Min(10) @Max(60_000)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   WEBHOOK_RELAY_INTERVAL_MS: number = 1000;
 
   /**
    * How often queued deliveries are checked against the queue, in seconds: one whose job is
    * gone (Redis restarted empty) is queued again. Also checked at start and whenever Redis answers again.
    */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   WEBHOOK_REQUEUE_AFTER_SECONDS: number = 60;
 
   /** How long the attempt log keeps each attempt, in days. */
-  @IsInt() @Min(1) @Max(3650)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   WEBHOOK_ATTEMPT_RETENTION_DAYS: number = 30;
 
   /** How long a finished delivery (succeeded, failed, cancelled) is kept after its last attempt, in days; its attempts go with it. */
-  @IsInt() @Min(1) @Max(3650)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   WEBHOOK_DELIVERY_RETENTION_DAYS: number = 30;
 
   /** How long a process trusts what it read about a client's webhooks, in seconds. */
-  @IsInt() @Min(0) @Max(300)
+  @IsInt()
+  @Min(0)
+  @Max(300)
   WEBHOOK_CACHE_SECONDS: number = 5;
 
   get retrySchedule(): number[] {

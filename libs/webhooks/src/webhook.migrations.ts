@@ -10,6 +10,9 @@ import { WebhookDeliveryFinishedIndex1765000000001 } from './migrations/17650000
  * check these against the migrations table without it.
  */
 export const webhookMigrations = [
-  WebhookTables1763856000000, WebhookOwnerAttempts1763942400000, WebhookDeliveryWindow1764115200000,
-  WebhookDeliveryClaim1765000000000, WebhookDeliveryFinishedIndex1765000000001,
+  WebhookTables1763856000000,
+  WebhookOwnerAttempts1763942400000,
+  WebhookDeliveryWindow1764115200000,
+  WebhookDeliveryClaim1765000000000,
+  WebhookDeliveryFinishedIndex1765000000001,
 ];

@@ -11,7 +11,12 @@ import type { WebhookLane } from './webhook-lane';
 import { WebhookSubscriptions } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
 import {
-  DeliveryNotFoundException, DeliveryQueuedException, WebhookInactiveException, WebhookLimitReachedException, WebhookNotFoundException, WebhookUrlTakenException,
+  DeliveryNotFoundException,
+  DeliveryQueuedException,
+  WebhookInactiveException,
+  WebhookLimitReachedException,
+  WebhookNotFoundException,
+  WebhookUrlTakenException,
 } from './webhooks.exception';
 import { WebhookAttemptsRepository, type AttemptView } from './webhook-attempts.repository';
 import { WebhookOutboxRepository, type DeliveryView } from './webhook-outbox.repository';
@@ -60,7 +65,13 @@ export class WebhooksService {
     const max = this.config.WEBHOOKS_MAX_PER_OWNER;
     const webhook = await this.registrations.insert(
       owner,
-      { url: input.url, events: unique(input.events), status: input.status ?? 'active', headers: sealHeaders(this.cipher, input.headers ?? {}), secret: secret && this.cipher.encrypt(secret) },
+      {
+        url: input.url,
+        events: unique(input.events),
+        status: input.status ?? 'active',
+        headers: sealHeaders(this.cipher, input.headers ?? {}),
+        secret: secret && this.cipher.encrypt(secret),
+      },
       max,
     );
     if (webhook === 'limit-reached') throw new WebhookLimitReachedException(max, this.urlField);
@@ -84,7 +95,11 @@ export class WebhooksService {
     await this.get(owner, id);
     if (changes.url !== undefined) await this.assertTarget(changes.url);
     const webhook = await this.registrations
-      .update(owner, id, { ...changes, events: changes.events && unique(changes.events), headers: changes.headers && sealHeaders(this.cipher, changes.headers) })
+      .update(owner, id, {
+        ...changes,
+        events: changes.events && unique(changes.events),
+        headers: changes.headers && sealHeaders(this.cipher, changes.headers),
+      })
       .catch((error: { code?: string }) => {
         throw error.code === '23505' ? new WebhookUrlTakenException(this.urlField) : error;
       });

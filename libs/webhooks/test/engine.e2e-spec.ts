@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Pruner, Sql } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import { SecretCipher } from '@app/secrets';
- 
+
 import { makeCertificates, startWebhookReceiver, type TestApp, type TestCertificates, type WebhookReceiver } from '@app/testkit';
 import { WebhookDeliveryProcessor } from '../src/webhook-delivery.processor';
 import { standardWebhooksSigner, verifyWebhook } from '../src/webhook-signature';
@@ -84,7 +84,10 @@ describe('webhook engine, unsigned https service', () => {
   });
 
   it('refuses plain http even for an allow-listed host, naming the service field', async () => {
-    const error = await t.get(WebhooksService).create(owner(), { url: 'http://127.0.0.1:9/hook', events: ['messages'] }).catch((e: unknown) => e);
+    const error = await t
+      .get(WebhooksService)
+      .create(owner(), { url: 'http://127.0.0.1:9/hook', events: ['messages'] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationFailedException);
     expect((error as ValidationFailedException).body()).toMatchObject({ errors: { endpoint: ['The endpoint must use https.'] } });
   });
@@ -138,13 +141,25 @@ describe('webhook engine, unsigned https service', () => {
       expect(total).toBe(2);
       expect(rows).toEqual([
         {
-          attempt: 1, trigger: 'schedule', outcome: 'failed', response_status: 500, duration_ms: expect.any(Number),
+          attempt: 1,
+          trigger: 'schedule',
+          outcome: 'failed',
+          response_status: 500,
+          duration_ms: expect.any(Number),
           // 1 KB ends inside the two bytes of é: the log keeps whole characters only.
-          error: `HTTP 500: ${'x'.repeat(512)}`, response_body: 'x'.repeat(1023), attempted_at: expect.any(String),
+          error: `HTTP 500: ${'x'.repeat(512)}`,
+          response_body: 'x'.repeat(1023),
+          attempted_at: expect.any(String),
         },
         {
-          attempt: 2, trigger: 'schedule', outcome: 'succeeded', response_status: 200, duration_ms: expect.any(Number),
-          error: null, response_body: 'thanks', attempted_at: expect.any(String),
+          attempt: 2,
+          trigger: 'schedule',
+          outcome: 'succeeded',
+          response_status: 200,
+          duration_ms: expect.any(Number),
+          error: null,
+          response_body: 'thanks',
+          attempted_at: expect.any(String),
         },
       ]);
       await service.redeliver(who, webhook.id, delivery.id);
@@ -202,7 +217,11 @@ describe('webhook engine, delivery window per webhook', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await startEngineApp(signed, 'engine_window', { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '200', WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_RETRY_SCHEDULE: '60' });
+    t = await startEngineApp(signed, 'engine_window', {
+      WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '200',
+      WEBHOOK_TIMEOUT_SECONDS: '20',
+      WEBHOOK_RETRY_SCHEDULE: '60',
+    });
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
@@ -210,7 +229,8 @@ describe('webhook engine, delivery window per webhook', () => {
     await t?.close();
   });
 
-  const windowOf = async (id: string) => (await t.get(Sql).one<{ w: number }>(`SELECT delivery_window AS w FROM engine_window.webhooks WHERE id = $1`, [id]))!.w;
+  const windowOf = async (id: string) =>
+    (await t.get(Sql).one<{ w: number }>(`SELECT delivery_window AS w FROM engine_window.webhooks WHERE id = $1`, [id]))!.w;
 
   it('widens with each fast success up to the maximum, holds on slow ones, halves when an attempt fails', async () => {
     const who = owner();
@@ -223,7 +243,11 @@ describe('webhook engine, delivery window per webhook', () => {
     await t.get(WebhookEvents).emit(who, 'e', [{ slow: true }, { slow: true }]);
     await settled(t, who, webhook.id, 5);
     expect(await windowOf(webhook.id)).toBe(131);
-    await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 80 }, (_, n) => ({ n })));
+    await t.get(WebhookEvents).emit(
+      who,
+      'e',
+      Array.from({ length: 80 }, (_, n) => ({ n })),
+    );
     await settled(t, who, webhook.id, 85);
     expect(await windowOf(webhook.id)).toBe(200);
     await t.get(WebhookEvents).emit(who, 'e', [{ fail: true }]);
@@ -248,7 +272,11 @@ describe('webhook engine, delivery window per webhook', () => {
     receiver.answer((call) => (call.json?.data?.who === who ? 'hang' : { status: 200 }));
     const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
     await t.get(Sql).rows(`UPDATE engine_window.webhooks SET delivery_window = 3 WHERE id = $1`, [webhook.id]);
-    await t.get(WebhookEvents).emit(who, 'e', Array.from({ length: 8 }, () => ({ who })));
+    await t.get(WebhookEvents).emit(
+      who,
+      'e',
+      Array.from({ length: 8 }, () => ({ who })),
+    );
     await receiver.waitFor(3, (c) => c.json?.data?.who === who);
     // Once the lane is drained, everything due has been offered to the queue: the window let 3 through (all
     // hanging) and holds the other 5 back, so no further request can leave.
@@ -297,14 +325,20 @@ describe('webhook engine, fair delivery between owners', () => {
 
     for (let i = 0; i < 10; i++) await t.get(WebhooksService).create(b, { url: `${slow.url}?hook=${i}`, events: ['e'] });
     // 300 deliveries of 3 s each: B's backlog lasts far beyond the test.
-    await t.get(WebhookEvents).emit(b, 'e', Array.from({ length: 30 }, (_, n) => ({ n })));
+    await t.get(WebhookEvents).emit(
+      b,
+      'e',
+      Array.from({ length: 30 }, (_, n) => ({ n })),
+    );
     await slow.waitFor(4);
 
     const flooded = [await deliveryTime(a, 4), await deliveryTime(a, 5), await deliveryTime(a, 6)];
     // 50 ms for timer jitter on a busy machine; without the cap each would wait ~3 s for a free worker slot.
     for (const ms of flooded) expect(ms).toBeLessThanOrEqual(2 * normal + 50);
     // B holds no more than its cap of queued or in-flight deliveries.
-    const inFlight = await t.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM engine_fair.webhook_deliveries WHERE owner = $1 AND queued_at IS NOT NULL`, [b]);
+    const inFlight = await t
+      .get(Sql)
+      .one<{ n: number }>(`SELECT count(*)::int AS n FROM engine_fair.webhook_deliveries WHERE owner = $1 AND queued_at IS NOT NULL`, [b]);
     expect(inFlight!.n).toBeLessThanOrEqual(4);
   });
 });
@@ -334,8 +368,17 @@ describe('webhook engine, a job run by two workers at once', () => {
   async function jobFor(who: string, webhookId: string): Promise<DeliveryJob> {
     const rows = await a
       .get(Sql)
-      .rows<{ id: string; attempts: number; event_id: string }>(`SELECT id, attempts, event_id FROM engine_claim.webhook_deliveries WHERE owner = $1 ORDER BY created_at, id`, [who]);
-    const items = rows.map((r) => ({ id: r.id, attempt: r.attempts + 1, scheduleAttempt: r.attempts + 1, eventId: r.event_id, body: JSON.stringify({ who, id: r.id }) }));
+      .rows<{ id: string; attempts: number; event_id: string }>(
+        `SELECT id, attempts, event_id FROM engine_claim.webhook_deliveries WHERE owner = $1 ORDER BY created_at, id`,
+        [who],
+      );
+    const items = rows.map((r) => ({
+      id: r.id,
+      attempt: r.attempts + 1,
+      scheduleAttempt: r.attempts + 1,
+      eventId: r.event_id,
+      body: JSON.stringify({ who, id: r.id }),
+    }));
     return { data: { key: webhookId, items } } as DeliveryJob;
   }
   const callsOf = (who: string) => receiver.calls.filter((c) => c.json?.who === who);
@@ -345,14 +388,25 @@ describe('webhook engine, a job run by two workers at once', () => {
     receiver.answer(() => ({ status: 200, delayMs: 300 }));
     const who = owner();
     const { webhook } = await a.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
-    await a.get(WebhookEvents).emit(who, 'e', Array.from({ length: 5 }, (_, n) => ({ n })));
+    await a.get(WebhookEvents).emit(
+      who,
+      'e',
+      Array.from({ length: 5 }, (_, n) => ({ n })),
+    );
     const job = await jobFor(who, webhook.id);
     await Promise.all([run(a, job), run(b, job), run(a, job), run(b, job)]);
     const ids = callsOf(who).map((c) => c.json.id as string);
     expect(ids.sort()).toEqual(job.data.items.map((d) => d.id).sort());
     const rows = await deliveriesOf(a, who, webhook.id);
     expect(rows.map((d) => [d.status, d.attempts])).toEqual(Array.from({ length: 5 }, () => ['succeeded', 1]));
-    expect((await a.get(Sql).one<{ n: number }>(`SELECT count(*)::int AS n FROM engine_claim.webhook_attempts a JOIN engine_claim.webhook_deliveries d ON d.id = a.delivery_id WHERE d.owner = $1`, [who]))!.n).toBe(5);
+    expect(
+      (await a
+        .get(Sql)
+        .one<{ n: number }>(
+          `SELECT count(*)::int AS n FROM engine_claim.webhook_attempts a JOIN engine_claim.webhook_deliveries d ON d.id = a.delivery_id WHERE d.owner = $1`,
+          [who],
+        ))!.n,
+    ).toBe(5);
 
     // The job runs once more after everything was recorded (BullMQ's stalled-job check, a lost job queued again): nothing is sent.
     await run(b, job);
@@ -367,7 +421,11 @@ describe('webhook engine, a job run by two workers at once', () => {
     const job = await jobFor(who, webhook.id);
     const [delivery] = job.data.items;
     // A worker claimed it and is sending: its lease runs.
-    await a.get(Sql).rows(`UPDATE engine_claim.webhook_deliveries SET claim_token = gen_random_uuid(), claimed_until = now() + interval '1 minute' WHERE id = $1`, [delivery.id]);
+    await a
+      .get(Sql)
+      .rows(`UPDATE engine_claim.webhook_deliveries SET claim_token = gen_random_uuid(), claimed_until = now() + interval '1 minute' WHERE id = $1`, [
+        delivery.id,
+      ]);
     await run(b, job);
     expect(callsOf(who)).toHaveLength(0);
     await expect(a.get(WebhooksService).redeliver(who, webhook.id, delivery.id)).rejects.toBeInstanceOf(DeliveryQueuedException);
@@ -377,7 +435,10 @@ describe('webhook engine, a job run by two workers at once', () => {
     expect(callsOf(who)).toHaveLength(1);
     const [row] = await deliveriesOf(a, who, webhook.id);
     expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
-    expect(await a.get(Sql).one(`SELECT claim_token, claimed_until FROM engine_claim.webhook_deliveries WHERE id = $1`, [delivery.id])).toEqual({ claim_token: null, claimed_until: null });
+    expect(await a.get(Sql).one(`SELECT claim_token, claimed_until FROM engine_claim.webhook_deliveries WHERE id = $1`, [delivery.id])).toEqual({
+      claim_token: null,
+      claimed_until: null,
+    });
   });
 });
 
@@ -399,7 +460,12 @@ describe('webhook engine, signing secrets at rest', () => {
   });
 
   const stored = async (id: string) =>
-    (await t.get(Sql).one<{ secret: string; previous_secret: string | null; headers: Record<string, string> }>(`SELECT secret, previous_secret, headers FROM engine_signed.webhooks WHERE id = $1`, [id]))!;
+    (await t
+      .get(Sql)
+      .one<{ secret: string; previous_secret: string | null; headers: Record<string, string> }>(
+        `SELECT secret, previous_secret, headers FROM engine_signed.webhooks WHERE id = $1`,
+        [id],
+      ))!;
 
   it('stores the secret encrypted with the current key, and signs with the plaintext', async () => {
     const who = owner();
@@ -419,7 +485,9 @@ describe('webhook engine, signing secrets at rest', () => {
     const { webhook, secret } = await service.create(who, { url: receiver.url, events: ['e'], headers: { authorization: 'Bearer h1' } });
     const rotated = await service.rotateSecret(who, webhook.id);
     // A row from before encryption at rest.
-    await t.get(Sql).rows(`UPDATE engine_signed.webhooks SET secret = $2, headers = $3 WHERE id = $1`, [webhook.id, rotated.secret, { authorization: 'Bearer h1' }]);
+    await t
+      .get(Sql)
+      .rows(`UPDATE engine_signed.webhooks SET secret = $2, headers = $3 WHERE id = $1`, [webhook.id, rotated.secret, { authorization: 'Bearer h1' }]);
     expect(await t.get(WebhookMaintenance).reencryptSecrets()).toBe(1);
     expect(t.get(SecretCipher).decrypt((await stored(webhook.id)).secret)).toBe(rotated.secret);
     expect(t.get(SecretCipher).decrypt((await stored(webhook.id)).headers.authorization)).toBe('Bearer h1');
@@ -434,7 +502,12 @@ describe('webhook engine, signing secrets at rest', () => {
     // Now the old key can be dropped; both secrets still sign during the grace period.
     const onlyNew = await startEngineApp(signed, 'engine_signed', { ENCRYPTION_KEYS: newKey });
     try {
-      const row = (await onlyNew.get(Sql).one<{ secret: string; previous_secret: string; headers: Record<string, string> }>(`SELECT secret, previous_secret, headers FROM engine_signed.webhooks WHERE id = $1`, [webhook.id]))!;
+      const row = (await onlyNew
+        .get(Sql)
+        .one<{ secret: string; previous_secret: string; headers: Record<string, string> }>(
+          `SELECT secret, previous_secret, headers FROM engine_signed.webhooks WHERE id = $1`,
+          [webhook.id],
+        ))!;
       expect(row.secret.startsWith('enc1:new:')).toBe(true);
       expect(row.previous_secret.startsWith('enc1:new:')).toBe(true);
       expect(row.headers.authorization.startsWith('enc1:new:')).toBe(true);

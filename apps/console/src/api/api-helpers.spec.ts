@@ -33,7 +33,13 @@ describe('stats series', () => {
     const s = series({
       data: [
         { hour: '2026-11-25T10:00:00Z', total: 2, by_status: { sent: 2 } },
-        { hour: '2026-11-25T11:00:00Z', total: 1, by_status: { read: 1 }, by_platform: { android: { failed: 1 } }, webhook_deliveries: { total: 1, by_status: { failed: 1 } } },
+        {
+          hour: '2026-11-25T11:00:00Z',
+          total: 1,
+          by_status: { read: 1 },
+          by_platform: { android: { failed: 1 } },
+          webhook_deliveries: { total: 1, by_status: { failed: 1 } },
+        },
       ],
     });
     expect(s.hours).toEqual([Date.parse('2026-11-25T10:00:00Z') / 1000, Date.parse('2026-11-25T11:00:00Z') / 1000]);

@@ -49,7 +49,9 @@ describe('the typed client', () => {
 
   it('sends each service its own credential headers and a JSON body', async () => {
     answer = () => json(200, { messaging_product: 'whatsapp', contacts: [], messages: [{ id: 'wamid.1' }] });
-    const sentMessage = await client.call('gateway', credentials, 'post', '/api/Messages', { body: { messaging_product: 'whatsapp', to: '15550001', type: 'text', text: { body: 'hi' } } });
+    const sentMessage = await client.call('gateway', credentials, 'post', '/api/Messages', {
+      body: { messaging_product: 'whatsapp', to: '15550001', type: 'text', text: { body: 'hi' } },
+    });
     expect(sentMessage).toEqual({ messaging_product: 'whatsapp', contacts: [], messages: [{ id: 'wamid.1' }] });
     expect(sent[0].method).toBe('POST');
     expect(sent[0].headers.get('apikey')).toBe('gw_1_s');

@@ -27,10 +27,14 @@ type LooseInit = { params?: object; body?: unknown; headers?: Record<string, str
 
 async function send(service: Service, c: Credentials, method: Method, path: string, init: LooseInit): Promise<unknown> {
   // The runtime client is untyped: `call` gives each path its types.
-  const { data, error, response } = await client.request(method, path as never, {
-    ...init,
-    headers: { Accept: 'application/json', ...authHeaders(service, c), ...init.headers },
-  } as never);
+  const { data, error, response } = await client.request(
+    method,
+    path as never,
+    {
+      ...init,
+      headers: { Accept: 'application/json', ...authHeaders(service, c), ...init.headers },
+    } as never,
+  );
   // openapi-fetch reads a refused answer's body as JSON when it is JSON, else as text.
   if (!response.ok) throw new ApiError(response.status, errorMessage(response.status, response.statusText, error ?? null), error ?? null);
   return data;
@@ -52,7 +56,13 @@ export function call<S extends Service, M extends Method, P extends PathOf<S, M>
 }
 
 /** A GET answered as a file (the error CSV), saved through a temporary object URL. */
-export async function download<S extends Service, P extends PathOf<S, 'get'>>(service: S, c: Credentials, path: P, init: Init<S, 'get', P>, filename: string): Promise<void> {
+export async function download<S extends Service, P extends PathOf<S, 'get'>>(
+  service: S,
+  c: Credentials,
+  path: P,
+  init: Init<S, 'get', P>,
+  filename: string,
+): Promise<void> {
   const blob = (await send(service, c, 'get', path as string, { ...(init as LooseInit), headers: { Accept: '*/*' }, parseAs: 'blob' })) as Blob;
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

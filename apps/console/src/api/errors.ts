@@ -32,7 +32,8 @@ export function errorMessage(status: number, statusText: string, body: unknown):
   if (body && typeof body === 'object') {
     const b = body as { message?: unknown; error?: unknown };
     if (typeof b.message === 'string' && b.message) return b.message;
-    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string') return (b.error as { message: string }).message;
+    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string')
+      return (b.error as { message: string }).message;
     if (typeof b.error === 'string' && b.error) return b.error;
   }
   if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 500);

@@ -31,9 +31,20 @@ const ATTEMPT_COLUMNS: Column<Attempt>[] = [
 function Attempts({ webhook, deliveryId }: { webhook: WebhookTarget; deliveryId: string }) {
   const table = { label: `Attempts of delivery ${deliveryId}`, columns: ATTEMPT_COLUMNS, rowKey: (a: Attempt) => a.attempt };
   return webhook.service === 'docstore' ? (
-    <List {...table} service="docstore" path={`${DOCSTORE}/{deliveryId}/attempts`} init={{ params: { path: { client: webhook.client, webhookId: webhook.webhookId, deliveryId } } }} />
+    <List
+      {...table}
+      service="docstore"
+      path={`${DOCSTORE}/{deliveryId}/attempts`}
+      init={{ params: { path: { client: webhook.client, webhookId: webhook.webhookId, deliveryId } } }}
+    />
   ) : (
-    <List {...table} service="gateway" path={`${GATEWAY}/{deliveryId}/attempts`} sizeParam="limit" init={{ params: { path: { id: webhook.id, deliveryId } } }} />
+    <List
+      {...table}
+      service="gateway"
+      path={`${GATEWAY}/{deliveryId}/attempts`}
+      sizeParam="limit"
+      init={{ params: { path: { id: webhook.id, deliveryId } } }}
+    />
   );
 }
 
@@ -48,7 +59,9 @@ export function DeliveryLog({ webhook }: { webhook: WebhookTarget }) {
   const redeliver = useMutation({
     mutationFn: (deliveryId: string) =>
       webhook.service === 'docstore'
-        ? call('docstore', credentials, 'post', `${DOCSTORE}/{deliveryId}/redeliver`, { params: { path: { client: webhook.client, webhookId: webhook.webhookId, deliveryId } } })
+        ? call('docstore', credentials, 'post', `${DOCSTORE}/{deliveryId}/redeliver`, {
+            params: { path: { client: webhook.client, webhookId: webhook.webhookId, deliveryId } },
+          })
         : call('gateway', credentials, 'post', `${GATEWAY}/{deliveryId}/redeliver`, { params: { path: { id: webhook.id, deliveryId } } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [webhook.service] }),
   });

@@ -1,5 +1,12 @@
 /** A labelled filter: one `<select>` of `options`, where the empty option reads "any". */
-export function FilterSelect(props: { id: string; label: string; value: string; options: readonly string[]; onChange(value: string): void; className?: string }) {
+export function FilterSelect(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange(value: string): void;
+  className?: string;
+}) {
   return (
     <div className={props.className ?? 'field'}>
       <label htmlFor={props.id}>{props.label}</label>

@@ -21,7 +21,14 @@ interface ListProps<S extends Service, P extends ListPath<S>> extends Omit<Table
  * A table that loads one page at a time (the API's own paging) and adds the next page on demand, so a
  * list of 10,000 rows never blocks the page: only what was asked for is fetched and rendered.
  */
-export function List<S extends Service, P extends ListPath<S>>({ service, path, init, sizeParam = 'per_page', empty = 'Nothing here yet.', ...table }: ListProps<S, P>) {
+export function List<S extends Service, P extends ListPath<S>>({
+  service,
+  path,
+  init,
+  sizeParam = 'per_page',
+  empty = 'Nothing here yet.',
+  ...table
+}: ListProps<S, P>) {
   const { credentials } = useSession();
   const result = useInfiniteQuery({
     queryKey: [service, path, init, 'list'],

@@ -11,7 +11,6 @@ import { SERVICE_TITLES } from '../Layout';
 
 const Chart = lazy(() => import('../components/Chart'));
 
-
 type StatsAnswer =
   | Answer<'docstore', 'get', '/api/v1/client/{client}/stats'>
   | Answer<'gateway', 'get', '/api/Stats'>

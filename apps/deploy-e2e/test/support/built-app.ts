@@ -19,7 +19,11 @@ export const hasExited = (child: ChildProcess) => child.exitCode !== null || chi
 
 /** Starts `node <args>` from the workspace root with only `env` (and PATH), production mode. */
 export function startProcess(name: string, args: string[], env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const proc: AppProcess = { name, child, output: '', done: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   child.stdout!.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));

@@ -10,7 +10,11 @@ const SCOPE_PARAMETERS = [
   ApiParam({ name: 'type', schema: { type: 'string', maxLength: 255, example: 'product' } }),
 ];
 const KEY = ApiParam({ name: 'key', schema: { type: 'string', maxLength: 255, example: 'sku-1' } });
-const HISTORY_ID = ApiParam({ name: 'history_id', description: 'A history entry id, from the history list.', schema: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } });
+const HISTORY_ID = ApiParam({
+  name: 'history_id',
+  description: 'A history entry id, from the history list.',
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' },
+});
 
 /**
  * Declares the parameters of a route under the DOC path (read as one object by

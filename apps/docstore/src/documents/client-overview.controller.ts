@@ -23,7 +23,12 @@ export class ClientOverviewController {
   @ApiOperation({ summary: 'The environment, context and type triples holding live documents the token may read, with their counts, sorted' })
   @ApiErrors(422)
   @ApiPaginatedResponse(CollectionDto)
-  async collections(@Param('client') _client: string, @Req() req: Request, @Query() _query: PageQueryDto, @PageRequest() paging: Paging): Promise<Paginated<CollectionDto>> {
+  async collections(
+    @Param('client') _client: string,
+    @Req() req: Request,
+    @Query() _query: PageQueryDto,
+    @PageRequest() paging: Paging,
+  ): Promise<Paginated<CollectionDto>> {
     const principal = req.principal as DocstorePrincipal;
     const { rows, total } = await this.overview.collections(principal.ownerId, principal.scopes, paging);
     return paginate(rows, total, paging);

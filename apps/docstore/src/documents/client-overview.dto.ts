@@ -5,7 +5,8 @@ import { HOURLY_WINDOW_NAMES, IsHourlyWindow, type HourlyWindowName } from '@app
 /** `GET /client/{client}/stats`: the window, 24h when absent. */
 export class StatsQueryDto {
   @ApiPropertyOptional({ enum: HOURLY_WINDOW_NAMES, default: '24h' })
-  @IsOptional() @IsHourlyWindow()
+  @IsOptional()
+  @IsHourlyWindow()
   window?: HourlyWindowName;
 }
 

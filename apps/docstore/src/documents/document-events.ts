@@ -33,7 +33,12 @@ export interface PageRead {
 
 export function pageRead(scope: DocumentScope, page: PageQuery, rows: readonly DocumentDto[], total: number): PageRead {
   return {
-    environment: scope.environment, context: scope.context, type: scope.type, page: page.page, per_page: page.perPage, total,
+    environment: scope.environment,
+    context: scope.context,
+    type: scope.type,
+    page: page.page,
+    per_page: page.perPage,
+    total,
     documents: rows.map((d) => ({ id: d.id, key: d.key, version: d.version })),
   };
 }

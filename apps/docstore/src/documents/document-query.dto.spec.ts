@@ -23,11 +23,22 @@ async function errorsOf(query: Record<string, unknown>, metatype: object = Docum
 describe('DocumentListQueryDto', () => {
   it('reads every operator suffix, the longest first', async () => {
     const { filters } = await parseListQuery({
-      'filter[a]': '1', 'filter[b_gt]': '2', 'filter[c_gte]': '3', 'filter[d_lt]': '4',
-      'filter[e_lte]': '5', 'filter[f_neq]': '6', 'filter[g_like]': 'x',
+      'filter[a]': '1',
+      'filter[b_gt]': '2',
+      'filter[c_gte]': '3',
+      'filter[d_lt]': '4',
+      'filter[e_lte]': '5',
+      'filter[f_neq]': '6',
+      'filter[g_like]': 'x',
     });
     expect(filters.map((f) => [f.path.join('.'), f.op])).toEqual([
-      ['a', 'eq'], ['b', 'gt'], ['c', 'gte'], ['d', 'lt'], ['e', 'lte'], ['f', 'neq'], ['g', 'like'],
+      ['a', 'eq'],
+      ['b', 'gt'],
+      ['c', 'gte'],
+      ['d', 'lt'],
+      ['e', 'lte'],
+      ['f', 'neq'],
+      ['g', 'like'],
     ]);
   });
 
@@ -97,7 +108,9 @@ describe('DocumentReadQueryDto', () => {
     );
 
   it('refuses other parameters and array forms, naming them', async () => {
-    expect(await errorsOf({ 'deleted[]': 'true' }, DocumentReadQueryDto)).toEqual({ 'deleted[]': ['The deleted parameter takes a single value: deleted[] is not accepted.'] });
+    expect(await errorsOf({ 'deleted[]': 'true' }, DocumentReadQueryDto)).toEqual({
+      'deleted[]': ['The deleted parameter takes a single value: deleted[] is not accepted.'],
+    });
     expect(await errorsOf({ deleted: ['true', 'false'] }, DocumentReadQueryDto)).toEqual({ deleted: ['The deleted field must be true or false.'] });
   });
 
@@ -140,8 +153,14 @@ describe('filterConditions', () => {
 
   it('orders by the requested fields and always ends with a stable tiebreak', () => {
     const params: unknown[] = [];
-    expect(orderBy([{ path: ['p'], descending: true }, { column: 'key', descending: false }], params)).toBe(
-      '(data #> $1::text[]) DESC NULLS LAST, key ASC NULLS FIRST, created_at ASC, id ASC',
-    );
+    expect(
+      orderBy(
+        [
+          { path: ['p'], descending: true },
+          { column: 'key', descending: false },
+        ],
+        params,
+      ),
+    ).toBe('(data #> $1::text[]) DESC NULLS LAST, key ASC NULLS FIRST, created_at ASC, id ASC');
   });
 });

@@ -189,16 +189,20 @@ export class DocumentListQueryDto extends PageQueryDto {
     description: `field,-field: data fields (dots for nested ones) or ${Object.keys(COLUMNS).join(', ')}; at most ${MAX_SORTS}.`,
     example: '-price,name',
   })
-  @Expose() @IsDocumentSort()
+  @Expose()
+  @IsDocumentSort()
   sort?: string;
 
   @ApiPropertyOptional({ type: Boolean, description: 'Also list soft-deleted and expired documents.' })
-  @Expose() @IsBooleanWord()
+  @Expose()
+  @IsBooleanWord()
   deleted?: string;
 
   /** Documented by the controller's `filter` deepObject parameter. */
   @ApiHideProperty()
-  @Expose() @Transform(({ obj }: { obj: Record<string, unknown> }) => readFilters(obj)) @AreDocumentFilters()
+  @Expose()
+  @Transform(({ obj }: { obj: Record<string, unknown> }) => readFilters(obj))
+  @AreDocumentFilters()
   filters!: FilterReading;
 
   /** The query the repository lists by. */

@@ -1,7 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, isISO8601, IsNotEmpty, IsObject, isObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsISO8601,
+  isISO8601,
+  IsNotEmpty,
+  IsObject,
+  isObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
 } from 'class-validator';
 import { KeepRaw, QuickCheck } from '@app/errors';
 import { PATH_SEGMENT, PATH_SEGMENT_MAX_LENGTH, PATH_SEGMENT_MESSAGE } from '../address/document-path.pipe';
@@ -14,49 +29,69 @@ export const BULK_HARD_LIMIT = 10_000;
 /** Expiry fields shared by single and bulk writes. */
 class ExpiryDto {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
   expires_at?: string | null;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_TTL_SECONDS, description: 'Seconds from now until the document expires; sets expires_at.' })
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_TTL_SECONDS)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TTL_SECONDS)
   ttl?: number;
 }
 
 @QuickCheck(acceptsDocumentBody)
 export class DocumentBodyDto extends ExpiryDto {
-  @ApiProperty() @IsString() @IsNotEmpty()
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
   environment!: string;
 
-  @ApiProperty() @IsString() @IsNotEmpty()
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
   context!: string;
 
-  @ApiProperty() @IsString() @IsNotEmpty()
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
   type!: string;
 
-  @ApiProperty() @IsString() @IsNotEmpty()
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
   key!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
-  @IsObject() @KeepRaw()
+  @IsObject()
+  @KeepRaw()
   data!: Record<string, unknown>;
 }
 
 @QuickCheck(acceptsBulkItem)
 export class BulkItemDto extends ExpiryDto {
   @ApiProperty({ minLength: 1, maxLength: PATH_SEGMENT_MAX_LENGTH, pattern: PATH_SEGMENT.source })
-  @IsString() @MaxLength(PATH_SEGMENT_MAX_LENGTH, { message: PATH_SEGMENT_MESSAGE }) @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
+  @IsString()
+  @MaxLength(PATH_SEGMENT_MAX_LENGTH, { message: PATH_SEGMENT_MESSAGE })
+  @Matches(PATH_SEGMENT, { message: PATH_SEGMENT_MESSAGE })
   key!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
-  @IsObject() @KeepRaw()
+  @IsObject()
+  @KeepRaw()
   data!: Record<string, unknown>;
 }
 
 @QuickCheck(acceptsBulkBody)
 export class BulkBodyDto {
   @ApiProperty({ type: [BulkItemDto], minItems: 1, maxItems: BULK_HARD_LIMIT, description: 'At most BULK_MAX_ITEMS (a setting) items.' })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(BULK_HARD_LIMIT)
-  @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => BulkItemDto)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(BULK_HARD_LIMIT)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => BulkItemDto)
   documents!: BulkItemDto[];
 }
 
@@ -65,11 +100,22 @@ const PRODUCT = { name: 'Mug', price: 9.5, tags: ['kitchen'] };
 /** Bodies that work as sent at the path parameters' examples (production/shop/product/sku-1). */
 export const DOCUMENT_BODY_EXAMPLES = {
   product: { summary: 'A product', value: { environment: 'production', context: 'shop', type: 'product', key: 'sku-1', data: PRODUCT } },
-  expiring: { summary: 'Kept for one day (ttl in seconds)', value: { environment: 'production', context: 'shop', type: 'product', key: 'sku-1', data: PRODUCT, ttl: 86400 } },
+  expiring: {
+    summary: 'Kept for one day (ttl in seconds)',
+    value: { environment: 'production', context: 'shop', type: 'product', key: 'sku-1', data: PRODUCT, ttl: 86400 },
+  },
 };
 
 export const BULK_BODY_EXAMPLES = {
-  products: { summary: 'Two products, created or updated', value: { documents: [{ key: 'sku-1', data: PRODUCT }, { key: 'sku-2', data: { name: 'Plate', price: 4.25 }, ttl: 86400 }] } },
+  products: {
+    summary: 'Two products, created or updated',
+    value: {
+      documents: [
+        { key: 'sku-1', data: PRODUCT },
+        { key: 'sku-2', data: { name: 'Plate', price: 4.25 }, ttl: 86400 },
+      ],
+    },
+  },
 };
 
 // The quick checks of the write bodies (see QuickCheck): each accepts only what the decorators
@@ -96,13 +142,26 @@ function expiryOk(value: Record<string, unknown>): boolean {
 
 export function acceptsDocumentBody(value: unknown): boolean {
   return (
-    isObject<Record<string, unknown>>(value) && onlyFields(value, BODY_FIELDS) &&
-    filled(value.environment) && filled(value.context) && filled(value.type) && filled(value.key) && isObject(value.data) && expiryOk(value)
+    isObject<Record<string, unknown>>(value) &&
+    onlyFields(value, BODY_FIELDS) &&
+    filled(value.environment) &&
+    filled(value.context) &&
+    filled(value.type) &&
+    filled(value.key) &&
+    isObject(value.data) &&
+    expiryOk(value)
   );
 }
 
 export function acceptsBulkItem(value: unknown): boolean {
-  return isObject<Record<string, unknown>>(value) && onlyFields(value, ITEM_FIELDS) && typeof value.key === 'string' && PATH_SEGMENT.test(value.key) && isObject(value.data) && expiryOk(value);
+  return (
+    isObject<Record<string, unknown>>(value) &&
+    onlyFields(value, ITEM_FIELDS) &&
+    typeof value.key === 'string' &&
+    PATH_SEGMENT.test(value.key) &&
+    isObject(value.data) &&
+    expiryOk(value)
+  );
 }
 
 export function acceptsBulkBody(value: unknown): boolean {

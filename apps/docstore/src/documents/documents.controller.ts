@@ -34,7 +34,11 @@ export class DocumentsController {
     description: `filter[field]=value; also _gt, _gte, _lt, _lte, _neq, _like suffixes; nested fields with dots (filter[a.b]); at most ${MAX_FILTERS}.`,
   })
   @ApiPaginatedResponse(DocumentDto, 'One page of the live documents (all of them with deleted=true).')
-  async list(@Param(DocumentPathPipe) at: DocumentAddress, @Query() query: DocumentListQueryDto, @PageRequest() paging: Paging): Promise<Paginated<DocumentDto>> {
+  async list(
+    @Param(DocumentPathPipe) at: DocumentAddress,
+    @Query() query: DocumentListQueryDto,
+    @PageRequest() paging: Paging,
+  ): Promise<Paginated<DocumentDto>> {
     const { rows, total } = await this.documents.list(at.scope, DocumentListQueryDto.read(query), paging);
     return paginate(rows, total, paging);
   }
@@ -67,7 +71,10 @@ export class DocumentsController {
   @ApiOkResponse({ type: DocumentDto, headers: ETAG_HEADER })
   @ApiNotModifiedResponse({ description: 'If-None-Match names the current version.' })
   async get(
-    @Param(DocumentPathPipe) at: DocumentAddress, @Query() query: DocumentReadQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response,
+    @Param(DocumentPathPipe) at: DocumentAddress,
+    @Query() query: DocumentReadQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<DocumentDto | void> {
     const document = setDocumentEtag(res, await this.documents.get(at.scope, at.key, isTrueWord(query.deleted)));
     if (notModified(req, document)) {
@@ -84,7 +91,12 @@ export class DocumentsController {
   @ApiErrors(400, 404, 412, 413, 415)
   @ApiBody({ type: DocumentBodyDto, examples: DOCUMENT_BODY_EXAMPLES })
   @ApiOkResponse({ type: DocumentDto, headers: ETAG_HEADER, description: 'The document, version + 1.' })
-  async update(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: DocumentBodyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<DocumentDto> {
+  async update(
+    @Param(DocumentPathPipe) at: DocumentAddress,
+    @Body() body: DocumentBodyDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DocumentDto> {
     return setDocumentEtag(res, await this.documents.update(at.scope, at.key, body, expectedVersion(req)));
   }
 

@@ -44,7 +44,10 @@ export interface Written<T> {
 }
 
 function written(rows: DocumentDto[]): Written<DocumentDto | null> {
-  const { rows: [value = null], deliveries } = splitRecorded(rows);
+  const {
+    rows: [value = null],
+    deliveries,
+  } = splitRecorded(rows);
   return { value, deliveries };
 }
 
@@ -74,21 +77,39 @@ export class DocumentsRepository {
     private readonly events: WebhookEvents,
   ) {
     this.writes = {
-      create: prepared('docstore.create', this.withEvents(`w AS (
+      create: prepared(
+        'docstore.create',
+        this.withEvents(
+          `w AS (
          INSERT INTO docstore.documents AS d (client_id, environment, context, type, key, data, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ${UPSERT}
          WHERE d.deleted_at IS NOT NULL OR d.expires_at <= now()
          RETURNING d.*
-       ) ${WITH_HISTORY('w')}`, DocumentEvent.Created)),
-      update: prepared('docstore.update', this.withEvents(`w AS (
+       ) ${WITH_HISTORY('w')}`,
+          DocumentEvent.Created,
+        ),
+      ),
+      update: prepared(
+        'docstore.update',
+        this.withEvents(
+          `w AS (
          UPDATE docstore.documents SET data = $6, expires_at = $7, version = version + 1, updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($8::int IS NULL OR version = $8)
          RETURNING *
-       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated)),
-      softDelete: prepared('docstore.soft_delete', this.withEvents(`w AS (
+       ) ${WITH_HISTORY('w')}`,
+          DocumentEvent.Updated,
+        ),
+      ),
+      softDelete: prepared(
+        'docstore.soft_delete',
+        this.withEvents(
+          `w AS (
          UPDATE docstore.documents SET deleted_at = now(), updated_at = now()
          WHERE ${AT_KEY} AND ${LIVE} AND ($6::int IS NULL OR version = $6) RETURNING *
-       )`, DocumentEvent.Deleted)),
+       )`,
+          DocumentEvent.Deleted,
+        ),
+      ),
     };
   }
 
@@ -122,10 +143,10 @@ export class DocumentsRepository {
 
   /** Version and liveness, for telling 404 from 412 after a conditional write matched nothing. */
   state(scope: DocumentScope, key: string, db: SqlRunner = this.db, lock = false): Promise<DocumentState | null> {
-    return db.one<DocumentState>(
-      `SELECT id, version, ${LIVE} AS live FROM docstore.documents WHERE ${AT_KEY}${lock ? ' FOR UPDATE' : ''}`,
-      [...scopeParams(scope), key],
-    );
+    return db.one<DocumentState>(`SELECT id, version, ${LIVE} AS live FROM docstore.documents WHERE ${AT_KEY}${lock ? ' FOR UPDATE' : ''}`, [
+      ...scopeParams(scope),
+      key,
+    ]);
   }
 
   /** Creates the document, or revives a deleted or expired one; null when a live one exists. */
@@ -140,14 +161,19 @@ export class DocumentsRepository {
 
   /** Brings back an earlier version's data (also for a deleted or expired document, which becomes live again). */
   async restore(id: string, data: Record<string, unknown>, db: SqlRunner): Promise<Written<DocumentDto | null>> {
-    return written(await db.rows<DocumentDto>(
-      this.withEvents(`w AS (
+    return written(
+      await db.rows<DocumentDto>(
+        this.withEvents(
+          `w AS (
          UPDATE docstore.documents SET data = $2, version = version + 1, updated_at = now(), deleted_at = NULL,
            expires_at = CASE WHEN expires_at <= now() THEN NULL ELSE expires_at END
          WHERE id = $1 RETURNING *
-       ) ${WITH_HISTORY('w')}`, DocumentEvent.Updated),
-      [id, data],
-    ));
+       ) ${WITH_HISTORY('w')}`,
+          DocumentEvent.Updated,
+        ),
+        [id, data],
+      ),
+    );
   }
 
   /** The event carries the document as it was deleted (deleted_at set). */
@@ -162,8 +188,10 @@ export class DocumentsRepository {
    * cannot deadlock each other.
    */
   async bulkUpsert(scope: DocumentScope, items: Array<DocumentWrite & { key: string }>, db: SqlRunner): Promise<Written<DocumentDto[]>> {
-    const { rows, deliveries } = splitRecorded(await db.rows<DocumentDto>(
-      this.withEvents(`input AS (
+    const { rows, deliveries } = splitRecorded(
+      await db.rows<DocumentDto>(
+        this.withEvents(
+          `input AS (
          SELECT * FROM jsonb_to_recordset($5::jsonb) AS i(key text, data jsonb, expires_at timestamptz)
        ), was_live AS (
          SELECT key FROM docstore.documents WHERE ${SCOPE} AND key IN (SELECT key FROM input) AND ${LIVE}
@@ -172,9 +200,11 @@ export class DocumentsRepository {
          SELECT $1, $2, $3, $4, key, data, expires_at FROM input ORDER BY key COLLATE "C" ${UPSERT}
          RETURNING d.*
        ) ${WITH_HISTORY('w')}`,
-      (row) => `CASE WHEN ${row}.key IN (SELECT key FROM was_live) THEN '${DocumentEvent.Updated}' ELSE '${DocumentEvent.Created}' END`),
-      [...scopeParams(scope), JSON.stringify(items.map((i) => ({ key: i.key, data: i.data, expires_at: i.expiresAt })))],
-    ));
+          (row) => `CASE WHEN ${row}.key IN (SELECT key FROM was_live) THEN '${DocumentEvent.Updated}' ELSE '${DocumentEvent.Created}' END`,
+        ),
+        [...scopeParams(scope), JSON.stringify(items.map((i) => ({ key: i.key, data: i.data, expires_at: i.expiresAt })))],
+      ),
+    );
     const position = new Map(items.map((item, i) => [item.key, i]));
     return { value: rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!), deliveries };
   }

@@ -8,7 +8,12 @@ import type { SchemasService } from '../schemas/schemas.service';
 import { DocumentEvent } from './document-events';
 import type { DocumentListQuery } from './document-query.dto';
 import type { DocumentBodyDto, DocumentDto } from './document.dto';
-import { DocumentAlreadyExistsException, DocumentNotFoundException, DocumentPathMismatchException, DocumentVersionMismatchException } from './documents.exception';
+import {
+  DocumentAlreadyExistsException,
+  DocumentNotFoundException,
+  DocumentPathMismatchException,
+  DocumentVersionMismatchException,
+} from './documents.exception';
 import type { DocumentsRepository, DocumentState, DocumentWrite, Written } from './documents.repository';
 import { DocumentsService } from './documents.service';
 
@@ -38,8 +43,18 @@ class FakeDocumentsRepository implements RepositoryPart {
   private put(scope: DocumentScope, key: string, write: DocumentWrite, previous?: DocumentDto): DocumentDto {
     const now = new Date().toISOString();
     const row: DocumentDto = {
-      id: previous?.id ?? String(this.nextId++), client_id: scope.clientId, environment: scope.environment, context: scope.context, type: scope.type, key,
-      data: write.data, version: (previous?.version ?? 0) + 1, created_at: previous?.created_at ?? now, updated_at: now, expires_at: write.expiresAt, deleted_at: null,
+      id: previous?.id ?? String(this.nextId++),
+      client_id: scope.clientId,
+      environment: scope.environment,
+      context: scope.context,
+      type: scope.type,
+      key,
+      data: write.data,
+      version: (previous?.version ?? 0) + 1,
+      created_at: previous?.created_at ?? now,
+      updated_at: now,
+      expires_at: write.expiresAt,
+      deleted_at: null,
     };
     this.rows.set(this.at(scope, key), row);
     return row;
@@ -63,13 +78,15 @@ class FakeDocumentsRepository implements RepositoryPart {
 
   update(scope: DocumentScope, key: string, write: DocumentWrite, expectedVersion?: number): Promise<Written<DocumentDto | null>> {
     const row = this.rows.get(this.at(scope, key));
-    if (!row || !FakeDocumentsRepository.live(row) || (expectedVersion !== undefined && expectedVersion !== row.version)) return Promise.resolve(this.written(null));
+    if (!row || !FakeDocumentsRepository.live(row) || (expectedVersion !== undefined && expectedVersion !== row.version))
+      return Promise.resolve(this.written(null));
     return Promise.resolve(this.written(this.put(scope, key, write, row)));
   }
 
   softDelete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<Written<DocumentDto | null>> {
     const row = this.rows.get(this.at(scope, key));
-    if (!row || !FakeDocumentsRepository.live(row) || (expectedVersion !== undefined && expectedVersion !== row.version)) return Promise.resolve(this.written(null));
+    if (!row || !FakeDocumentsRepository.live(row) || (expectedVersion !== undefined && expectedVersion !== row.version))
+      return Promise.resolve(this.written(null));
     row.deleted_at = new Date().toISOString();
     return Promise.resolve(this.written(row));
   }
@@ -84,7 +101,9 @@ class FakeDocumentsRepository implements RepositoryPart {
 
   list(scope: DocumentScope, query: DocumentListQuery, limit: number, offset: number): Promise<{ rows: DocumentDto[]; total: number }> {
     const prefix = this.at(scope, '');
-    const all = [...this.rows.entries()].filter(([at, row]) => at.startsWith(prefix) && (query.deleted || FakeDocumentsRepository.live(row))).map(([, row]) => row);
+    const all = [...this.rows.entries()]
+      .filter(([at, row]) => at.startsWith(prefix) && (query.deleted || FakeDocumentsRepository.live(row)))
+      .map(([, row]) => row);
     return Promise.resolve({ rows: all.slice(offset, offset + limit), total: all.length });
   }
 
@@ -118,7 +137,12 @@ class FakeSchemas implements Pick<SchemasService, 'assertValid'> {
 
 const scope: DocumentScope = { clientId: '0b9a4a57-8c3e-4a8f-9a55-3d0f6f1f2a11', environment: 'production', context: 'shop', type: 'product' };
 const body = (key: string, data: Record<string, unknown>, extra: Partial<DocumentBodyDto> = {}): DocumentBodyDto => ({
-  environment: scope.environment, context: scope.context, type: scope.type, key, data, ...extra,
+  environment: scope.environment,
+  context: scope.context,
+  type: scope.type,
+  key,
+  data,
+  ...extra,
 });
 const LIST: DocumentListQuery = { filters: [], sort: [], deleted: false };
 
@@ -131,7 +155,12 @@ describe('DocumentsService (in-memory repository)', () => {
     repository = new FakeDocumentsRepository();
     events = new FakeWebhookEvents();
     const config = { BULK_MAX_ITEMS: 3 } as DocumentsConfig;
-    service = new DocumentsService(repository as unknown as DocumentsRepository, new FakeSchemas() as unknown as SchemasService, config, events as unknown as WebhookEvents);
+    service = new DocumentsService(
+      repository as unknown as DocumentsRepository,
+      new FakeSchemas() as unknown as SchemasService,
+      config,
+      events as unknown as WebhookEvents,
+    );
   });
 
   it('creates version 1 and reads it back as stored', async () => {
@@ -198,15 +227,36 @@ describe('DocumentsService (in-memory repository)', () => {
   describe('bulk', () => {
     it('creates and updates in input order', async () => {
       await service.create(scope, 'b', body('b', { n: 1 }));
-      const written = await service.bulk(scope, [{ key: 'c', data: {} }, { key: 'b', data: { n: 2 } }]);
-      expect(written.map((d) => [d.key, d.version])).toEqual([['c', 1], ['b', 2]]);
+      const written = await service.bulk(scope, [
+        { key: 'c', data: {} },
+        { key: 'b', data: { n: 2 } },
+      ]);
+      expect(written.map((d) => [d.key, d.version])).toEqual([
+        ['c', 1],
+        ['b', 2],
+      ]);
     });
 
     it('refuses repeated and reserved keys, naming the item, and writes none of the items', async () => {
-      const repeated = await service.bulk(scope, [{ key: 'a', data: {} }, { key: 'a', data: {} }]).catch((e: ValidationFailedException) => e.body());
+      const repeated = await service
+        .bulk(scope, [
+          { key: 'a', data: {} },
+          { key: 'a', data: {} },
+        ])
+        .catch((e: ValidationFailedException) => e.body());
       expect(repeated).toMatchObject({ errors: { 'documents.1.key': ['The key "a" also appears at documents.0.'] } });
-      await expect(service.bulk(scope, [{ key: 'ok', data: {} }, { key: 'schema', data: {} }])).rejects.toBeInstanceOf(ValidationFailedException);
-      await expect(service.bulk(scope, [{ key: 'ok', data: {} }, { key: 'no', data: { bad: true } }])).rejects.toMatchObject({ status: 422 });
+      await expect(
+        service.bulk(scope, [
+          { key: 'ok', data: {} },
+          { key: 'schema', data: {} },
+        ]),
+      ).rejects.toBeInstanceOf(ValidationFailedException);
+      await expect(
+        service.bulk(scope, [
+          { key: 'ok', data: {} },
+          { key: 'no', data: { bad: true } },
+        ]),
+      ).rejects.toMatchObject({ status: 422 });
       expect(repository.rows.size).toBe(0);
     });
 

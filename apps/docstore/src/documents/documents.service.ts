@@ -10,7 +10,10 @@ import type { DocumentListQuery } from './document-query.dto';
 import { DocumentEvent, pageRead } from './document-events';
 import type { BulkItemDto, DocumentBodyDto, DocumentDto } from './document.dto';
 import {
-  DocumentAlreadyExistsException, DocumentNotFoundException, DocumentPathMismatchException, DocumentVersionMismatchException,
+  DocumentAlreadyExistsException,
+  DocumentNotFoundException,
+  DocumentPathMismatchException,
+  DocumentVersionMismatchException,
 } from './documents.exception';
 import { DocumentsRepository, type DocumentWrite } from './documents.repository';
 
@@ -76,11 +79,16 @@ export class DocumentsService {
     const seen = new Map<string, number>();
     items.forEach((item, i) => {
       if (RESERVED_KEYS.has(item.key)) throw ValidationFailedException.of(`documents.${i}.key`, `The key "${item.key}" is reserved.`);
-      if (seen.has(item.key)) throw ValidationFailedException.of(`documents.${i}.key`, `The key "${item.key}" also appears at documents.${seen.get(item.key)}.`);
+      if (seen.has(item.key))
+        throw ValidationFailedException.of(`documents.${i}.key`, `The key "${item.key}" also appears at documents.${seen.get(item.key)}.`);
       seen.set(item.key, i);
     });
     const writes = items.map((item, i) => ({ key: item.key, ...toWrite(item, `documents.${i}.`) }));
-    await this.schemas.assertValid(scope, items.map((item) => item.data), (i) => `documents.${i}.data`);
+    await this.schemas.assertValid(
+      scope,
+      items.map((item) => item.data),
+      (i) => `documents.${i}.data`,
+    );
     const written = await this.documents.transaction((tx) => this.documents.bulkUpsert(scope, writes, tx));
     this.events.recorded(written.deliveries);
     return written.value;

@@ -85,7 +85,10 @@ function withFormats<T extends Ajv>(ajv: T): T {
 /** `/address/city` → `address.city`; a missing required property is named itself. */
 function toViolations(errors: ErrorObject[], root = ''): SchemaViolation[] {
   return errors.map((error) => {
-    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
     if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
     const property = [root, ...segments].filter(Boolean).join('.') || '(root)';

@@ -37,6 +37,9 @@ export class SchemasRepository {
   }
 
   async delete(scope: DocumentScope): Promise<boolean> {
-    return (await this.db.rows(`DELETE FROM docstore.schemas WHERE ${SCOPE} RETURNING id, ${notifyChanged('$5')}`, [...params(scope), schemaCacheKey(scope)])).length > 0;
+    return (
+      (await this.db.rows(`DELETE FROM docstore.schemas WHERE ${SCOPE} RETURNING id, ${notifyChanged('$5')}`, [...params(scope), schemaCacheKey(scope)]))
+        .length > 0
+    );
   }
 }

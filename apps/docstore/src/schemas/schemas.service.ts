@@ -27,7 +27,11 @@ export class SchemasService {
   }
 
   async delete(scope: DocumentScope): Promise<void> {
-    const deleted = await this.cache.change(scope, () => this.schemas.delete(scope), (found) => found);
+    const deleted = await this.cache.change(
+      scope,
+      () => this.schemas.delete(scope),
+      (found) => found,
+    );
     if (!deleted) throw new SchemaNotFoundException();
   }
 

@@ -1,15 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  asIs,
-  bearerHeader,
-  credentialSource,
-  headerPair,
-  idBarSecret,
-  isUuid,
-  type AuthOptions,
-  type AuthorizationRequest,
-  type AuthPolicy,
-} from '@app/auth';
+import { asIs, bearerHeader, credentialSource, headerPair, idBarSecret, isUuid, type AuthOptions, type AuthorizationRequest, type AuthPolicy } from '@app/auth';
 import { BadRequestException, ForbiddenException } from '@app/errors';
 import type { Request } from 'express';
 import { clientIdOf } from '../address/client-id.param';

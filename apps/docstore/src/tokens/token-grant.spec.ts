@@ -19,7 +19,10 @@ describe('ungrantableScope', () => {
       permissions: ['token:manage'],
       document_rules: [{ environment: 'production', context: '*', permissions: ['document:read'] }],
     };
-    const rule = (environment: string, context: string, permissions: string[]) => ({ permissions: [], document_rules: [{ environment, context, permissions }] });
+    const rule = (environment: string, context: string, permissions: string[]) => ({
+      permissions: [],
+      document_rules: [{ environment, context, permissions }],
+    });
     expect(ungrantableScope(holder, rule('production', 'shop', ['document:read']))).toBeNull();
     expect(ungrantableScope(holder, rule('production', '*', ['document:read']))).toBeNull();
     expect(ungrantableScope(holder, rule('staging', 'shop', ['document:read']))).toBe('document:read in staging/shop');

@@ -82,7 +82,10 @@ describe('scopeAreas', () => {
         { environment: 'staging', context: 'blog', permissions: ['document:create'] },
       ],
     };
-    expect(scopeAreas(scopes, 'document:read')).toEqual([{ environment: 'production', context: 'shop' }, { environment: 'dev', context: '*' }]);
+    expect(scopeAreas(scopes, 'document:read')).toEqual([
+      { environment: 'production', context: 'shop' },
+      { environment: 'dev', context: '*' },
+    ]);
     expect(scopeAreas(['token:manage'], 'document:read')).toEqual([]);
     expect(scopeAreas({ permissions: [] }, 'document:read')).toEqual([]);
   });

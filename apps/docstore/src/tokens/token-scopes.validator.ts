@@ -19,7 +19,10 @@ export function tokenScopesProblem(value: unknown): string | null {
     if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return `scopes.document_rules.${i} must be an object.`;
     const { environment, context, permissions: granted, ...extra } = rule as Record<string, unknown>;
     if (Object.keys(extra).length > 0) return `scopes.document_rules.${i} has unknown fields: ${Object.keys(extra).join(', ')}.`;
-    for (const [name, v] of [['environment', environment], ['context', context]] as const) {
+    for (const [name, v] of [
+      ['environment', environment],
+      ['context', context],
+    ] as const) {
       if (typeof v !== 'string' || v.length === 0 || v.length > 255) return `scopes.document_rules.${i}.${name} must be a non-empty string (or *).`;
     }
     const ruleProblem = permissionsProblem(granted, `scopes.document_rules.${i}.permissions`);

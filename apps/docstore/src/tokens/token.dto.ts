@@ -33,7 +33,10 @@ const SCOPES_DOC = {
 
 export const CREATE_TOKEN_EXAMPLES = {
   reader: { summary: 'Reads every document of the client', value: { name: 'reader', scopes: ['document:read'] } },
-  expiring: { summary: 'Writes documents until the end of 2099', value: { name: 'writer', scopes: ['document:read', 'document:create', 'document:update'], expires_at: '2099-12-31T23:59:59Z' } },
+  expiring: {
+    summary: 'Writes documents until the end of 2099',
+    value: { name: 'writer', scopes: ['document:read', 'document:create', 'document:update'], expires_at: '2099-12-31T23:59:59Z' },
+  },
 };
 
 export const UPDATE_TOKEN_EXAMPLES = {
@@ -43,7 +46,9 @@ export const UPDATE_TOKEN_EXAMPLES = {
 
 export class CreateTokenDto {
   @ApiProperty({ maxLength: TOKEN_NAME_MAX_LENGTH })
-  @IsString() @IsNotEmpty() @MaxLength(TOKEN_NAME_MAX_LENGTH)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(TOKEN_NAME_MAX_LENGTH)
   name!: string;
 
   @ApiProperty(SCOPES_DOC)
@@ -51,21 +56,27 @@ export class CreateTokenDto {
   scopes!: TokenScopes;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
   expires_at?: string | null;
 }
 
 export class UpdateTokenDto {
   @ApiPropertyOptional({ maxLength: TOKEN_NAME_MAX_LENGTH })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(TOKEN_NAME_MAX_LENGTH)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(TOKEN_NAME_MAX_LENGTH)
   name?: string;
 
   @ApiPropertyOptional(SCOPES_DOC)
-  @IsOptional() @IsTokenScopes()
+  @IsOptional()
+  @IsTokenScopes()
   scopes?: TokenScopes;
 
   @ApiPropertyOptional({ enum: ['active', 'inactive'] })
-  @IsOptional() @IsIn(['active', 'inactive'])
+  @IsOptional()
+  @IsIn(['active', 'inactive'])
   status?: 'active' | 'inactive';
 }
 

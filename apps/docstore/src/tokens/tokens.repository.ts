@@ -45,10 +45,7 @@ export class TokensRepository {
   }
 
   async findSecret(id: string): Promise<TokenSecretRow | null> {
-    return this.db.one<TokenSecretRow>(
-      `SELECT id, client_id, secret_hash, scopes, status, expires_at FROM docstore.tokens WHERE id = $1`,
-      [id],
-    );
+    return this.db.one<TokenSecretRow>(`SELECT id, client_id, secret_hash, scopes, status, expires_at FROM docstore.tokens WHERE id = $1`, [id]);
   }
 
   /** Revoked tokens are gone from the API. */

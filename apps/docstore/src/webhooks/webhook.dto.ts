@@ -11,7 +11,10 @@ export const MAX_WEBHOOK_EVENTS = DOCUMENT_EVENTS.length * 4;
 const EVENTS_MESSAGE = `Each event must be one of: ${DOCUMENT_EVENTS.join(', ')}.`;
 
 export const CREATE_WEBHOOK_EXAMPLES = {
-  changes: { summary: 'Every change of a document', value: { url: 'https://hooks.example.com/docstore', events: ['document.created', 'document.updated', 'document.deleted'] } },
+  changes: {
+    summary: 'Every change of a document',
+    value: { url: 'https://hooks.example.com/docstore', events: ['document.created', 'document.updated', 'document.deleted'] },
+  },
 };
 
 export const UPDATE_WEBHOOK_EXAMPLES = {
@@ -21,30 +24,42 @@ export const UPDATE_WEBHOOK_EXAMPLES = {
 
 export class CreateWebhookDto {
   @ApiProperty({ maxLength: WEBHOOK_URL_MAX_LENGTH, description: 'https URL of a public host (http only for WEBHOOK_ALLOWED_TARGETS).' })
-  @IsString() @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @IsString()
+  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   url!: string;
 
   @ApiProperty({ type: [String], enum: DOCUMENT_EVENTS, minItems: 1, maxItems: MAX_WEBHOOK_EVENTS })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_WEBHOOK_EVENTS) @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_WEBHOOK_EVENTS)
+  @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
   events!: string[];
 
   @ApiPropertyOptional({ enum: ['active', 'inactive'], default: 'active' })
-  @IsOptional() @IsIn(['active', 'inactive'])
+  @IsOptional()
+  @IsIn(['active', 'inactive'])
   status?: 'active' | 'inactive';
 }
 
 /** Every field optional: what is given changes, the rest stays. */
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: WEBHOOK_URL_MAX_LENGTH })
-  @IsOptional() @IsString() @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   url?: string;
 
   @ApiPropertyOptional({ type: [String], enum: DOCUMENT_EVENTS, minItems: 1, maxItems: MAX_WEBHOOK_EVENTS })
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_WEBHOOK_EVENTS) @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_WEBHOOK_EVENTS)
+  @IsIn(DOCUMENT_EVENTS, { each: true, message: EVENTS_MESSAGE })
   events?: string[];
 
   @ApiPropertyOptional({ enum: ['active', 'inactive'] })
-  @IsOptional() @IsIn(['active', 'inactive'])
+  @IsOptional()
+  @IsIn(['active', 'inactive'])
   status?: 'active' | 'inactive';
 }
 

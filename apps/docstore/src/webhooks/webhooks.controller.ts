@@ -6,7 +6,15 @@ import { ApiErrors } from '@app/errors';
 import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import {
-  AttemptDto, CREATE_WEBHOOK_EXAMPLES, CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedWebhookDto, UPDATE_WEBHOOK_EXAMPLES, UpdateWebhookDto, WebhookDto,
+  AttemptDto,
+  CREATE_WEBHOOK_EXAMPLES,
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  DeliveryDto,
+  RotatedWebhookDto,
+  UPDATE_WEBHOOK_EXAMPLES,
+  UpdateWebhookDto,
+  WebhookDto,
 } from './webhook.dto';
 import { DocstoreWebhooksService } from './webhooks.service';
 
@@ -70,7 +78,10 @@ export class WebhooksController {
   @ApiErrors(404, 422)
   @ApiPaginatedResponse(DeliveryDto, 'One page of the deliveries, newest first.')
   async deliveries(
-    @ClientIdParam() client: string, @Param('webhookId') id: string, @Query() _query: PageQueryDto, @PageRequest() paging: Paging,
+    @ClientIdParam() client: string,
+    @Param('webhookId') id: string,
+    @Query() _query: PageQueryDto,
+    @PageRequest() paging: Paging,
   ): Promise<Paginated<DeliveryDto>> {
     const { rows, total } = await this.webhooks.deliveries(client, id, paging);
     return paginate(rows, total, paging);
@@ -81,8 +92,11 @@ export class WebhooksController {
   @ApiErrors(404, 422)
   @ApiPaginatedResponse(AttemptDto, 'One page of the attempts, oldest first.')
   async attempts(
-    @ClientIdParam() client: string, @Param('webhookId') id: string, @Param('deliveryId') deliveryId: string,
-    @Query() _query: PageQueryDto, @PageRequest() paging: Paging,
+    @ClientIdParam() client: string,
+    @Param('webhookId') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Query() _query: PageQueryDto,
+    @PageRequest() paging: Paging,
   ): Promise<Paginated<AttemptDto>> {
     const { rows, total } = await this.webhooks.attempts(client, id, deliveryId, paging);
     return paginate(rows, total, paging);

@@ -6,7 +6,13 @@ import type { AttemptDto, CreatedWebhookDto, CreateWebhookDto, DeliveryDto, Rota
 /** A webhook as the docstore's API shows it. */
 function view(record: WebhookRecord): WebhookDto {
   return {
-    id: record.id, client_id: record.owner, url: record.url, events: record.events, status: record.status, created_at: record.created_at, updated_at: record.updated_at,
+    id: record.id,
+    client_id: record.owner,
+    url: record.url,
+    events: record.events,
+    status: record.status,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
   };
 }
 

@@ -41,8 +41,7 @@ export async function startDocstore(env: Record<string, string> = {}): Promise<D
         id,
         token,
         auth: { Authorization: `Bearer ${token}` },
-        doc: (environment = 'production', context = 'shop', type = 'product') =>
-          `/api/v1/client/${id}/${environment}/context/${context}/type/${type}`,
+        doc: (environment = 'production', context = 'shop', type = 'product') => `/api/v1/client/${id}/${environment}/context/${context}/type/${type}`,
       };
     },
   };

@@ -45,7 +45,9 @@ export class AccountsRepository {
 
   /** A phone by the network's phone-number id (inbound notifications name it). */
   findPhoneById(phoneId: string): Promise<PhoneRow | null> {
-    return this.sql.one<PhoneRow>(`SELECT ${PHONE_COLUMNS} FROM gateway.phones p JOIN gateway.accounts a ON a.id = p.account_id WHERE p.phone_id = $1`, [phoneId]);
+    return this.sql.one<PhoneRow>(`SELECT ${PHONE_COLUMNS} FROM gateway.phones p JOIN gateway.accounts a ON a.id = p.account_id WHERE p.phone_id = $1`, [
+      phoneId,
+    ]);
   }
 
   /** The first phone of the account owning a template. */
@@ -58,10 +60,10 @@ export class AccountsRepository {
   }
 
   async touch(lastUsed: ReadonlyMap<string, Date>): Promise<void> {
-    await this.sql.rows(
-      `UPDATE gateway.api_keys k SET last_used_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
-      [[...lastUsed.keys()], [...lastUsed.values()]],
-    );
+    await this.sql.rows(`UPDATE gateway.api_keys k SET last_used_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`, [
+      [...lastUsed.keys()],
+      [...lastUsed.values()],
+    ]);
   }
 
   /**
@@ -69,9 +71,20 @@ export class AccountsRepository {
    * WABA id when one is known, else in a new account; later keys of the same phone-number
    * id join its account. A given access token replaces the account's.
    */
-  mintKey(input: { id: string; phone: string; phoneId: string; name: string; secretHash: Buffer; accessToken?: string; wabaId?: string }): Promise<{ created: boolean }> {
+  mintKey(input: {
+    id: string;
+    phone: string;
+    phoneId: string;
+    name: string;
+    secretHash: Buffer;
+    accessToken?: string;
+    wabaId?: string;
+  }): Promise<{ created: boolean }> {
     return this.sql.transaction(async (tx: SqlRunner) => {
-      let phone = await tx.one<{ id: string; account_id: string; phone: string }>(`SELECT id, account_id, phone FROM gateway.phones WHERE phone_id = $1 FOR UPDATE`, [input.phoneId]);
+      let phone = await tx.one<{ id: string; account_id: string; phone: string }>(
+        `SELECT id, account_id, phone FROM gateway.phones WHERE phone_id = $1 FOR UPDATE`,
+        [input.phoneId],
+      );
       const created = !phone;
       if (!phone) {
         // A new phone of a known WABA joins its account; otherwise it starts one.
@@ -87,12 +100,18 @@ export class AccountsRepository {
         );
       } else {
         if (phone.phone !== input.phone) throw new Error(`Phone id ${input.phoneId} belongs to phone ${phone.phone}, not ${input.phone}.`);
-        await tx.rows(
-          `UPDATE gateway.accounts SET waba_id = COALESCE($2, waba_id), access_token = COALESCE($3, access_token) WHERE id = $1`,
-          [phone.account_id, input.wabaId ?? null, input.accessToken ?? null],
-        );
+        await tx.rows(`UPDATE gateway.accounts SET waba_id = COALESCE($2, waba_id), access_token = COALESCE($3, access_token) WHERE id = $1`, [
+          phone.account_id,
+          input.wabaId ?? null,
+          input.accessToken ?? null,
+        ]);
       }
-      await tx.rows(`INSERT INTO gateway.api_keys (id, phone_ref, name, key_hash) VALUES ($1, $2, $3, $4)`, [input.id, phone!.id, input.name, input.secretHash]);
+      await tx.rows(`INSERT INTO gateway.api_keys (id, phone_ref, name, key_hash) VALUES ($1, $2, $3, $4)`, [
+        input.id,
+        phone!.id,
+        input.name,
+        input.secretHash,
+      ]);
       return { created };
     });
   }

@@ -7,7 +7,9 @@ describe('main.js apikey (npm run -s gateway:apikey)', () => {
     expect(parse('--phone', '15550102030', '--phone-id', '1098', '--name', 'shop', '--access-token', 'EAAG', '--waba-id', '42')).toMatchObject({
       args: { phone: '15550102030', phoneId: '1098', name: 'shop', accessToken: 'EAAG', wabaId: '42' },
     });
-    expect(parse('--phone-id', '1098', '--phone', '15550102030')).toMatchObject({ args: { phone: '15550102030', phoneId: '1098', name: 'cli', accessToken: undefined, wabaId: undefined } });
+    expect(parse('--phone-id', '1098', '--phone', '15550102030')).toMatchObject({
+      args: { phone: '15550102030', phoneId: '1098', name: 'cli', accessToken: undefined, wabaId: undefined },
+    });
   });
 
   it.each([

@@ -9,14 +9,19 @@ export class CloudConfig {
   CLOUD_API_BASE_URL: string = 'https://graph.facebook.com';
 
   /** Graph API version the cloud adapter calls, whatever `version` header the client sent. */
-  @IsString() @Matches(/^v\d{1,3}\.\d{1,2}$/)
+  @IsString()
+  @Matches(/^v\d{1,3}\.\d{1,2}$/)
   CLOUD_API_VERSION: string = 'v23.0';
 
   /** How long one call to the network may take, in milliseconds. */
-  @IsInt() @Min(100) @Max(120_000)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
   CLOUD_API_TIMEOUT_MS: number = 15_000;
 
   /** Keep-alive connections to the network per process. */
-  @IsInt() @Min(1) @Max(1024)
+  @IsInt()
+  @Min(1)
+  @Max(1024)
   CLOUD_API_CONNECTIONS: number = 64;
 }

@@ -5,7 +5,16 @@ import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
 import { NetworkConfig } from '../network/network.config';
 import { CloudConfig } from './cloud.config';
 import { NetworkErrorCode, UpstreamException, type NetworkError } from '../errors/network-error.exception';
-import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, ProfileFields, SendMessage, SentMessage, TemplateDraft } from '../network/chat-provider';
+import type {
+  ChatProvider,
+  CreatedTemplate,
+  MediaUpload,
+  PhoneContext,
+  ProfileFields,
+  SendMessage,
+  SentMessage,
+  TemplateDraft,
+} from '../network/chat-provider';
 
 const PROFILE_FIELDS = 'about,address,description,email,profile_picture_url,websites,vertical';
 
@@ -33,7 +42,12 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
   }
 
   async send(phone: PhoneContext, message: SendMessage): Promise<SentMessage> {
-    const answer = await this.call<{ contacts?: { wa_id?: string }[]; messages?: { id?: string }[] }>(phone, 'POST', `${phone.phoneId}/messages`, json(message.payload));
+    const answer = await this.call<{ contacts?: { wa_id?: string }[]; messages?: { id?: string }[] }>(
+      phone,
+      'POST',
+      `${phone.phoneId}/messages`,
+      json(message.payload),
+    );
     const messageId = answer.messages?.[0]?.id;
     if (typeof messageId !== 'string') throw malformed('the send answer carried no message id');
     return { messageId, waId: answer.contacts?.[0]?.wa_id ?? message.to.replace(/\D/g, '') };
@@ -93,7 +107,12 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
     // The network reviews templates itself and notifies the result.
   }
 
-  private async call<T>(phone: PhoneContext, method: 'GET' | 'POST', path: string, body?: { contentType: string; body: Dispatcher.DispatchOptions['body'] }): Promise<T> {
+  private async call<T>(
+    phone: PhoneContext,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: { contentType: string; body: Dispatcher.DispatchOptions['body'] },
+  ): Promise<T> {
     if (!phone.accessToken) throw missingSetup('an access token');
     let response: Dispatcher.ResponseData;
     try {
@@ -123,7 +142,10 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
 
 function json(value: unknown): { contentType: string; body: string } {
   // Non-ASCII (emoji in a profile's about, say) goes as \u escapes, as the network asks.
-  return { contentType: 'application/json', body: JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) };
+  return {
+    contentType: 'application/json',
+    body: JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  };
 }
 
 async function* multipart(boundary: string, fields: Record<string, string>, upload: MediaUpload): AsyncGenerator<Buffer> {

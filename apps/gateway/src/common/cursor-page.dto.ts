@@ -74,7 +74,10 @@ export class Paging {
   @ApiProperty({ type: PageCursors })
   cursors!: PageCursors;
 
-  @ApiPropertyOptional({ description: 'The next page (absent on the last page).', example: '/api/Messages?limit=25&after=azoyMDI2LTExLTI3VDEwOjAwOjAwLjAwMDAwMFp8d2FtaWQuMQ' })
+  @ApiPropertyOptional({
+    description: 'The next page (absent on the last page).',
+    example: '/api/Messages?limit=25&after=azoyMDI2LTExLTI3VDEwOjAwOjAwLjAwMDAwMFp8d2FtaWQuMQ',
+  })
   next?: string;
 }
 

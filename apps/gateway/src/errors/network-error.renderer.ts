@@ -7,7 +7,11 @@ import { NetworkErrorCode, NetworkErrorException, type NetworkError } from './ne
 
 /** What a shared failure (auth, body parsing, rate limits, bugs) means in the network's vocabulary. */
 const COMMON: Partial<Record<string, Omit<NetworkError, 'details'>>> = {
-  [CommonErrorCode.Unauthenticated]: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: NetworkErrorCode.AccessTokenInvalid },
+  [CommonErrorCode.Unauthenticated]: {
+    message: 'Invalid OAuth access token - Cannot parse access token',
+    type: 'OAuthException',
+    code: NetworkErrorCode.AccessTokenInvalid,
+  },
   [CommonErrorCode.RateLimited]: { message: '(#4) Application request limit reached', type: 'OAuthException', code: NetworkErrorCode.AppRateLimited },
   [CommonErrorCode.Unavailable]: { message: 'Service temporarily unavailable', type: 'OAuthException', code: NetworkErrorCode.Unavailable },
   [CommonErrorCode.Internal]: { message: 'An unknown error occurred', type: 'OAuthException', code: NetworkErrorCode.Unknown },
@@ -28,7 +32,10 @@ const NETWORK_ERROR_BODY: SchemaObject = {
         error_subcode: { type: 'integer' },
         error_data: {
           type: 'object',
-          properties: { messaging_product: { type: 'string', example: 'whatsapp' }, details: { type: 'string', example: 'to: must be a phone number in digits with its country code' } },
+          properties: {
+            messaging_product: { type: 'string', example: 'whatsapp' },
+            details: { type: 'string', example: 'to: must be a phone number in digits with its country code' },
+          },
         },
         fbtrace_id: { type: 'string', description: 'The request id (X-Request-Id).' },
       },
@@ -67,6 +74,9 @@ export class NetworkErrorRenderer implements ErrorRenderer {
 /** The shared body's field errors (`{errors: {field: [..]}}`) become `field: message` details. */
 function detailsOf(error: AppException): string {
   const fields = (error.extras as { errors?: Record<string, string[]> }).errors;
-  if (fields) return Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; ');
+  if (fields)
+    return Object.entries(fields)
+      .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+      .join('; ');
   return error.message;
 }

@@ -22,7 +22,10 @@ export class MediaFileInterceptor extends FileInterceptor(MEDIA_FILE_FIELD) {
     } catch (error) {
       const field = error instanceof BadRequestException ? UNEXPECTED_FIELD.exec(error.message)?.[1] : undefined;
       if (field === undefined) throw error;
-      throw new InvalidParameterException(MEDIA_FILE_FIELD, `send the file in the multipart form field ${MEDIA_FILE_FIELD} (names are case-sensitive); this request sent a file in ${JSON.stringify(field)}`);
+      throw new InvalidParameterException(
+        MEDIA_FILE_FIELD,
+        `send the file in the multipart form field ${MEDIA_FILE_FIELD} (names are case-sensitive); this request sent a file in ${JSON.stringify(field)}`,
+      );
     }
   }
 }

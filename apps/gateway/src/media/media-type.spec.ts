@@ -25,7 +25,9 @@ describe('sniffMedia', () => {
   });
 
   it('refuses ogg without opus, unknown bytes and text not declared as text', () => {
-    expect(sniffMedia(Buffer.concat([ascii('OggS'), Buffer.alloc(24), ascii('\x01vorbis')]), 'audio/ogg')).toEqual({ problem: 'audio/ogg is only accepted with the opus codec' });
+    expect(sniffMedia(Buffer.concat([ascii('OggS'), Buffer.alloc(24), ascii('\x01vorbis')]), 'audio/ogg')).toEqual({
+      problem: 'audio/ogg is only accepted with the opus codec',
+    });
     expect(sniffMedia(ascii('MZ\x90\0'), 'image/png')).toHaveProperty('problem');
     expect(sniffMedia(ascii('plain words'), 'image/png')).toEqual({
       problem: "its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says image/png)",

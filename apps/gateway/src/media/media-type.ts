@@ -76,9 +76,14 @@ function detect(b: Buffer, declared: string): string | { problem: string } {
   }
   if (isText(b)) {
     // Plain text is supported, but only declared as such: say so rather than call it unsupported.
-    return declared === 'text/plain' ? 'text/plain' : { problem: `its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says ${declared || 'nothing'})` };
+    return declared === 'text/plain'
+      ? 'text/plain'
+      : { problem: `its bytes are plain text, which is accepted only with the part's Content-Type text/plain (this one says ${declared || 'nothing'})` };
   }
-  return { problem: 'its bytes are not a type the network supports (image/jpeg, image/png, image/webp, audio aac/amr/mpeg/mp4/ogg-opus, video mp4/3gpp, PDF, Office or plain text)' };
+  return {
+    problem:
+      'its bytes are not a type the network supports (image/jpeg, image/png, image/webp, audio aac/amr/mpeg/mp4/ogg-opus, video mp4/3gpp, PDF, Office or plain text)',
+  };
 }
 
 function isText(b: Buffer): boolean {

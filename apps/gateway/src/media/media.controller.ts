@@ -23,7 +23,13 @@ export class MediaController {
   @ApiConsumes('multipart/form-data')
   @ApiOkResponse({ type: MediaUploaded })
   @ApiErrors(409, 413)
-  @ApiBody({ schema: { type: 'object', required: ['messaging_product', 'File'], properties: { messaging_product: { type: 'string' }, File: { type: 'string', format: 'binary' } } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['messaging_product', 'File'],
+      properties: { messaging_product: { type: 'string' }, File: { type: 'string', format: 'binary' } },
+    },
+  })
   upload(@CurrentPhone() phone: PhoneContext, @Body() fields: Record<string, unknown>, @UploadedFile() file?: ReceivedMedia): Promise<MediaUploaded> {
     return this.media.complete(phone, fields ?? {}, file);
   }

@@ -42,7 +42,12 @@ export class MediaService {
     const sniffed = sniffMedia(head.bytes, file.mimetype);
     if ('problem' in sniffed) throw new InvalidParameterException('File', sniffed.problem);
     const declared = file.mimetype.toLowerCase().split(';')[0].trim();
-    if (declared !== 'application/octet-stream' && declared !== '' && declared !== sniffed.mimeType && !(declared === 'audio/opus' && sniffed.mimeType === 'audio/ogg')) {
+    if (
+      declared !== 'application/octet-stream' &&
+      declared !== '' &&
+      declared !== sniffed.mimeType &&
+      !(declared === 'audio/opus' && sniffed.mimeType === 'audio/ogg')
+    ) {
       throw new InvalidParameterException('File', `its bytes are ${sniffed.mimeType}, not the declared ${declared}`);
     }
     const limit = MEDIA_KINDS[sniffed.kind].limit;
@@ -62,7 +67,12 @@ export class MediaService {
       { objectMode: false },
     );
     try {
-      const id = await this.provider.uploadMedia(phone, { stream: gated, mimeType: sniffed.mimeType, kind: sniffed.kind, filename: file.originalname || 'file' });
+      const id = await this.provider.uploadMedia(phone, {
+        stream: gated,
+        mimeType: sniffed.mimeType,
+        kind: sniffed.kind,
+        filename: file.originalname || 'file',
+      });
       return { id, kind: sniffed.kind, mimeType: sniffed.mimeType, size, sha256: hash.digest() };
     } catch (error) {
       // The provider sees the size limit as a broken stream; the caller gets the 413.

@@ -25,7 +25,10 @@ export class IdempotencyRepository {
       [phoneRef, key, requestHash, ttlSeconds],
     );
     if (claimed) return { kind: 'claimed' };
-    const row = await this.sql.one<{ request_hash: Buffer; response: unknown }>(`SELECT request_hash, response FROM gateway.idempotency_keys WHERE phone_ref = $1 AND key = $2`, [phoneRef, key]);
+    const row = await this.sql.one<{ request_hash: Buffer; response: unknown }>(
+      `SELECT request_hash, response FROM gateway.idempotency_keys WHERE phone_ref = $1 AND key = $2`,
+      [phoneRef, key],
+    );
     if (!row) return this.claim(phoneRef, key, requestHash, ttlSeconds);
     if (!row.request_hash.equals(requestHash)) return { kind: 'mismatch' };
     return row.response === null ? { kind: 'pending' } : { kind: 'done', response: row.response };

@@ -165,7 +165,9 @@ function list(action: Input): void {
 function flow(action: Input): void {
   action.object(['name', 'parameters']);
   action.at('name').oneOf(['flow']);
-  const p = action.at('parameters').object(['flow_message_version', 'flow_token', 'flow_id', 'flow_name', 'flow_cta', 'flow_action', 'flow_action_payload', 'mode']);
+  const p = action
+    .at('parameters')
+    .object(['flow_message_version', 'flow_token', 'flow_id', 'flow_name', 'flow_cta', 'flow_action', 'flow_action_payload', 'mode']);
   p.at('flow_message_version').oneOf(['3']);
   p.at('flow_token').optionalString({ max: 1024 });
   if (p.at('flow_id').present === p.at('flow_name').present) p.fail('must hold exactly one of flow_id or flow_name');
@@ -205,7 +207,8 @@ function contacts(content: Input): void {
     name.at('formatted_name').string({ max: 512 });
     const parts = ['first_name', 'last_name', 'middle_name', 'suffix', 'prefix'];
     for (const part of parts) name.at(part).optionalString({ max: 256 });
-    if (!parts.some((part) => name.at(part).present)) name.fail('needs at least one of first_name, last_name, middle_name, suffix or prefix besides formatted_name');
+    if (!parts.some((part) => name.at(part).present))
+      name.fail('needs at least one of first_name, last_name, middle_name, suffix or prefix besides formatted_name');
     const org = contact.at('org');
     if (org.present) {
       org.object(['company', 'department', 'title']);
@@ -299,7 +302,11 @@ function templateComponent(component: Input, type: 'header' | 'body' | 'button' 
       component.object(['type', 'sub_type', 'index', 'parameters']);
       const subType = component.at('sub_type').oneOf(SUB_TYPES, { ignoreCase: true });
       const index = component.at('index');
-      if (typeof index.value === 'string' ? !/^\d$/.test(index.value) : !(Number.isInteger(index.value) && (index.value as number) >= 0 && (index.value as number) <= 9)) {
+      if (
+        typeof index.value === 'string'
+          ? !/^\d$/.test(index.value)
+          : !(Number.isInteger(index.value) && (index.value as number) >= 0 && (index.value as number) <= 9)
+      ) {
         index.fail('must be a button position from 0 to 9, as a string or an integer');
       }
       const field = BUTTON_PARAMETER[subType];

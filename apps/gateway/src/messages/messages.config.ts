@@ -5,14 +5,20 @@ import { IsInt, Max, Min } from 'class-validator';
 /** Settings of message sending. */
 export class MessagesConfig {
   /** Messages per second per business phone (the network's throughput tier), counted across replicas. */
-  @IsInt() @Min(1) @Max(100_000)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   MESSAGES_PER_SECOND: number = 80;
 
   /** How long an Idempotency-Key is remembered, in seconds. */
-  @IsInt() @Min(60) @Max(7 * 24 * 3600)
+  @IsInt()
+  @Min(60)
+  @Max(7 * 24 * 3600)
   IDEMPOTENCY_TTL_SECONDS: number = 24 * 3600;
 
   /** How long a message's status events (sent, delivered, read, failed) are kept, in days. */
-  @IsInt() @Min(1) @Max(3650)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   MESSAGE_STATUS_RETENTION_DAYS: number = 30;
 }

@@ -22,7 +22,10 @@ export class MessagesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a message of any kind, or mark one as read' })
   @ApiBody(SEND_MESSAGE_BODY)
-  @ApiOkResponse({ description: 'The message sent, or `{success: true}` for a read mark.', schema: { oneOf: [{ $ref: getSchemaPath(SendMessageAnswer) }, { $ref: getSchemaPath(SuccessAnswer) }] } })
+  @ApiOkResponse({
+    description: 'The message sent, or `{success: true}` for a read mark.',
+    schema: { oneOf: [{ $ref: getSchemaPath(SendMessageAnswer) }, { $ref: getSchemaPath(SuccessAnswer) }] },
+  })
   @ApiErrors(409, 413, 415)
   send(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @IdempotencyKey() key?: string): Promise<SendMessageAnswer | SuccessAnswer> {
     return this.messages.post(phone, body, key);

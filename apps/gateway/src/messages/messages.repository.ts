@@ -29,7 +29,11 @@ export class MessagesRepository {
     config: MessagesConfig,
     pruner: Pruner,
   ) {
-    pruner.register({ table: 'gateway.message_statuses', expired: 'occurred_at < cutoff', keepSeconds: () => config.MESSAGE_STATUS_RETENTION_DAYS * DAY_SECONDS });
+    pruner.register({
+      table: 'gateway.message_statuses',
+      expired: 'occurred_at < cutoff',
+      keepSeconds: () => config.MESSAGE_STATUS_RETENTION_DAYS * DAY_SECONDS,
+    });
   }
 
   /** Records a sent message and its first status, in one statement; false when the id is already recorded (nothing changes). */

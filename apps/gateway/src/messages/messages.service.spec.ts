@@ -34,7 +34,18 @@ class FakeMessages implements Pick<MessagesRepository, 'insert' | 'unknownMedia'
   async insert(m: { id: string; phoneRef: string; to: string; waId: string; type: string }): Promise<boolean> {
     if (this.rows.some((r) => r.id === m.id)) return false;
     const at = new Date((this.clock += 1000)).toISOString().replace('Z', '000Z');
-    this.rows.push({ id: m.id, accountId: phone.accountId, phoneRef: m.phoneRef, phone_id: '', to: m.to, wa_id: m.waId, type: m.type, status: 'accepted', created_at: at, updated_at: at });
+    this.rows.push({
+      id: m.id,
+      accountId: phone.accountId,
+      phoneRef: m.phoneRef,
+      phone_id: '',
+      to: m.to,
+      wa_id: m.waId,
+      type: m.type,
+      status: 'accepted',
+      created_at: at,
+      updated_at: at,
+    });
     return true;
   }
 
@@ -172,8 +183,14 @@ describe('MessagesService (in-memory fakes)', () => {
     const first = await service.post(phone, text(), 'order-1');
     expect(await service.post(phone, text(), 'order-1')).toEqual(first);
     expect(provider.sent).toHaveLength(1);
-    expect(await refusal(service.post(phone, text('15550102030', 'other'), 'order-1'))).toEqual({ status: 400, details: 'Idempotency-Key: was already used with a different request body' });
-    expect(await refusal(service.post(phone, text(), 'bad key'))).toEqual({ status: 400, details: 'Idempotency-Key: must be 1 to 255 printable ASCII characters' });
+    expect(await refusal(service.post(phone, text('15550102030', 'other'), 'order-1'))).toEqual({
+      status: 400,
+      details: 'Idempotency-Key: was already used with a different request body',
+    });
+    expect(await refusal(service.post(phone, text(), 'bad key'))).toEqual({
+      status: 400,
+      details: 'Idempotency-Key: must be 1 to 255 printable ASCII characters',
+    });
   });
 
   it('answers 409 while the first request with a key runs, and frees the key when its send fails', async () => {
@@ -189,7 +206,10 @@ describe('MessagesService (in-memory fakes)', () => {
   it('refuses a media id of no media of the account, naming its field, and sends nothing', async () => {
     messages.media.add('m-own');
     const image = (id: string) => ({ messaging_product: 'whatsapp', to: '15550102030', type: 'image', image: { id } });
-    expect(await refusal(service.post(phone, image('m-other'), undefined))).toEqual({ status: 400, details: 'image.id: m-other is not a media id of this account' });
+    expect(await refusal(service.post(phone, image('m-other'), undefined))).toEqual({
+      status: 400,
+      details: 'image.id: m-other is not a media id of this account',
+    });
     expect(provider.sent).toEqual([]);
     await service.post(phone, image('m-own'), undefined);
     expect(provider.sent).toHaveLength(1);
@@ -234,7 +254,9 @@ describe('MessagesService (in-memory fakes)', () => {
     expect(first.paging.next).toBe(`/api/Messages?after=${first.paging.cursors.after}`);
     const second = await service.list(phone, {}, paging(after));
     expect(second).toEqual({ data: [expect.objectContaining({ to: '15550102031' })], paging: { cursors: { after: null } } });
-    expect((await service.list(phone, { phone_id: sibling.phoneId }, paging())).data).toEqual([expect.objectContaining({ to: '15550102039', phone_id: sibling.phoneId })]);
+    expect((await service.list(phone, { phone_id: sibling.phoneId }, paging())).data).toEqual([
+      expect.objectContaining({ to: '15550102039', phone_id: sibling.phoneId }),
+    ]);
   });
 
   it('counts the phone’s messages in hourly buckets, the current hour last: 24 by default, 168 for 7d', async () => {
@@ -243,7 +265,11 @@ describe('MessagesService (in-memory fakes)', () => {
     const day = await service.stats(phone, {});
     expect(day).toMatchObject({ phone_id: phone.phoneId, window: '24h' });
     expect(day.data).toHaveLength(24);
-    expect(day.data.at(-1)).toEqual({ hour: `${new Date().toISOString().slice(0, 13)}:00:00Z`, total: 2, by_status: { accepted: 2, sent: 0, delivered: 0, read: 0, failed: 0 } });
+    expect(day.data.at(-1)).toEqual({
+      hour: `${new Date().toISOString().slice(0, 13)}:00:00Z`,
+      total: 2,
+      by_status: { accepted: 2, sent: 0, delivered: 0, read: 0, failed: 0 },
+    });
     expect((await service.stats(phone, { window: '7d' })).data).toHaveLength(168);
   });
 });

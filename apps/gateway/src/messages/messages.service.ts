@@ -5,7 +5,13 @@ import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from
 import type { SuccessAnswer } from '../common/cursor-page.dto';
 import { NetworkConfig } from '../network/network.config';
 import { MessagesConfig } from './messages.config';
-import { GatewayErrorCode, InvalidParameterException, NetworkErrorCode, NetworkErrorException, ResourceNotFoundException } from '../errors/network-error.exception';
+import {
+  GatewayErrorCode,
+  InvalidParameterException,
+  NetworkErrorCode,
+  NetworkErrorException,
+  ResourceNotFoundException,
+} from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
 import { parseMessageRequest } from './message.validator';
@@ -17,7 +23,6 @@ import { ThroughputLimiter } from './throughput.limiter';
 /** Every bucket names these, 0 when none; other statuses appear where they occur. */
 const CHARTED_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'];
 const HOUR_MS = 3_600_000;
-
 
 @Injectable()
 export class MessagesService {
@@ -41,7 +46,12 @@ export class MessagesService {
       return { success: true };
     }
     if (request.mediaIds.length > 0) {
-      const unknown = new Set(await this.messages.unknownMedia(phone.accountId, request.mediaIds.map((m) => m.id)));
+      const unknown = new Set(
+        await this.messages.unknownMedia(
+          phone.accountId,
+          request.mediaIds.map((m) => m.id),
+        ),
+      );
       const first = request.mediaIds.find((m) => unknown.has(m.id));
       if (first) throw new InvalidParameterException(first.field, `${first.id} is not a media id of this account`);
     }
@@ -67,7 +77,11 @@ export class MessagesService {
     const phone = await this.phones.select(own, query.phone_id);
     const rows = await this.messages.list(phone.phoneRef, messageFilter(query), paging.limit, keyOf(paging));
     const next = keyCursor(rows, paging.limit, (row) => row.created_at);
-    return cursorPage(rows.slice(0, paging.limit).map((row) => ({ ...row, phone_id: phone.phoneId })), paging, next);
+    return cursorPage(
+      rows.slice(0, paging.limit).map((row) => ({ ...row, phone_id: phone.phoneId })),
+      paging,
+      next,
+    );
   }
 
   /** The phone's messages by hour of sending (UTC) and current status, for the last 24 hours or 7 days, the current hour last. */
@@ -101,7 +115,14 @@ export class MessagesService {
   private async send(phone: PhoneContext, request: SendMessage): Promise<SendMessageAnswer> {
     await this.throughput.take(phone.phoneRef);
     const sent = await this.provider.send(phone, request);
-    const recorded = await this.messages.insert({ id: sent.messageId, phoneRef: phone.phoneRef, to: request.to, waId: sent.waId, type: request.type, payload: request.payload });
+    const recorded = await this.messages.insert({
+      id: sent.messageId,
+      phoneRef: phone.phoneRef,
+      to: request.to,
+      waId: sent.waId,
+      type: request.type,
+      payload: request.payload,
+    });
     if (recorded) this.provider.messageStored(phone, { ...sent, to: request.to });
     // The network accepted the message, so the caller gets its answer; the first record of the id stays.
     else this.logger.warn({ messageId: sent.messageId }, 'the network answered with a message id already recorded; the earlier record is kept');

@@ -25,5 +25,11 @@ export function statusesValue(network: string, phone: PhoneContext, statuses: St
 
 /** A `message_template_status_update` change. */
 export function templateStatusValue(template: { id: string; name: string; language: string }, event: string, reason: string | null): Record<string, unknown> {
-  return { event, message_template_id: template.id, message_template_name: template.name, message_template_language: template.language, reason: reason ?? 'NONE' };
+  return {
+    event,
+    message_template_id: template.id,
+    message_template_name: template.name,
+    message_template_language: template.language,
+    reason: reason ?? 'NONE',
+  };
 }

@@ -9,10 +9,12 @@ export type GatewayProviderName = (typeof GATEWAY_PROVIDERS)[number];
 /** Which chat network the gateway speaks for, and through which provider. */
 export class NetworkConfig extends DeployEnvironmentSettings {
   /** `sandbox` (default: behaves like the network, talks to nobody) or `cloud` (the WhatsApp Business Cloud API). */
-  @IsIn(GATEWAY_PROVIDERS) @NotSandboxInProduction('cloud')
+  @IsIn(GATEWAY_PROVIDERS)
+  @NotSandboxInProduction('cloud')
   GATEWAY_PROVIDER: GatewayProviderName = 'sandbox';
 
   /** The `messaging_product` constant: the lowercase name of the chat network. */
-  @IsString() @Matches(/^[a-z][a-z0-9_]{0,31}$/)
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_]{0,31}$/)
   NETWORK: string = 'whatsapp';
 }

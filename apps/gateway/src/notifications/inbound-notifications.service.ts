@@ -44,7 +44,8 @@ export class InboundNotificationsService {
   async receive(raw: Buffer, signature: unknown): Promise<void> {
     const secret = this.config.CLOUD_API_APP_SECRET;
     const expected = secret ? `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}` : null;
-    if (!expected || typeof signature !== 'string' || !sameText(signature, expected)) throw new ForbiddenException('X-Hub-Signature-256 does not sign this body.');
+    if (!expected || typeof signature !== 'string' || !sameText(signature, expected))
+      throw new ForbiddenException('X-Hub-Signature-256 does not sign this body.');
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));

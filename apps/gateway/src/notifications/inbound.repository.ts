@@ -11,7 +11,9 @@ export class InboundRepository {
 
   /** Which of `keys` were not seen before; they are now. */
   async takeNew(tx: SqlRunner, keys: string[]): Promise<Set<string>> {
-    const rows = await tx.rows<{ key: string }>(`INSERT INTO gateway.inbound_events (key) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING key`, [keys]);
+    const rows = await tx.rows<{ key: string }>(`INSERT INTO gateway.inbound_events (key) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING key`, [
+      keys,
+    ]);
     return new Set(rows.map((r) => r.key));
   }
 }

@@ -31,8 +31,22 @@ export class NotificationsService implements NetworkEvents {
       const recorded = await this.messages.recordStatus(tx, phone.phoneRef, change);
       if (!recorded) return { outcome: 'unknown' as const, deliveries: 0 };
       if (!recorded.fresh) return { outcome: 'repeated' as const, deliveries: 0 };
-      const status = { id: change.messageId, status: change.status, timestamp: String(change.timestamp), recipient_id: recorded.recipient, ...(change.errors ? { errors: change.errors } : {}) };
-      return { outcome: 'recorded' as const, deliveries: await this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, statusesValue(this.config.NETWORK, phone, [status]))) };
+      const status = {
+        id: change.messageId,
+        status: change.status,
+        timestamp: String(change.timestamp),
+        recipient_id: recorded.recipient,
+        ...(change.errors ? { errors: change.errors } : {}),
+      };
+      return {
+        outcome: 'recorded' as const,
+        deliveries: await this.outbox.record(
+          tx,
+          phone.phoneRef,
+          MESSAGES_FIELD,
+          notification(phone, MESSAGES_FIELD, statusesValue(this.config.NETWORK, phone, [status])),
+        ),
+      };
     });
     this.outbox.recorded(deliveries);
     return outcome;
@@ -43,7 +57,12 @@ export class NotificationsService implements NetworkEvents {
     const deliveries = await this.sql.transaction(async (tx) => {
       const template = await this.templates.setStatus(tx, phone.accountId, templateId, event, reason);
       if (!template) return 0;
-      return this.outbox.record(tx, phone.phoneRef, TEMPLATE_STATUS_FIELD, notification(phone, TEMPLATE_STATUS_FIELD, templateStatusValue(template, event, reason)));
+      return this.outbox.record(
+        tx,
+        phone.phoneRef,
+        TEMPLATE_STATUS_FIELD,
+        notification(phone, TEMPLATE_STATUS_FIELD, templateStatusValue(template, event, reason)),
+      );
     });
     this.outbox.recorded(deliveries);
   }
@@ -51,7 +70,10 @@ export class NotificationsService implements NetworkEvents {
   /** Customers' messages (cloud): each message id taken once, then forwarded as the network sent them. */
   async inboundMessages(phone: PhoneContext, value: Record<string, unknown> & { messages: { id: string }[] }): Promise<void> {
     const deliveries = await this.sql.transaction(async (tx) => {
-      const fresh = await this.inbound.takeNew(tx, value.messages.map((m) => `message:${m.id}`));
+      const fresh = await this.inbound.takeNew(
+        tx,
+        value.messages.map((m) => `message:${m.id}`),
+      );
       const messages = value.messages.filter((m) => fresh.has(`message:${m.id}`));
       if (messages.length === 0) return 0;
       return this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, { ...value, messages }));

@@ -2,7 +2,28 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { HTTP_URL, list, MessagingProduct, oneOf, Rule, text } from '../common/rule.decorator';
 
-export const VERTICALS = ['', 'UNDEFINED', 'OTHER', 'AUTO', 'BEAUTY', 'APPAREL', 'EDU', 'ENTERTAIN', 'EVENT_PLAN', 'FINANCE', 'GROCERY', 'GOVT', 'HOTEL', 'HEALTH', 'NONPROFIT', 'PROF_SERVICES', 'RETAIL', 'TRAVEL', 'RESTAURANT', 'NOT_A_BIZ'] as const;
+export const VERTICALS = [
+  '',
+  'UNDEFINED',
+  'OTHER',
+  'AUTO',
+  'BEAUTY',
+  'APPAREL',
+  'EDU',
+  'ENTERTAIN',
+  'EVENT_PLAN',
+  'FINANCE',
+  'GROCERY',
+  'GOVT',
+  'HOTEL',
+  'HEALTH',
+  'NONPROFIT',
+  'PROF_SERVICES',
+  'RETAIL',
+  'TRAVEL',
+  'RESTAURANT',
+  'NOT_A_BIZ',
+] as const;
 
 /** The spec's Business profile table. */
 export const PROFILE_LIMITS = { address: 256, description: 256, about: 139, email: 128, websites: 2, website: 256 } as const;
@@ -41,6 +62,8 @@ export class UpdateProfileBody {
 
   @ApiPropertyOptional({ type: [String], maxItems: PROFILE_LIMITS.websites, example: ['https://example.com'] })
   @IsOptional()
-  @Rule('websites', (v) => list(v, 0, PROFILE_LIMITS.websites, (w) => text(w, { max: PROFILE_LIMITS.website, pattern: HTTP_URL, rule: 'must start with http:// or https://' })))
+  @Rule('websites', (v) =>
+    list(v, 0, PROFILE_LIMITS.websites, (w) => text(w, { max: PROFILE_LIMITS.website, pattern: HTTP_URL, rule: 'must start with http:// or https://' })),
+  )
   websites?: string[];
 }

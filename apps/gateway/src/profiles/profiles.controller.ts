@@ -18,7 +18,12 @@ export class ProfilesController {
   @ApiOperation({ summary: 'Update the business profile' })
   @ApiBody({
     type: UpdateProfileBody,
-    examples: { shop: { summary: 'A shop', value: { messaging_product: 'whatsapp', about: 'Mugs and plates', vertical: 'RETAIL', email: 'hello@example.com', websites: ['https://example.com'] } } },
+    examples: {
+      shop: {
+        summary: 'A shop',
+        value: { messaging_product: 'whatsapp', about: 'Mugs and plates', vertical: 'RETAIL', email: 'hello@example.com', websites: ['https://example.com'] },
+      },
+    },
   })
   @ApiCreatedResponse({ type: SuccessAnswer })
   @ApiErrors(403, 413, 415)

@@ -90,7 +90,7 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
 
   /** Runs `play` on every row `page` returns, PAGE rows at a time in id order, until stopped; one row's failure is logged. */
   private async eachRow<R extends { id: string }>(page: (after: string) => Promise<R[]>, play: (row: R) => Promise<void>): Promise<void> {
-    for (let after = ''; !this.stopped; ) {
+    for (let after = ''; !this.stopped;) {
       const rows = await page(after);
       for (const row of rows) await play(row).catch((error: unknown) => this.failed(error));
       if (rows.length < PAGE) return;

@@ -3,7 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { numericId } from '../common/numeric-id';
 import { NetworkConfig } from '../network/network.config';
 import { InvalidParameterException, NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
-import type { ChatProvider, CreatedTemplate, MediaUpload, PhoneContext, ProfileFields, SendMessage, SentMessage, TemplateDraft } from '../network/chat-provider';
+import type {
+  ChatProvider,
+  CreatedTemplate,
+  MediaUpload,
+  PhoneContext,
+  ProfileFields,
+  SendMessage,
+  SentMessage,
+  TemplateDraft,
+} from '../network/chat-provider';
 import { variablesOf } from '../network/template-variables';
 import { MediaStorage } from './media.storage';
 import { SandboxPlayback } from './sandbox-playback.service';
@@ -46,7 +55,8 @@ export class SandboxProvider implements ChatProvider {
   }
 
   createTemplate(_phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate> {
-    if (!TEMPLATE_LANGUAGES.has(draft.language)) return Promise.reject(new InvalidParameterException('language', `${draft.language} is not a language the network takes templates in`));
+    if (!TEMPLATE_LANGUAGES.has(draft.language))
+      return Promise.reject(new InvalidParameterException('language', `${draft.language} is not a language the network takes templates in`));
     return Promise.resolve({ id: numericId(), status: 'PENDING', category: draft.category });
   }
 

@@ -11,7 +11,12 @@ describe('review', () => {
 
 describe('storedBodyText', () => {
   it('reads the BODY text of stored components, in any case, and is empty without one', () => {
-    expect(storedBodyText([{ type: 'HEADER', format: 'TEXT', text: 'Hi' }, { type: 'body', text: 'Order {{1}} shipped.' }])).toBe('Order {{1}} shipped.');
+    expect(
+      storedBodyText([
+        { type: 'HEADER', format: 'TEXT', text: 'Hi' },
+        { type: 'body', text: 'Order {{1}} shipped.' },
+      ]),
+    ).toBe('Order {{1}} shipped.');
     expect(storedBodyText([{ type: 'BODY', add_security_recommendation: true }])).toBe('');
     expect(storedBodyText([])).toBe('');
   });

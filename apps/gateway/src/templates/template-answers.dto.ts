@@ -25,7 +25,11 @@ export class TemplateView extends TemplateCreated {
   @ApiProperty({ example: 'en_US' })
   language!: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The components as created (HEADER, BODY, FOOTER, BUTTONS).' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'The components as created (HEADER, BODY, FOOTER, BUTTONS).',
+  })
   components!: unknown[];
 }
 

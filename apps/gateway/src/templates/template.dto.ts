@@ -18,7 +18,12 @@ export const CREATE_TEMPLATE_BODY: ApiBodyOptions = {
         minItems: 1,
         maxItems: 4,
         description: 'HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once.',
-        items: { type: 'object', required: ['type'], additionalProperties: true, properties: { type: { type: 'string', enum: ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'] } } },
+        items: {
+          type: 'object',
+          required: ['type'],
+          additionalProperties: true,
+          properties: { type: { type: 'string', enum: ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'] } },
+        },
       },
     },
   },

@@ -6,7 +6,13 @@ const body = (text = 'Hello') => ({ type: 'BODY', text });
 const draft = (components: unknown[], extra: Record<string, unknown> = {}) => ({ name: 'n', category: 'MARKETING', language: 'en_US', components, ...extra });
 const buttons = (...types: string[]) => ({
   type: 'BUTTONS',
-  buttons: types.map((t) => (t === 'Q' ? { type: 'QUICK_REPLY', text: 'q' } : t === 'U' ? { type: 'URL', text: 'u', url: 'https://a.example' } : { type: 'PHONE_NUMBER', text: 'p', phone_number: '15550102030' })),
+  buttons: types.map((t) =>
+    t === 'Q'
+      ? { type: 'QUICK_REPLY', text: 'q' }
+      : t === 'U'
+        ? { type: 'URL', text: 'u', url: 'https://a.example' }
+        : { type: 'PHONE_NUMBER', text: 'p', phone_number: '15550102030' },
+  ),
 });
 
 function refusal(value: unknown): string {
@@ -21,12 +27,25 @@ function refusal(value: unknown): string {
 
 describe('parseTemplateDraft', () => {
   it('groups quick replies apart from the other buttons', () => {
-    for (const ok of [['Q', 'Q', 'U', 'P'], ['U', 'P', 'Q', 'Q'], ['Q'], ['U', 'U', 'P']]) expect(() => parseTemplateDraft(draft([body(), buttons(...ok)]))).not.toThrow();
-    for (const bad of [['Q', 'U', 'Q'], ['U', 'Q', 'P'], ['P', 'Q', 'U', 'Q']]) expect(refusal(draft([body(), buttons(...bad)]))).toContain('invalid combination of buttons');
+    for (const ok of [['Q', 'Q', 'U', 'P'], ['U', 'P', 'Q', 'Q'], ['Q'], ['U', 'U', 'P']])
+      expect(() => parseTemplateDraft(draft([body(), buttons(...ok)]))).not.toThrow();
+    for (const bad of [
+      ['Q', 'U', 'Q'],
+      ['U', 'Q', 'P'],
+      ['P', 'Q', 'U', 'Q'],
+    ])
+      expect(refusal(draft([body(), buttons(...bad)]))).toContain('invalid combination of buttons');
   });
 
   it('normalises the category and finds the body text', () => {
-    expect(parseTemplateDraft(draft([body('Hi {{1}}!')].map((c) => ({ ...c, example: { body_text: [['Ann']] } })), { category: 'utility' }))).toMatchObject({ category: 'UTILITY', bodyText: 'Hi {{1}}!' });
+    expect(
+      parseTemplateDraft(
+        draft(
+          [body('Hi {{1}}!')].map((c) => ({ ...c, example: { body_text: [['Ann']] } })),
+          { category: 'utility' },
+        ),
+      ),
+    ).toMatchObject({ category: 'UTILITY', bodyText: 'Hi {{1}}!' });
   });
 
   it('wants variables numbered in order, with one example each', () => {

@@ -187,7 +187,9 @@ function authenticationComponents(components: Input[]): string {
   const otpType = otp.at('otp_type').oneOf(['one_tap', 'zero_tap'], { ignoreCase: true });
   otp.at('text').optionalString({ max: TEMPLATE_LIMITS.buttonText });
   otp.at('autofill_text').optionalString({ max: TEMPLATE_LIMITS.buttonText });
-  otp.at('package_name').string({ max: 224, pattern: /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, rule: 'must be an Android package name such as com.example.app' });
+  otp
+    .at('package_name')
+    .string({ max: 224, pattern: /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, rule: 'must be an Android package name such as com.example.app' });
   otp.at('signature_hash').string({ min: 11, max: 11, pattern: /^[A-Za-z0-9+/]{11}$/, rule: 'must be the 11-character app signature hash' });
   const terms = otp.at('zero_tap_terms_accepted');
   if (otpType === 'zero_tap') {

@@ -29,7 +29,11 @@ export class TemplatesRepository {
   }
 
   findByName(accountId: string, name: string, language: string): Promise<TemplateView | null> {
-    return this.sql.one<TemplateView>(`SELECT ${COLUMNS} FROM gateway.templates WHERE account_id = $1 AND name = $2 AND language = $3`, [accountId, name, language]);
+    return this.sql.one<TemplateView>(`SELECT ${COLUMNS} FROM gateway.templates WHERE account_id = $1 AND name = $2 AND language = $3`, [
+      accountId,
+      name,
+      language,
+    ]);
   }
 
   /** Stores a new template; null when one with the same name and language already exists (a concurrent creation). */
@@ -37,12 +41,28 @@ export class TemplatesRepository {
     return this.sql.one<TemplateView>(
       `INSERT INTO gateway.templates (id, account_id, name, language, category, status, components, allow_category_change, message_send_ttl_seconds)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, name, language) DO NOTHING RETURNING ${COLUMNS}`,
-      [id, accountId, draft.name, draft.language, category, status, JSON.stringify(draft.components), draft.allowCategoryChange, draft.messageSendTtlSeconds ?? null],
+      [
+        id,
+        accountId,
+        draft.name,
+        draft.language,
+        category,
+        status,
+        JSON.stringify(draft.components),
+        draft.allowCategoryChange,
+        draft.messageSendTtlSeconds ?? null,
+      ],
     );
   }
 
   /** Sets a reviewed status; returns the template when it changed. */
-  setStatus(tx: SqlRunner, accountId: string, id: string, status: string, reason: string | null): Promise<{ id: string; name: string; language: string } | null> {
+  setStatus(
+    tx: SqlRunner,
+    accountId: string,
+    id: string,
+    status: string,
+    reason: string | null,
+  ): Promise<{ id: string; name: string; language: string } | null> {
     return tx.one(
       `UPDATE gateway.templates SET status = $3, rejected_reason = $4, updated_at = now() WHERE account_id = $1 AND id = $2 AND status IS DISTINCT FROM $3 RETURNING id, name, language`,
       [accountId, id, status, reason],

@@ -8,7 +8,6 @@ import { parseTemplateDraft } from './template.validator';
 import type { TemplateCreated, TemplateView } from './template-answers.dto';
 import { TemplatesRepository } from './templates.repository';
 
-
 @Injectable()
 export class TemplatesService {
   constructor(
@@ -35,7 +34,11 @@ export class TemplatesService {
   async list(phone: PhoneContext, query: TemplateListQuery, paging: CursorPaging): Promise<CursorPage<TemplateView>> {
     const rows = await this.templates.list(phone.accountId, { status: query.status, category: query.category }, paging.limit, keyOf(paging));
     const next = keyCursor(rows, paging.limit, (row) => row.created_at);
-    return cursorPage(rows.slice(0, paging.limit).map(({ created_at: _keyset, ...template }) => template), paging, next);
+    return cursorPage(
+      rows.slice(0, paging.limit).map(({ created_at: _keyset, ...template }) => template),
+      paging,
+      next,
+    );
   }
 
   async find(phone: PhoneContext, id: string): Promise<TemplateView> {

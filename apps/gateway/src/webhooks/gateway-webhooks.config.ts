@@ -5,7 +5,8 @@ import { IsString, Matches } from 'class-validator';
 /** The gateway's webhook settings, beside the engine's own (WebhookServiceConfig). */
 export class GatewayWebhooksConfig {
   /** Notification types a webhook may subscribe to, comma-separated. */
-  @IsString() @Matches(/^[a-z_]+(,[a-z_]+)*$/)
+  @IsString()
+  @Matches(/^[a-z_]+(,[a-z_]+)*$/)
   WEBHOOK_TYPES: string = 'messages';
 
   get webhookTypes(): string[] {

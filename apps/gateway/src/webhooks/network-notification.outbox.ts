@@ -13,7 +13,11 @@ export class NetworkNotificationOutbox {
 
   /** Records `body` for every webhook of the phone subscribed to `type`; returns how many deliveries were recorded. */
   async record(tx: SqlRunner, phoneRef: string, type: string, body: NetworkNotification): Promise<number> {
-    const statement = this.events.withEvents(`n AS (SELECT $1::text AS owner, $2::jsonb AS notification)`, { rows: 'n', ownerColumn: 'owner', eventType: () => '$3' });
+    const statement = this.events.withEvents(`n AS (SELECT $1::text AS owner, $2::jsonb AS notification)`, {
+      rows: 'n',
+      ownerColumn: 'owner',
+      eventType: () => '$3',
+    });
     return splitRecorded(await tx.rows<Record<string, unknown>>(statement, [phoneRef, JSON.stringify(body), type])).deliveries;
   }
 

@@ -6,7 +6,20 @@ export const WEBHOOK_LIMITS = { phone: 32, endpoint: 2000, headers: 20, headerVa
 /** The spec shows one value, spelled so. */
 export const META_VERSION = 'LASTEST';
 /** Headers the gateway sets itself on every delivery; a webhook may not override them. */
-const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-authorization', 'user-agent']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'user-agent',
+]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 const PHONE = /^\+?\d{6,20}$/;
 const HTTPS = /^https:\/\/[^\s]+$/i;
@@ -24,18 +37,29 @@ function headers(value: unknown): Refusal {
   if (entries.length > WEBHOOK_LIMITS.headers) return `may hold at most ${WEBHOOK_LIMITS.headers} headers`;
   for (const [name, headerValue] of entries) {
     if (!TOKEN.test(name)) return partRefusal(name, 'is not a valid header name');
-    if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('webhook-')) return partRefusal(name, 'is set by the gateway and cannot be overridden');
-    const refusal = text(headerValue, { min: 0, max: WEBHOOK_LIMITS.headerValue, pattern: HEADER_VALUE, rule: 'must be a header value without control characters' });
+    if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('webhook-'))
+      return partRefusal(name, 'is set by the gateway and cannot be overridden');
+    const refusal = text(headerValue, {
+      min: 0,
+      max: WEBHOOK_LIMITS.headerValue,
+      pattern: HEADER_VALUE,
+      rule: 'must be a header value without control characters',
+    });
     if (refusal !== null) return partRefusal(name, refusal);
   }
   return null;
 }
 
-const endpoint = (v: unknown) => text(v, { max: WEBHOOK_LIMITS.endpoint, pattern: HTTPS, rule: 'must be an https URL (the receiver needs a valid TLS certificate)' });
+const endpoint = (v: unknown) =>
+  text(v, { max: WEBHOOK_LIMITS.endpoint, pattern: HTTPS, rule: 'must be an https URL (the receiver needs a valid TLS certificate)' });
 
 /** The body of POST api/Webhooks: `types` and `endpoint` required. */
 export class CreateWebhookBody {
-  @ApiPropertyOptional({ description: "The business phone number (digits); it must be the target phone's.", pattern: PHONE.source, maxLength: WEBHOOK_LIMITS.phone })
+  @ApiPropertyOptional({
+    description: "The business phone number (digits); it must be the target phone's.",
+    pattern: PHONE.source,
+    maxLength: WEBHOOK_LIMITS.phone,
+  })
   @IsOptional()
   @Rule('phone', (v) => text(v, { max: WEBHOOK_LIMITS.phone, pattern: PHONE, rule: 'must be the business phone number in digits' }))
   phone?: string;
@@ -44,7 +68,12 @@ export class CreateWebhookBody {
   @Rule('types', types)
   types!: string[];
 
-  @ApiProperty({ format: 'uri', maxLength: WEBHOOK_LIMITS.endpoint, description: 'An https URL whose certificate the gateway trusts.', example: 'https://hooks.example.com/gateway' })
+  @ApiProperty({
+    format: 'uri',
+    maxLength: WEBHOOK_LIMITS.endpoint,
+    description: 'An https URL whose certificate the gateway trusts.',
+    example: 'https://hooks.example.com/gateway',
+  })
   @Rule('endpoint', endpoint)
   endpoint!: string;
 

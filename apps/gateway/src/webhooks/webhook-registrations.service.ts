@@ -25,13 +25,15 @@ export class WebhookRegistrationsService {
   async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<WebhookCreated> {
     const phone = await this.targetPhone(own, phoneId, body.phone);
     await this.checkEndpoint(body.endpoint);
-    const { webhook } = await this.webhooks.create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} }).catch((error: unknown) => {
-      // The engine's cap (WEBHOOKS_MAX_PER_OWNER, per phone here), told in the network's (#100) body.
-      if (error instanceof WebhookLimitReachedException) {
-        throw new InvalidParameterException('phone', `${phone.phone} already has ${error.max} webhooks, the most allowed: delete one to register another`);
-      }
-      throw error;
-    });
+    const { webhook } = await this.webhooks
+      .create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} })
+      .catch((error: unknown) => {
+        // The engine's cap (WEBHOOKS_MAX_PER_OWNER, per phone here), told in the network's (#100) body.
+        if (error instanceof WebhookLimitReachedException) {
+          throw new InvalidParameterException('phone', `${phone.phone} already has ${error.max} webhooks, the most allowed: delete one to register another`);
+        }
+        throw error;
+      });
     const { meta_version: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }
@@ -79,7 +81,8 @@ export class WebhookRegistrationsService {
   /** The phone a registration is for: the `phone_id` query's, else the key's; a `phone` in the body must be that phone's number. */
   private async targetPhone(own: PhoneContext, phoneId: string | undefined, given: string | undefined | null): Promise<PhoneContext> {
     const phone = await this.phones.select(own, phoneId);
-    if (given !== undefined && given !== null && given.replace(/^\+/, '') !== phone.phone) throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
+    if (given !== undefined && given !== null && given.replace(/^\+/, '') !== phone.phone)
+      throw new InvalidParameterException('phone', `must be ${phone.phone}, the number of phone id ${phone.phoneId}`);
     return phone;
   }
 

@@ -23,7 +23,15 @@ export class WebhooksController {
   @Post()
   @ApiOperation({ summary: 'Register a webhook' })
   @ApiCreatedResponse({ type: WebhookCreated })
-  @ApiBody({ type: CreateWebhookBody, examples: { messages: { summary: 'Message events', value: { types: ['messages'], endpoint: 'https://hooks.example.com/gateway', headers: { 'X-Source': 'gateway' } } } } })
+  @ApiBody({
+    type: CreateWebhookBody,
+    examples: {
+      messages: {
+        summary: 'Message events',
+        value: { types: ['messages'], endpoint: 'https://hooks.example.com/gateway', headers: { 'X-Source': 'gateway' } },
+      },
+    },
+  })
   @ApiErrors(403, 409, 413, 415)
   create(@CurrentPhone() phone: PhoneContext, @Body() body: CreateWebhookBody, @Query() query: PhoneQuery): Promise<WebhookCreated> {
     return this.webhooks.create(phone, query.phone_id, body);
@@ -57,7 +65,12 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @ApiOperation({ summary: "The webhook's deliveries, newest first: status, attempts, last answer and error" })
   @ApiOkResponse({ type: WebhookDeliveriesPage })
-  deliveries(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Query() query: DeliveryListQuery, @PageAddress() location: PageLocation): Promise<CursorPage<DeliveryView>> {
+  deliveries(
+    @CurrentPhone() phone: PhoneContext,
+    @Param('id') id: string,
+    @Query() query: DeliveryListQuery,
+    @PageAddress() location: PageLocation,
+  ): Promise<CursorPage<DeliveryView>> {
     return this.webhooks.deliveries(phone, query.phone_id, id, pagingOf(query, location));
   }
 
@@ -65,7 +78,11 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Every attempt of one delivery, oldest first: answer status, duration, error, the first 1 KB of the answer' })
   @ApiOkResponse({ type: WebhookAttemptsPage })
   attempts(
-    @CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Query() query: DeliveryListQuery, @PageAddress() location: PageLocation,
+    @CurrentPhone() phone: PhoneContext,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Query() query: DeliveryListQuery,
+    @PageAddress() location: PageLocation,
   ): Promise<CursorPage<AttemptView>> {
     return this.webhooks.attempts(phone, query.phone_id, id, deliveryId, pagingOf(query, location));
   }
@@ -74,7 +91,12 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a delivery again, whatever became of it (409 while it is queued)' })
   @ApiAcceptedResponse({ type: WebhookDelivery, description: 'The delivery, queued again.' })
-  redeliver(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Query() query: PhoneQuery): Promise<DeliveryView> {
+  redeliver(
+    @CurrentPhone() phone: PhoneContext,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Query() query: PhoneQuery,
+  ): Promise<DeliveryView> {
     return this.webhooks.redeliver(phone, query.phone_id, id, deliveryId);
   }
 }

@@ -62,7 +62,14 @@ function defaultAnswer(call: GraphCall, n: number, run: number): GraphAnswer {
   if (call.path.endsWith('/messages')) {
     const body = JSON.parse(call.body.toString('utf8')) as { to?: string; status?: string };
     if (body.status === 'read') return { status: 200, body: { success: true } };
-    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }], messages: [{ id: `wamid.FAKE${n}.${randomUUID()}` }] } };
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }],
+        messages: [{ id: `wamid.FAKE${n}.${randomUUID()}` }],
+      },
+    };
   }
   if (call.path.endsWith('/media')) return { status: 200, body: { id: `9000${run}${n}` } };
   if (call.path.endsWith('/message_templates')) return { status: 200, body: { id: `8000${run}${n}`, status: 'PENDING', category: 'MARKETING' } };

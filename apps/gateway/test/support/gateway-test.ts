@@ -37,7 +37,9 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
     class TrustingTestCa {}
     root = TrustingTestCa;
   }
-  return withPhones(await createTestApp(root, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env }));
+  return withPhones(
+    await createTestApp(root, { SANDBOX_STATUS_DELAY_MS: '50', SANDBOX_REVIEW_DELAY_MS: '50', MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`, ...env }),
+  );
 }
 
 /** A booted gateway app, with helpers that mint business phones and their API keys. */

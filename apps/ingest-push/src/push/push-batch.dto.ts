@@ -5,7 +5,11 @@ import { PageOf } from '../common/page.dto';
 import { PUSH_STATUSES, type PushStatus } from './push-item.entity';
 import { PLATFORMS, type Platform } from './push-payload';
 
-const FIELD_ERRORS = { type: 'object' as const, additionalProperties: { type: 'array', items: { type: 'string' } }, example: { nm_plataforma: ['nm_plataforma must be iOS or Android (any case).'] } };
+const FIELD_ERRORS = {
+  type: 'object' as const,
+  additionalProperties: { type: 'array', items: { type: 'string' } },
+  example: { nm_plataforma: ['nm_plataforma must be iOS or Android (any case).'] },
+};
 
 /** An item the request refused (also kept with the batch, so a replay answers the same). */
 export class RejectedItem {

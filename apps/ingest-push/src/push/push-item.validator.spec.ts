@@ -99,16 +99,19 @@ describe('checkPushItem', () => {
     const field = fc.constantFrom(...Object.keys(base), 'valor_json', 'other');
     const value = fc.oneof(fc.string(), fc.jsonValue(), fc.constantFrom('2026-02-29', '23:59:59', 'IOS', '{"a":1}'));
     fc.assert(
-      fc.property(fc.oneof(fc.dictionary(field, value), fc.record({ ...Object.fromEntries(Object.keys(base).map((k) => [k, value])) }), fc.anything()), (item) => {
-        const result = checkPushItem(item, 'Europe/Berlin');
-        if (result.ok) {
-          expect(Number.isNaN(result.push.dueAt.getTime())).toBe(false);
-          expect(['ios', 'android']).toContain(result.push.platform);
-          expect(result.push.device.trim()).not.toBe('');
-        } else {
-          expect(Object.keys(result.errors).length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.dictionary(field, value), fc.record({ ...Object.fromEntries(Object.keys(base).map((k) => [k, value])) }), fc.anything()),
+        (item) => {
+          const result = checkPushItem(item, 'Europe/Berlin');
+          if (result.ok) {
+            expect(Number.isNaN(result.push.dueAt.getTime())).toBe(false);
+            expect(['ios', 'android']).toContain(result.push.platform);
+            expect(result.push.device.trim()).not.toBe('');
+          } else {
+            expect(Object.keys(result.errors).length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -37,8 +37,8 @@ export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
       if (rule.required) fail(field, `${field} is required.`);
       return null;
     }
-    if (typeof value !== 'string') return fail(field, `${field} must be a string.`), null;
-    if (value.length > rule.maxLength) return fail(field, `${field} must be at most ${rule.maxLength} characters.`), null;
+    if (typeof value !== 'string') return (fail(field, `${field} must be a string.`), null);
+    if (value.length > rule.maxLength) return (fail(field, `${field} must be at most ${rule.maxLength} characters.`), null);
     return value;
   };
 
@@ -75,7 +75,10 @@ export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
   const now = new Date();
   const dueAt = date !== null && time !== null ? dueInstant(date, time, timeZone) : now;
   if (dueAt.getTime() - now.getTime() > SCHEDULE_HORIZON_DAYS * 86_400_000) {
-    return { ok: false, errors: { dt_envio: [`dt_envio ${date} ${time} is more than ${SCHEDULE_HORIZON_DAYS} days ahead; pushes are scheduled at most that far.`] } };
+    return {
+      ok: false,
+      errors: { dt_envio: [`dt_envio ${date} ${time} is more than ${SCHEDULE_HORIZON_DAYS} days ahead; pushes are scheduled at most that far.`] },
+    };
   }
   return { ok: true, push: { ...content, name, device: device!, platform: platform!, dueAt } };
 }
@@ -101,12 +104,12 @@ function variables(
   const json = item.valor_json;
   if (json !== undefined && json !== null) {
     const parsed = parseJsonObject(json);
-    if (typeof parsed === 'string') return fail('valor_json', parsed), null;
+    if (typeof parsed === 'string') return (fail('valor_json', parsed), null);
     const values = new Map<string, string>();
     for (const [key, value] of Object.entries(parsed)) {
-      if (!VARIABLE_NAME.test(key)) return fail('valor_json', `"${key.slice(0, 64)}" is not a variable name (letters, digits, _ . -).`), null;
+      if (!VARIABLE_NAME.test(key)) return (fail('valor_json', `"${key.slice(0, 64)}" is not a variable name (letters, digits, _ . -).`), null);
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-        return fail('valor_json', `The value of "${key}" must be a string, a number or a boolean.`), null;
+        return (fail('valor_json', `The value of "${key}" must be a string, a number or a boolean.`), null);
       }
       values.set(key, String(value));
     }
@@ -122,8 +125,8 @@ function variables(
   }
   const values = new Map<string, string>();
   for (const [i, name] of names.entries()) {
-    if (!VARIABLE_NAME.test(name)) return fail('campos', `"${name.slice(0, 64)}" is not a variable name (letters, digits, _ . -).`), null;
-    if (values.has(name)) return fail('campos', `"${name}" appears twice.`), null;
+    if (!VARIABLE_NAME.test(name)) return (fail('campos', `"${name.slice(0, 64)}" is not a variable name (letters, digits, _ . -).`), null);
+    if (values.has(name)) return (fail('campos', `"${name}" appears twice.`), null);
     values.set(name, given[i]);
   }
   return checkCount(values, fail, 'campos');

@@ -24,7 +24,10 @@ export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplication
     metrics: Metrics,
   ) {
     this.retrySchedule = config.retrySchedule;
-    this.results = metrics.counter('push_results_total', 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', ['provider', 'outcome']);
+    this.results = metrics.counter('push_results_total', 'Push notifications by provider (fcm, apns) and outcome (sent, failed, invalid_token).', [
+      'provider',
+      'outcome',
+    ]);
   }
 
   async process(job: Job<LaneJob<SendItem>>): Promise<void> {
@@ -38,7 +41,9 @@ export class PushSendProcessor implements LaneProcessor<SendItem>, OnApplication
     const outcomes = await Promise.all(
       claimed.map((item) => provider.send({ id: item.id, device: item.device, title: item.title, body: item.body, urlScheme: item.url_scheme }, deadline)),
     );
-    const invalid = claimed.flatMap((item, i) => (outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : []));
+    const invalid = claimed.flatMap((item, i) =>
+      outcomes[i].kind === 'invalid_token' ? [{ accountId: item.account_id, device: item.device, reason: (outcomes[i] as { error: string }).error }] : [],
+    );
     await this.repository.markInvalid(platform, invalid);
     const results = claimed.map((item, i) => this.decide(item, outcomes[i]));
     await this.repository.record(results);

@@ -3,7 +3,10 @@ import { fillTemplate, placeholders } from './push-template';
 
 describe('push templates', () => {
   it('fills {{name}} and {{ name }} with their values', () => {
-    const values = new Map([['nome', 'Ana'], ['cupom', 'X10']]);
+    const values = new Map([
+      ['nome', 'Ana'],
+      ['cupom', 'X10'],
+    ]);
     expect(fillTemplate('Oi {{nome}}, use {{ cupom }}! {{nome}}', values)).toEqual({ text: 'Oi Ana, use X10! Ana', missing: [] });
   });
 
@@ -16,7 +19,15 @@ describe('push templates', () => {
   });
 
   it('never expands a value that looks like a placeholder', () => {
-    expect(fillTemplate('{{a}}', new Map([['a', '{{b}}'], ['b', 'no']])).text).toBe('{{b}}');
+    expect(
+      fillTemplate(
+        '{{a}}',
+        new Map([
+          ['a', '{{b}}'],
+          ['b', 'no'],
+        ]),
+      ).text,
+    ).toBe('{{b}}');
   });
 
   it('puts values in verbatim, $ patterns included', () => {
@@ -26,14 +37,23 @@ describe('push templates', () => {
   it('replaces every placeholder whose value is given, for any text and values', () => {
     const name = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/);
     fc.assert(
-      fc.property(fc.array(fc.tuple(name, fc.string()), { maxLength: 5 }), fc.array(fc.oneof(fc.string(), name.map((n) => `{{${n}}}`))), (pairs, parts) => {
-        const values = new Map(pairs);
-        const text = parts.join('');
-        const result = fillTemplate(text, values);
-        const names = placeholders(text);
-        expect(result.missing).toEqual(names.filter((n) => !values.has(n)));
-        if (result.missing.length === 0) for (const n of names) expect(result.text.includes(`{{${n}}}`) && !values.get(n)?.includes(`{{${n}}}`)).toBe(false);
-      }),
+      fc.property(
+        fc.array(fc.tuple(name, fc.string()), { maxLength: 5 }),
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            name.map((n) => `{{${n}}}`),
+          ),
+        ),
+        (pairs, parts) => {
+          const values = new Map(pairs);
+          const text = parts.join('');
+          const result = fillTemplate(text, values);
+          const names = placeholders(text);
+          expect(result.missing).toEqual(names.filter((n) => !values.has(n)));
+          if (result.missing.length === 0) for (const n of names) expect(result.text.includes(`{{${n}}}`) && !values.get(n)?.includes(`{{${n}}}`)).toBe(false);
+        },
+      ),
     );
   });
 });

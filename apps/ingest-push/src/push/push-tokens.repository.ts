@@ -14,11 +14,19 @@ export class PushTokensRepository {
   constructor(private readonly db: Sql) {}
 
   findSecret(id: string): Promise<PushTokenSecret | null> {
-    return this.db.one<PushTokenSecret>(`SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${INGEST_PUSH_SCHEMA}.push_tokens WHERE id = $1`, [id]);
+    return this.db.one<PushTokenSecret>(
+      `SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${INGEST_PUSH_SCHEMA}.push_tokens WHERE id = $1`,
+      [id],
+    );
   }
 
   async insert(id: string, accountId: string, name: string, secretHash: Buffer): Promise<void> {
-    await this.db.rows(`INSERT INTO ${INGEST_PUSH_SCHEMA}.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, $3, $4)`, [id, accountId, name, secretHash]);
+    await this.db.rows(`INSERT INTO ${INGEST_PUSH_SCHEMA}.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, $3, $4)`, [
+      id,
+      accountId,
+      name,
+      secretHash,
+    ]);
   }
 
   async touch(lastUsed: ReadonlyMap<string, Date>): Promise<void> {

@@ -1,6 +1,20 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidateIf,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { DeployEnvironmentSettings, NotSandboxInProduction } from '@app/config';
 import { IsRetrySchedule, IsWorkerMode, parseRetrySchedule, type WorkerMode } from '@app/queue';
 import { isTimeZone } from './push-due-time';
@@ -20,57 +34,78 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_tld: false, require_
 /** Settings of bulk push: limits, scheduling, providers, fan-out. */
 export class PushConfig extends DeployEnvironmentSettings {
   /** The time zone of `dt_envio` + `hr_envio` (an IANA name). */
-  @IsString() @Validate(TimeZoneConstraint)
+  @IsString()
+  @Validate(TimeZoneConstraint)
   PUSH_TIMEZONE: string = 'UTC';
 
   /** Most items one request may carry; more is answered 413. */
-  @IsInt() @Min(1) @Max(100_000)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   PUSH_MAX_ITEMS: number = 10_000;
 
   /** How long a batch and its items are kept after the batch ends (no item scheduled or sending), in days. */
-  @IsInt() @Min(1) @Max(3650)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   PUSH_RETENTION_DAYS: number = 30;
 
-  @IsIn(['fcm', 'sandbox']) @NotSandboxInProduction('fcm')
+  @IsIn(['fcm', 'sandbox'])
+  @NotSandboxInProduction('fcm')
   PUSH_PROVIDER_ANDROID: 'fcm' | 'sandbox' = 'sandbox';
 
-  @IsIn(['apns', 'sandbox']) @NotSandboxInProduction('apns')
+  @IsIn(['apns', 'sandbox'])
+  @NotSandboxInProduction('apns')
   PUSH_PROVIDER_IOS: 'apns' | 'sandbox' = 'sandbox';
 
   @IsUrl(URL_OPTIONS)
   FCM_BASE_URL: string = 'https://fcm.googleapis.com';
 
   /** OAuth2 token endpoint; when unset, the service-account file's `token_uri`. */
-  @IsOptional() @IsUrl(URL_OPTIONS)
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
   FCM_TOKEN_URL?: string;
 
   /** The Firebase service-account JSON key (needed with PUSH_PROVIDER_ANDROID=fcm). */
-  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_ANDROID === 'fcm') @IsString() @IsNotEmpty()
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_ANDROID === 'fcm')
+  @IsString()
+  @IsNotEmpty()
   FCM_SERVICE_ACCOUNT_FILE?: string;
 
   @IsUrl(URL_OPTIONS)
   APNS_BASE_URL: string = 'https://api.push.apple.com';
 
   /** The APNs auth key (.p8) and its ids (needed with PUSH_PROVIDER_IOS=apns). */
-  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @IsNotEmpty()
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns')
+  @IsString()
+  @IsNotEmpty()
   APNS_KEY_FILE?: string;
 
-  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @Matches(/^[A-Z0-9]{10}$/, { message: 'must be the 10-character key id' })
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns')
+  @IsString()
+  @Matches(/^[A-Z0-9]{10}$/, { message: 'must be the 10-character key id' })
   APNS_KEY_ID?: string;
 
-  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @Matches(/^[A-Z0-9]{10}$/, { message: 'must be the 10-character team id' })
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns')
+  @IsString()
+  @Matches(/^[A-Z0-9]{10}$/, { message: 'must be the 10-character team id' })
   APNS_TEAM_ID?: string;
 
   /** The app's bundle id. */
-  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns') @IsString() @IsNotEmpty()
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_IOS === 'apns')
+  @IsString()
+  @IsNotEmpty()
   APNS_TOPIC?: string;
 
   /** Extra CA certificates (PEM file) to trust for APNS_BASE_URL; only for test servers. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   APNS_CA_FILE?: string;
 
   /** How long APNs keeps trying to reach an offline device (apns-expiration), in seconds. */
-  @IsInt() @Min(0) @Max(30 * 24 * 3600)
+  @IsInt()
+  @Min(0)
+  @Max(30 * 24 * 3600)
   APNS_EXPIRATION_SECONDS: number = 24 * 3600;
 
   /** `inline`: the API process also sends; `off`: the API only relays; `only`: workers and /health, no API (libs/queue's worker modes). */
@@ -78,19 +113,27 @@ export class PushConfig extends DeployEnvironmentSettings {
   PUSH_WORKERS: WorkerMode = 'inline';
 
   /** Jobs each platform's worker runs at once, per process. */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   PUSH_CONCURRENCY: number = 16;
 
   /** Pushes to one platform that travel in one job (sent concurrently, recorded together). */
-  @IsInt() @Min(1) @Max(500)
+  @IsInt()
+  @Min(1)
+  @Max(500)
   PUSH_ITEMS_PER_JOB: number = 50;
 
   /** Keep-alive connections per provider (FCM); APNs multiplexes one HTTP/2 connection. */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   PUSH_PROVIDER_CONNECTIONS: number = 32;
 
   /** How long one send may take, in seconds. */
-  @IsInt() @Min(1) @Max(60)
+  @IsInt()
+  @Min(1)
+  @Max(60)
   PUSH_TIMEOUT_SECONDS: number = 10;
 
   /** Seconds between attempts after a retryable failure, comma-separated; its length is the number of retries. */
@@ -98,23 +141,33 @@ export class PushConfig extends DeployEnvironmentSettings {
   PUSH_RETRY_SCHEDULE: string = '5,30,120,600,1800';
 
   /** How often the relay looks for due pushes when nothing nudged it, in milliseconds (also the scheduling granularity). */
-  @IsInt() @Min(10) @Max(60_000)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   PUSH_RELAY_INTERVAL_MS: number = 250;
 
   /** How often the relay looks for queued pushes whose jobs Redis lost, in seconds (it also looks when Redis comes back). */
-  @IsInt() @Min(1) @Max(3600)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   PUSH_SWEEP_SECONDS: number = 30;
 
   /** How long a worker that died keeps its jobs before another worker takes them over (BullMQ's lock), in seconds. */
-  @IsInt() @Min(1) @Max(600)
+  @IsInt()
+  @Min(1)
+  @Max(600)
   PUSH_WORKER_LOCK_SECONDS: number = 30;
 
   /** Pushes of one account queued in Redis at a time, per platform: one big batch never holds the others back longer. */
-  @IsInt() @Min(1) @Max(100_000)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   PUSH_MAX_QUEUED_PER_ACCOUNT: number = 5000;
 
   /** How long a verified push token stays cached in this process (also how long a revocation takes to reach it). */
-  @IsInt() @Min(0) @Max(300)
+  @IsInt()
+  @Min(0)
+  @Max(300)
   PUSH_TOKEN_CACHE_TTL_SECONDS: number = 30;
 
   get retrySchedule(): number[] {

@@ -28,7 +28,11 @@ export const PUSH_ITEM_FIELDS = {
       description: 'A JSON object of variable values (or that object as a JSON string), instead of campos and valor.',
     },
   },
-  nm_plataforma: { maxLength: 16, required: true, schema: { type: 'string', enum: ['android', 'ios', 'Android', 'iOS'], description: 'iOS or Android, any case.' } },
+  nm_plataforma: {
+    maxLength: 16,
+    required: true,
+    schema: { type: 'string', enum: ['android', 'ios', 'Android', 'iOS'], description: 'iOS or Android, any case.' },
+  },
 } as const satisfies Record<string, PushItemField>;
 
 export type PushItemFieldName = keyof typeof PUSH_ITEM_FIELDS;
@@ -38,9 +42,14 @@ export const MAX_VARIABLES = 100;
 
 const PUSH_ITEM: SchemaObject = {
   type: 'object',
-  required: Object.entries(PUSH_ITEM_FIELDS).filter(([, f]) => 'required' in f).map(([name]) => name),
+  required: Object.entries(PUSH_ITEM_FIELDS)
+    .filter(([, f]) => 'required' in f)
+    .map(([name]) => name),
   properties: Object.fromEntries(
-    Object.entries(PUSH_ITEM_FIELDS).map(([name, f]: [string, PushItemField]) => [name, f.schema.type === 'string' ? { ...f.schema, maxLength: f.maxLength } : f.schema]),
+    Object.entries(PUSH_ITEM_FIELDS).map(([name, f]: [string, PushItemField]) => [
+      name,
+      f.schema.type === 'string' ? { ...f.schema, maxLength: f.maxLength } : f.schema,
+    ]),
   ),
   additionalProperties: false,
 };
@@ -55,15 +64,30 @@ export class BulkPushDto {
     description: 'Push items, checked one by one: a bad item is refused on its own, the others are scheduled.',
     type: 'array',
     items: PUSH_ITEM,
-    example: [{ nm_envio: 'promo', nm_push: 'device-token-1', nm_titulo: 'Oi {{nome}}', nm_mensagem: 'Seu cupom: {{cupom}}', url_scheme: 'app://promo', campos: 'nome,cupom', valor: 'Ana,X10', nm_plataforma: 'android' }],
+    example: [
+      {
+        nm_envio: 'promo',
+        nm_push: 'device-token-1',
+        nm_titulo: 'Oi {{nome}}',
+        nm_mensagem: 'Seu cupom: {{cupom}}',
+        url_scheme: 'app://promo',
+        campos: 'nome,cupom',
+        valor: 'Ana,X10',
+        nm_plataforma: 'android',
+      },
+    ],
   })
-  @KeepRaw() @IsArray()
+  @KeepRaw()
+  @IsArray()
   pushs!: unknown[];
 }
 
 /** POST /api/pushm/bulk's query: `dry_run=true` checks and shows, storing and sending nothing. */
 export class BulkPushQueryDto {
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'true: check and show the filled-in title and body of each item; store and send nothing (200).' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'true: check and show the filled-in title and body of each item; store and send nothing (200).',
+  })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'dry_run must be true or false.' })
   dry_run?: 'true' | 'false';

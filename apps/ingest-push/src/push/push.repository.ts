@@ -105,7 +105,11 @@ export class PushRepository {
     const keepSeconds = () => config.PUSH_RETENTION_DAYS * DAY_SECONDS;
     pruner.register(
       { table: `${INGEST_PUSH_SCHEMA}.push_items`, expired: `batch_id IN (${ENDED_BATCH})`, keepSeconds },
-      { table: `${INGEST_PUSH_SCHEMA}.push_batches`, expired: `created_at < cutoff AND NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.push_items x WHERE x.batch_id = push_batches.id)`, keepSeconds },
+      {
+        table: `${INGEST_PUSH_SCHEMA}.push_batches`,
+        expired: `created_at < cutoff AND NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.push_items x WHERE x.batch_id = push_batches.id)`,
+        keepSeconds,
+      },
     );
   }
 
@@ -153,7 +157,10 @@ export class PushRepository {
   }
 
   findByIdempotencyKey(accountId: string, key: string): Promise<StoredBatch | null> {
-    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${INGEST_PUSH_SCHEMA}.push_batches WHERE account_id = $1 AND idempotency_key = $2`, [accountId, key]);
+    return this.db.one<StoredBatch>(`SELECT ${BATCH_VIEW} FROM ${INGEST_PUSH_SCHEMA}.push_batches WHERE account_id = $1 AND idempotency_key = $2`, [
+      accountId,
+      key,
+    ]);
   }
 
   find(accountId: string, id: string): Promise<StoredBatch | null> {
@@ -180,7 +187,11 @@ export class PushRepository {
    * The account's batches, newest first (index push_batches_account_created_idx), each with its
    * items counted by status (index push_items_batch_position_uq) in the same query.
    */
-  batches(accountId: string, limit: number, offset: number): Promise<{ rows: Array<Omit<StoredBatch, 'request_hash' | 'rejections'> & { counts: Record<string, number> }>; total: number }> {
+  batches(
+    accountId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: Array<Omit<StoredBatch, 'request_hash' | 'rejections'> & { counts: Record<string, number> }>; total: number }> {
     return this.db.page(
       {
         columns: `id, accepted, rejected, ${isoTimestamp('created_at')}, ${isoTimestamp('cancelled_at')},
@@ -195,7 +206,10 @@ export class PushRepository {
   }
 
   /** The account's finished pushes by UTC hour of their end, platform and outcome, from `since` on (index push_items_outcome_idx). */
-  outcomesByHour(accountId: string, since: string): Promise<Array<{ hour: string; platform: Platform; status: 'sent' | 'failed' | 'invalid_token'; n: number }>> {
+  outcomesByHour(
+    accountId: string,
+    since: string,
+  ): Promise<Array<{ hour: string; platform: Platform; status: 'sent' | 'failed' | 'invalid_token'; n: number }>> {
     return this.db.rows(
       `SELECT ${hourOf('updated_at')} AS hour, platform, status, count(*)::int AS n FROM ${INGEST_PUSH_SCHEMA}.push_items
         WHERE account_id = $1 AND status IN ('sent', 'failed', 'invalid_token') AND updated_at >= $2 GROUP BY 1, 2, 3`,
@@ -204,7 +218,11 @@ export class PushRepository {
   }
 
   items(batchId: string, limit: number, offset: number): Promise<{ rows: PushItemView[]; total: number }> {
-    return this.db.page<PushItemView>({ columns: ITEM_VIEW, source: `${INGEST_PUSH_SCHEMA}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] }, limit, offset);
+    return this.db.page<PushItemView>(
+      { columns: ITEM_VIEW, source: `${INGEST_PUSH_SCHEMA}.push_items WHERE batch_id = $1`, orderBy: 'position', params: [batchId] },
+      limit,
+      offset,
+    );
   }
 
   /** Cancels what has not been claimed for sending; returns how many items were cancelled. */
@@ -227,27 +245,21 @@ export class PushRepository {
    * Items to devices marked invalid are settled as `invalid_token` right here and not returned.
    */
   async claim(platform: Platform, attempts: ItemAttempt[], staleMs: number): Promise<ClaimedItem[]> {
-    const rows = await this.db.rows<ClaimedItem & { skipped: boolean }>(
-      CLAIM,
-      [attempts.map((a) => a.id), attempts.map((a) => a.attempt), platform, staleMs],
-    );
+    const rows = await this.db.rows<ClaimedItem & { skipped: boolean }>(CLAIM, [attempts.map((a) => a.id), attempts.map((a) => a.attempt), platform, staleMs]);
     return rows.filter((row) => !row.skipped).map(({ skipped: _, ...item }) => item);
   }
 
   /** Records outcomes of claimed attempts; an outcome for an attempt no longer current is ignored. */
   async record(results: AttemptResult[]): Promise<void> {
     if (results.length === 0) return;
-    await this.db.rows(
-      RECORD,
-      [
-        results.map((r) => r.id),
-        results.map((r) => r.attempt),
-        results.map((r) => r.status),
-        results.map((r) => r.error),
-        results.map((r) => r.provider_id),
-        results.map((r) => r.retry_in_ms),
-      ],
-    );
+    await this.db.rows(RECORD, [
+      results.map((r) => r.id),
+      results.map((r) => r.attempt),
+      results.map((r) => r.status),
+      results.map((r) => r.error),
+      results.map((r) => r.provider_id),
+      results.map((r) => r.retry_in_ms),
+    ]);
   }
 
   /** Marks devices a provider called unregistered or invalid; later pushes to them are skipped. */

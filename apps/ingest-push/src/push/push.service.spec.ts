@@ -14,7 +14,10 @@ interface Item extends PushItemView {
 }
 
 /** PushRepository in memory: batches and their items, as the service reads and writes them. */
-class FakePushRepository implements Pick<Public<PushRepository>, 'insertBatch' | 'findByIdempotencyKey' | 'find' | 'acceptedItems' | 'countsByStatus' | 'batches' | 'items' | 'cancel' | 'outcomesByHour'> {
+class FakePushRepository implements Pick<
+  Public<PushRepository>,
+  'insertBatch' | 'findByIdempotencyKey' | 'find' | 'acceptedItems' | 'countsByStatus' | 'batches' | 'items' | 'cancel' | 'outcomesByHour'
+> {
   readonly batchRows: Array<StoredBatch & { accountId: string; key: string | null }> = [];
   readonly itemRows: Item[] = [];
 
@@ -22,11 +25,33 @@ class FakePushRepository implements Pick<Public<PushRepository>, 'insertBatch' |
     if (batch.idempotencyKey !== null && this.batchRows.some((b) => b.accountId === batch.accountId && b.key === batch.idempotencyKey)) return null;
     const id = randomUUID();
     const created_at = new Date().toISOString();
-    this.batchRows.unshift({ id, accountId: batch.accountId, key: batch.idempotencyKey, request_hash: batch.requestHash, accepted: batch.pushes.length, rejected: batch.rejections.length, rejections: batch.rejections, created_at, cancelled_at: null });
+    this.batchRows.unshift({
+      id,
+      accountId: batch.accountId,
+      key: batch.idempotencyKey,
+      request_hash: batch.requestHash,
+      accepted: batch.pushes.length,
+      rejected: batch.rejections.length,
+      rejections: batch.rejections,
+      created_at,
+      cancelled_at: null,
+    });
     for (const { index, push } of batch.pushes) {
       this.itemRows.push({
-        batchId: id, index, id: randomUUID(), status: 'scheduled', platform: push.platform, nm_push: push.device, title: push.title, body: push.body,
-        url_scheme: push.urlScheme, due_at: push.dueAt.toISOString(), attempts: 0, sent_at: null, provider_id: null, error: null,
+        batchId: id,
+        index,
+        id: randomUUID(),
+        status: 'scheduled',
+        platform: push.platform,
+        nm_push: push.device,
+        title: push.title,
+        body: push.body,
+        url_scheme: push.urlScheme,
+        due_at: push.dueAt.toISOString(),
+        attempts: 0,
+        sent_at: null,
+        provider_id: null,
+        error: null,
       });
     }
     return { id, items: await this.acceptedItems(id) };
@@ -92,7 +117,11 @@ function setup(settings: Partial<PushConfig> = {}) {
 describe('PushService (in-memory repository)', () => {
   it('schedules the valid items, answers each item in request order, and wakes the lanes for pushes due now', async () => {
     const { service, repository, kicks, account } = setup();
-    const answer = await service.submit(account, [item(), item({ nm_plataforma: 'Windows' }), item({ nm_plataforma: 'iOS', dt_envio: '2030-01-01', hr_envio: '09:00:00' })], undefined);
+    const answer = await service.submit(
+      account,
+      [item(), item({ nm_plataforma: 'Windows' }), item({ nm_plataforma: 'iOS', dt_envio: '2030-01-01', hr_envio: '09:00:00' })],
+      undefined,
+    );
     expect(answer).toMatchObject({ accepted: 2, rejected: 1 });
     expect(answer.items.map((i) => i.index)).toEqual([0, 1, 2]);
     expect(answer.items[1]).toEqual({ index: 1, errors: { nm_plataforma: ['nm_plataforma must be iOS or Android (any case).'] } });
@@ -111,7 +140,11 @@ describe('PushService (in-memory repository)', () => {
     const { service, repository, account } = setup({ PUSH_MAX_ITEMS: 2 });
     const none = await service.submit(account, [item({ nm_push: '' })], undefined).catch((e: unknown) => e);
     expect(none).toBeInstanceOf(NoValidPushException);
-    expect((none as NoValidPushException).extras).toMatchObject({ accepted: 0, rejected: 1, items: [{ index: 0, errors: { nm_push: ['nm_push must not be empty.'] } }] });
+    expect((none as NoValidPushException).extras).toMatchObject({
+      accepted: 0,
+      rejected: 1,
+      items: [{ index: 0, errors: { nm_push: ['nm_push must not be empty.'] } }],
+    });
     await expect(service.submit(account, [item(), item(), item()], undefined)).rejects.toBeInstanceOf(TooManyPushesException);
     expect(repository.batchRows).toEqual([]);
   });
@@ -131,7 +164,10 @@ describe('PushService (in-memory repository)', () => {
 
   it('previews the filled-in text of each item and stores nothing', () => {
     const { service, repository } = setup();
-    const preview = service.preview([item({ nm_titulo: 'Hi {{nome}}', nm_mensagem: 'Use {{cupom}}', campos: 'nome,cupom', valor: 'Ana,BF10' }), item({ nm_mensagem: 'Hi {{x}}' })]);
+    const preview = service.preview([
+      item({ nm_titulo: 'Hi {{nome}}', nm_mensagem: 'Use {{cupom}}', campos: 'nome,cupom', valor: 'Ana,BF10' }),
+      item({ nm_mensagem: 'Hi {{x}}' }),
+    ]);
     expect(preview).toMatchObject({ dry_run: true, accepted: 1, rejected: 1 });
     expect(preview.items[0]).toMatchObject({ index: 0, platform: 'android', title: 'Hi Ana', body: 'Use BF10' });
     expect((preview.items[1] as RejectedItem).errors).toEqual({ nm_mensagem: ['No value for {{x}}.'] });
@@ -163,6 +199,11 @@ describe('PushService (in-memory repository)', () => {
     const stats = await service.stats(account, { window: '7d' });
     expect(stats.window).toBe('7d');
     expect(stats.data).toHaveLength(168);
-    expect(stats.data[0]).toEqual({ hour: stats.since, total: 0, by_status: { sent: 0, failed: 0, invalid: 0 }, by_platform: { android: { sent: 0, failed: 0, invalid: 0 }, ios: { sent: 0, failed: 0, invalid: 0 } } });
+    expect(stats.data[0]).toEqual({
+      hour: stats.since,
+      total: 0,
+      by_status: { sent: 0, failed: 0, invalid: 0 },
+      by_platform: { android: { sent: 0, failed: 0, invalid: 0 }, ios: { sent: 0, failed: 0, invalid: 0 } },
+    });
   });
 });

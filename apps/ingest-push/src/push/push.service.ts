@@ -4,7 +4,17 @@ import { ValidationFailedException } from '@app/errors';
 import { fillHours, hourlyWindow, type PageQuery } from '@app/pagination';
 import { InjectLane } from '@app/queue';
 import type { HourlyWindowQueryDto } from '../common/hourly-window-query.dto';
-import type { AcceptedItem, BatchSummary, BulkPushPreview, BulkPushResult, CancelledBatch, PushCounts, PushItemView, PushPreview, RejectedItem } from './push-batch.dto';
+import type {
+  AcceptedItem,
+  BatchSummary,
+  BulkPushPreview,
+  BulkPushResult,
+  CancelledBatch,
+  PushCounts,
+  PushItemView,
+  PushPreview,
+  RejectedItem,
+} from './push-batch.dto';
 import type { PushOutcomes, PushStats } from './push-stats.dto';
 import { IdempotencyKeyReusedException, NoValidPushException, PushBatchNotFoundException, TooManyPushesException } from './push.exception';
 import { PushConfig } from './push.config';
@@ -94,13 +104,27 @@ export class PushService {
   /** The account's batches, newest first, each with its items counted by status. */
   async batches(accountId: string, page: PageQuery): Promise<{ rows: BatchSummary[]; total: number }> {
     const { rows, total } = await this.repository.batches(accountId, page.perPage, page.offset);
-    return { rows: rows.map((b) => ({ batch_id: b.id, created_at: b.created_at, cancelled_at: b.cancelled_at, accepted: b.accepted, rejected: b.rejected, counts: allCounts(b.counts) })), total };
+    return {
+      rows: rows.map((b) => ({
+        batch_id: b.id,
+        created_at: b.created_at,
+        cancelled_at: b.cancelled_at,
+        accepted: b.accepted,
+        rejected: b.rejected,
+        counts: allCounts(b.counts),
+      })),
+      total,
+    };
   }
 
   async stats(accountId: string, query: HourlyWindowQueryDto): Promise<PushStats> {
     const window = hourlyWindow(query.window);
     const rows = await this.repository.outcomesByHour(accountId, window.since);
-    const empty = () => ({ total: 0, by_status: noOutcomes(), by_platform: Object.fromEntries(PLATFORMS.map((p) => [p, noOutcomes()])) as Record<Platform, PushOutcomes> });
+    const empty = () => ({
+      total: 0,
+      by_status: noOutcomes(),
+      by_platform: Object.fromEntries(PLATFORMS.map((p) => [p, noOutcomes()])) as Record<Platform, PushOutcomes>,
+    });
     const data = fillHours(window, rows, empty, (bucket, row) => {
       const outcome = OUTCOME[row.status];
       bucket.total += row.n;

@@ -19,7 +19,13 @@ function read(text: string | Buffer, cuts: number[] = []) {
   }
   reader.end();
   copy += encoder.take();
-  const lines = copy === '' ? [] : copy.slice(0, -1).split('\n').map((l) => l.split('\t'));
+  const lines =
+    copy === ''
+      ? []
+      : copy
+          .slice(0, -1)
+          .split('\n')
+          .map((l) => l.split('\t'));
   return { encoder, lines };
 }
 
@@ -37,7 +43,10 @@ describe('CsvSalesReader', () => {
   it('reads every field of every row, LF or CRLF, with a BOM, cut anywhere', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ name: fc.string({ unit: fc.constantFrom('a', ';', '"', '\n', '\r\n', '\t', '\\', 'é', '😀', ' ') }), n: fc.nat(1000) }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ name: fc.string({ unit: fc.constantFrom('a', ';', '"', '\n', '\r\n', '\t', '\\', 'é', '😀', ' ') }), n: fc.nat(1000) }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.constantFrom('\n', '\r\n'),
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 10 }),

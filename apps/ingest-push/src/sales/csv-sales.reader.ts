@@ -58,7 +58,8 @@ export class CsvSalesReader {
     const crlf = eol > 0 && this.pending[eol - 1] === '\r';
     let text = this.pending.slice(0, crlf ? eol - 1 : eol);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim() === '') throw new MalformedSalesFileException(`The file has no header: its first line must name the fields, separated by "${DELIMITER}".`, 1);
+    if (text.trim() === '')
+      throw new MalformedSalesFileException(`The file has no header: its first line must name the fields, separated by "${DELIMITER}".`, 1);
     const parser = new Papa.Parser({ delimiter: DELIMITER, newline: crlf ? '\r\n' : '\n' }) as unknown as PapaParser;
     const names = parser.parse(text, 0, false).data[0] ?? [];
     this.fieldOf = this.mapHeader(names);
@@ -75,12 +76,16 @@ export class CsvSalesReader {
     if (unknown.length > 0) {
       const hint = names.length === 1 && /[,\t|]/.test(names[0]) ? ` Fields are separated by "${DELIMITER}".` : '';
       const shown = unknown.slice(0, 5).map((n) => JSON.stringify(n.length > 40 ? `${n.slice(0, 40)}…` : n));
-      throw new MalformedSalesFileException(`The header names unknown field${unknown.length === 1 ? '' : 's'} ${shown.join(', ')}${unknown.length > 5 ? ' and more' : ''}; the first line must name Sale fields (${SALE_FIELD_NAMES.join(';')}).${hint}`, 1);
+      throw new MalformedSalesFileException(
+        `The header names unknown field${unknown.length === 1 ? '' : 's'} ${shown.join(', ')}${unknown.length > 5 ? ' and more' : ''}; the first line must name Sale fields (${SALE_FIELD_NAMES.join(';')}).${hint}`,
+        1,
+      );
     }
     const duplicate = names.find((n, i) => names.indexOf(n) !== i);
     if (duplicate) throw new MalformedSalesFileException(`The header names ${duplicate} twice.`, 1);
     const missing = SALE_FIELDS.filter((f) => f.required && !names.includes(f.name)).map((f) => f.name);
-    if (missing.length > 0) throw new MalformedSalesFileException(`The header lacks the required field${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`, 1);
+    if (missing.length > 0)
+      throw new MalformedSalesFileException(`The header lacks the required field${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`, 1);
     return names.map((n) => SALE_FIELD_INDEX.get(n)!);
   }
 

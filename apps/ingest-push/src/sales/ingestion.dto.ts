@@ -29,7 +29,11 @@ export class RowError {
 export class IngestionListItem {
   @ApiProperty({ format: 'uuid' }) ingestion_id!: string;
   @ApiProperty({ enum: INGESTION_STATUSES, example: 'completed' }) status!: IngestionStatus;
-  @ApiProperty({ enum: INGESTION_STAGES, nullable: true, description: 'While running: receiving (the body), storing (its last rows), merging (into sales); null once ended.' })
+  @ApiProperty({
+    enum: INGESTION_STAGES,
+    nullable: true,
+    description: 'While running: receiving (the body), storing (its last rows), merging (into sales); null once ended.',
+  })
   stage!: IngestionStage | null;
   @ApiProperty({ enum: ['csv', 'json'] }) format!: SalesFormat;
   @ApiProperty({ description: 'Body bytes received.', example: 288 }) bytes!: number;

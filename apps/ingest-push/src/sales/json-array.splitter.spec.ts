@@ -39,12 +39,21 @@ const element = fc.oneof(
 describe('JsonArraySplitter', () => {
   it('gives back every element of any array, however the bytes are cut', () => {
     fc.assert(
-      fc.property(fc.array(element, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.constantFrom(0, 2, '\t'), fc.boolean(), (items, cuts, indent, bom) => {
-        const text = (bom ? '\uFEFF' : '') + JSON.stringify(items, null, indent);
-        const bytes = Buffer.from(text);
-        const elements = split(bytes, cuts.map((c) => c % (bytes.length + 1)));
-        expect(elements.map((e) => JSON.parse(e.source))).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
-      }),
+      fc.property(
+        fc.array(element, { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.constantFrom(0, 2, '\t'),
+        fc.boolean(),
+        (items, cuts, indent, bom) => {
+          const text = (bom ? '\uFEFF' : '') + JSON.stringify(items, null, indent);
+          const bytes = Buffer.from(text);
+          const elements = split(
+            bytes,
+            cuts.map((c) => c % (bytes.length + 1)),
+          );
+          expect(elements.map((e) => JSON.parse(e.source))).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -89,7 +98,12 @@ describe('JsonArraySplitter', () => {
       fc.property(fc.array(element, { minLength: 1, maxLength: 5 }), fc.nat(), fc.array(fc.nat(), { maxLength: 5 }), (items, at, cuts) => {
         const bytes = Buffer.from(JSON.stringify(items));
         const prefix = bytes.subarray(0, at % bytes.length);
-        expect(() => split(prefix, cuts.map((c) => c % (prefix.length + 1)))).toThrow(MalformedSalesFileException);
+        expect(() =>
+          split(
+            prefix,
+            cuts.map((c) => c % (prefix.length + 1)),
+          ),
+        ).toThrow(MalformedSalesFileException);
       }),
       { numRuns: 300 },
     );
@@ -97,9 +111,12 @@ describe('JsonArraySplitter', () => {
 
   it('refuses any top level that is not an array', () => {
     fc.assert(
-      fc.property(fc.jsonValue().filter((v) => !Array.isArray(v)), (value) => {
-        expect(() => split(Buffer.from(JSON.stringify(value)))).toThrow(MalformedSalesFileException);
-      }),
+      fc.property(
+        fc.jsonValue().filter((v) => !Array.isArray(v)),
+        (value) => {
+          expect(() => split(Buffer.from(JSON.stringify(value)))).toThrow(MalformedSalesFileException);
+        },
+      ),
     );
   });
 

@@ -85,7 +85,8 @@ export class JsonArraySplitter {
       switch (this.state) {
         case State.Start:
           // (A BOM cut short is not a BOM.)
-          if (b !== OPEN_BRACKET || (this.bomAt > 0 && this.bomAt < 3)) throw new MalformedSalesFileException('The body must be a JSON array of Sale objects.', this.line);
+          if (b !== OPEN_BRACKET || (this.bomAt > 0 && this.bomAt < 3))
+            throw new MalformedSalesFileException('The body must be a JSON array of Sale objects.', this.line);
           this.state = State.First;
           i++;
           continue;

@@ -14,7 +14,6 @@ import {
 } from './sale-values';
 import type { RowError } from './ingestion.dto';
 
-
 /** How many row errors a response (and the summary) lists; the rest are stored, up to a limit. */
 export const LISTED_ERRORS = 100;
 

@@ -14,11 +14,19 @@ export class SalesApiKeysRepository {
   constructor(private readonly db: Sql) {}
 
   findSecret(id: string): Promise<SalesApiKeySecret | null> {
-    return this.db.one<SalesApiKeySecret>(`SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${INGEST_PUSH_SCHEMA}.sales_api_keys WHERE id = $1`, [id]);
+    return this.db.one<SalesApiKeySecret>(
+      `SELECT account_id, secret_hash, revoked_at IS NOT NULL AS revoked FROM ${INGEST_PUSH_SCHEMA}.sales_api_keys WHERE id = $1`,
+      [id],
+    );
   }
 
   async insert(id: string, accountId: string, name: string, secretHash: Buffer): Promise<void> {
-    await this.db.rows(`INSERT INTO ${INGEST_PUSH_SCHEMA}.sales_api_keys (id, account_id, name, secret_hash) VALUES ($1, $2, $3, $4)`, [id, accountId, name, secretHash]);
+    await this.db.rows(`INSERT INTO ${INGEST_PUSH_SCHEMA}.sales_api_keys (id, account_id, name, secret_hash) VALUES ($1, $2, $3, $4)`, [
+      id,
+      accountId,
+      name,
+      secretHash,
+    ]);
   }
 
   async touch(lastUsed: ReadonlyMap<string, Date>): Promise<void> {

@@ -35,7 +35,10 @@ const EXAMPLE_SALE: Record<string, string | number> = {
 const CSV_EXAMPLE = [SALE_FIELDS.map((f) => f.name), SALE_FIELDS.map((f) => String(EXAMPLE_SALE[f.name] ?? ''))].map((row) => row.join(';')).join('\n') + '\n';
 
 const CSV_CONTENT = {
-  schema: { type: 'string', description: `CSV: a header row names the columns, in any order, optional ones may be left out; empty optional cells are null. Columns: ${CSV_COLUMNS}.` },
+  schema: {
+    type: 'string',
+    description: `CSV: a header row names the columns, in any order, optional ones may be left out; empty optional cells are null. Columns: ${CSV_COLUMNS}.`,
+  },
   examples: { csv: { summary: 'CSV: a header row and one sale', value: CSV_EXAMPLE } },
 };
 
@@ -44,7 +47,8 @@ const CSV_CONTENT = {
  * example (Nest's @ApiBody gives every one the same), so Try it out sends CSV as CSV and JSON as JSON.
  */
 export const SALES_FILE_BODY: RequestBodyObject = {
-  description: 'The file, streamed: a JSON array of Sale objects (application/json), or semicolon-separated CSV with a header row (application/csv or text/csv).',
+  description:
+    'The file, streamed: a JSON array of Sale objects (application/json), or semicolon-separated CSV with a header row (application/csv or text/csv).',
   required: true,
   content: {
     'application/json': { schema: { type: 'array', items: SALE }, examples: { json: { summary: 'JSON: an array of sales', value: [EXAMPLE_SALE] } } },

@@ -5,50 +5,68 @@ import { IsInt, Max, Min } from 'class-validator';
 /** Settings of the sales ingestion (validated at start like every feature's). */
 export class SalesConfig {
   /** Largest accepted file, in bytes, counted on the bytes read (chunked bodies too). */
-  @IsInt() @Min(1024)
+  @IsInt()
+  @Min(1024)
   INGEST_MAX_BYTES: number = 1024 * 1024 * 1024;
 
   /** Longest single record (a CSV row or a JSON array element), in bytes. */
-  @IsInt() @Min(1024) @Max(64 * 1024 * 1024)
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
   INGEST_MAX_RECORD_BYTES: number = 1024 * 1024;
 
   /** An upload whose client sends nothing for this long is cancelled with 408. */
-  @IsInt() @Min(100)
+  @IsInt()
+  @Min(100)
   INGEST_IDLE_TIMEOUT_MS: number = 30_000;
 
   /** A body slower than this, averaged over INGEST_RATE_WINDOW_SECONDS, is cut with 408 (nginx's client_body_timeout, Apache's MinRate). */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   INGEST_MIN_BYTES_PER_SECOND: number = 64 * 1024;
 
   /** The window the body rate is averaged over; the first check comes after one window. */
-  @IsInt() @Min(1) @Max(3600)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   INGEST_RATE_WINDOW_SECONDS: number = 30;
 
   /** Uploads one instance runs at once (each holds one database connection); more get 503 with Retry-After. */
-  @IsInt() @Min(1) @Max(64)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   INGEST_MAX_CONCURRENT_UPLOADS: number = 4;
 
   /** Uploads one account runs at once on one instance, so one account never takes every slot; more get 503. */
-  @IsInt() @Min(1) @Max(64)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   INGEST_MAX_CONCURRENT_UPLOADS_PER_ACCOUNT: number = 2;
 
   /** Row errors stored per ingestion (the error CSV); the rest are only counted. */
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   INGEST_MAX_STORED_ERRORS: number = 10_000;
 
   /** How often a running ingestion writes its progress and heartbeat, and reads a cancel request. */
-  @IsInt() @Min(50)
+  @IsInt()
+  @Min(50)
   INGEST_PROGRESS_INTERVAL_MS: number = 1000;
 
   /** How long a verified sales API key stays cached in this process (also how long a revocation takes to reach it). */
-  @IsInt() @Min(0) @Max(300)
+  @IsInt()
+  @Min(0)
+  @Max(300)
   SALES_API_KEY_CACHE_TTL_SECONDS: number = 30;
 
   /** A `running` ingestion whose heartbeat is older than this ran in a process that stopped: it becomes `failed`. */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   INGEST_STALE_AFTER_SECONDS: number = 60;
 
   /** How long a finished ingestion run (completed or failed) and its row errors are kept, in days. */
-  @IsInt() @Min(1) @Max(3650)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   INGEST_RETENTION_DAYS: number = 30;
 }

@@ -79,17 +79,24 @@ export class SalesController {
   @ApiProduces('text/csv')
   @ApiOkResponse({
     description: 'A header line `line;record;field;reason`, one line per stored problem, and a last line counting those not stored.',
-    content: { 'text/csv': { schema: { type: 'string', example: 'line;record;field;reason\n3;2;ProductPrice;must be a number with a decimal part, such as 10.0\n' } } },
+    content: {
+      'text/csv': { schema: { type: 'string', example: 'line;record;field;reason\n3;2;ProductPrice;must be a number with a decimal part, such as 10.0\n' } },
+    },
   })
   async errors(@Req() req: Request, @Param('id') id: string): Promise<StreamableFile> {
     if (!isUuid(id)) throw new IngestionNotFoundException();
     const lines = this.sales.errorsCsv(salesCaller(req).accountId, id);
     // The first line is read here, so an unknown id is a 404 before anything is sent.
     const first = await lines.next();
-    return new StreamableFile(Readable.from((async function* () {
-      if (!first.done) yield first.value;
-      yield* lines;
-    })()), { disposition: `attachment; filename="ingestion-${id}-errors.csv"` });
+    return new StreamableFile(
+      Readable.from(
+        (async function* () {
+          if (!first.done) yield first.value;
+          yield* lines;
+        })(),
+      ),
+      { disposition: `attachment; filename="ingestion-${id}-errors.csv"` },
+    );
   }
 }
 

@@ -37,7 +37,9 @@ export class MostlyErrorsException extends AppException {
 
 export class SalesFileTooLargeException extends AppException {
   constructor(limitBytes: number) {
-    super(SalesErrorCode.FileTooLarge, 413, `The file is larger than ${limitBytes} bytes; split it into parts (the upload tool does).`, { limit_bytes: limitBytes });
+    super(SalesErrorCode.FileTooLarge, 413, `The file is larger than ${limitBytes} bytes; split it into parts (the upload tool does).`, {
+      limit_bytes: limitBytes,
+    });
   }
 }
 
@@ -69,7 +71,8 @@ export class SalesBodyTooSlowException extends AppException {
 /** This instance, or this account on it, already runs as many uploads as it may: 503 with Retry-After. */
 export class SalesBusyException extends AppException {
   constructor(retryAfterSeconds: number, scope: 'instance' | 'account') {
-    const message = scope === 'account' ? 'Your account already runs as many uploads as it may at once; retry shortly.' : 'Too many uploads are running; retry shortly.';
+    const message =
+      scope === 'account' ? 'Your account already runs as many uploads as it may at once; retry shortly.' : 'Too many uploads are running; retry shortly.';
     super(SalesErrorCode.Busy, 503, message, { retry_after: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
   }
 }

@@ -12,7 +12,9 @@ const DATA = SALE_COLUMNS.join(', ');
 /** PostgreSQL's "duplicate key value violates unique constraint" (a plain INSERT) and "ON CONFLICT DO UPDATE command cannot affect row a second time". */
 const UNIQUE_VIOLATION = '23505';
 const CARDINALITY_VIOLATION = '21000';
-const UPDATE_SET = SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id').map((c) => `${c} = excluded.${c}`).join(', ');
+const UPDATE_SET = SALE_COLUMNS.filter((c) => c !== 'order_id' && c !== 'product_id')
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
 
 export interface IngestionCounts {
   bytes: number;
@@ -54,7 +56,11 @@ export class SalesRepository {
     const keepSeconds = () => config.INGEST_RETENTION_DAYS * DAY_SECONDS;
     const finished = `status <> 'running' AND finished_at < cutoff`;
     pruner.register(
-      { table: `${INGEST_PUSH_SCHEMA}.sales_ingestion_errors`, expired: `ingestion_id IN (SELECT id FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE ${finished})`, keepSeconds },
+      {
+        table: `${INGEST_PUSH_SCHEMA}.sales_ingestion_errors`,
+        expired: `ingestion_id IN (SELECT id FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE ${finished})`,
+        keepSeconds,
+      },
       {
         table: `${INGEST_PUSH_SCHEMA}.sales_ingestions`,
         expired: `${finished} AND NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales_ingestion_errors e WHERE e.ingestion_id = sales_ingestions.id)`,
@@ -78,7 +84,10 @@ export class SalesRepository {
 
   /** The status of ingestion `id` if it is the account's; null if it is another's (or none). */
   async statusOf(accountId: string, id: string): Promise<IngestionStatus | null> {
-    const row = await this.sql.one<{ status: IngestionStatus }>(`SELECT status FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    const row = await this.sql.one<{ status: IngestionStatus }>(`SELECT status FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [
+      id,
+      accountId,
+    ]);
     return row?.status ?? null;
   }
 
@@ -161,7 +170,9 @@ export class SalesRepository {
    */
   async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, errorLines: number): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
-    const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1) AS found`, [accountId]))!.found;
+    const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1) AS found`, [
+      accountId,
+    ]))!.found;
     const upsert = existing
       ? ` ON CONFLICT (account_id, order_id, product_id) DO UPDATE SET ${UPDATE_SET}, ingestion_id = excluded.ingestion_id, updated_at = now()`
       : '';
@@ -181,7 +192,9 @@ export class SalesRepository {
       const code = (error as { code?: string }).code;
       if (code !== UNIQUE_VIOLATION && code !== CARDINALITY_VIOLATION) throw error;
       await tx.rows('ROLLBACK TO SAVEPOINT merge');
-      inserted = await merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) last`);
+      inserted = await merge(
+        `(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) last`,
+      );
     }
     // Without error lines, no second pass over the staging table.
     if (errorLines === 0) return inserted;
@@ -207,14 +220,21 @@ export class SalesRepository {
   }
 
   findIngestion(accountId: string, id: string): Promise<IngestionListItem | null> {
-    return this.sql.one<IngestionListItem>(`SELECT ${INGESTION_COLUMNS} FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return this.sql.one<IngestionListItem>(`SELECT ${INGESTION_COLUMNS} FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE id = $1 AND account_id = $2`, [
+      id,
+      accountId,
+    ]);
   }
 
   /** The account's ingestions, newest first, optionally of one status (index sales_ingestions_account_started_idx). */
   listIngestions(accountId: string, status: IngestionStatus | undefined, limit: number, offset: number): Promise<{ rows: IngestionListItem[]; total: number }> {
     const params: unknown[] = status === undefined ? [accountId] : [accountId, status];
     const where = status === undefined ? 'account_id = $1' : 'account_id = $1 AND status = $2';
-    return this.sql.page<IngestionListItem>({ columns: INGESTION_COLUMNS, source: `${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params }, limit, offset);
+    return this.sql.page<IngestionListItem>(
+      { columns: INGESTION_COLUMNS, source: `${INGEST_PUSH_SCHEMA}.sales_ingestions WHERE ${where}`, orderBy: 'started_at DESC, id DESC', params },
+      limit,
+      offset,
+    );
   }
 
   /** Rows of the account's completed ingestions by the UTC hour they started, from `since` on. */

@@ -55,8 +55,23 @@ class FakeSalesRepository implements Public<SalesRepository> {
     const key = id ?? randomUUID();
     if (this.runs.has(key)) return null;
     this.runs.set(key, {
-      ingestion_id: key, accountId, status: 'running', stage: 'receiving', format: format as Run['format'], bytes: 0, received: 0, inserted: 0, updated: 0,
-      rejected: 0, error_count: 0, errors_not_stored: 0, failure: null, started_at: new Date().toISOString(), finished_at: null, duration_ms: 0, cancelRequested: false,
+      ingestion_id: key,
+      accountId,
+      status: 'running',
+      stage: 'receiving',
+      format: format as Run['format'],
+      bytes: 0,
+      received: 0,
+      inserted: 0,
+      updated: 0,
+      rejected: 0,
+      error_count: 0,
+      errors_not_stored: 0,
+      failure: null,
+      started_at: new Date().toISOString(),
+      finished_at: null,
+      duration_ms: 0,
+      cancelRequested: false,
     });
     return key;
   }
@@ -109,7 +124,10 @@ class FakeSalesRepository implements Public<SalesRepository> {
       sales.set(key, cells.slice(2, -2).join('\t'));
     }
     const errors = staged.filter((l) => !l.endsWith(`\t${NULL}\t${NULL}`)).map((l) => l.split('\t'));
-    this.errors.set(ingestionId, errors.map((c) => ({ line: Number(c[0]), record: Number(c[1]), field: c[c.length - 2], reason: c[c.length - 1] })));
+    this.errors.set(
+      ingestionId,
+      errors.map((c) => ({ line: Number(c[0]), record: Number(c[1]), field: c[c.length - 2], reason: c[c.length - 1] })),
+    );
     this.merges.push({ ingestionId, rows: valid.length });
     return inserted;
   }
@@ -117,7 +135,13 @@ class FakeSalesRepository implements Public<SalesRepository> {
   async markCompleted(_tx: SqlClient, id: string, counts: IngestionCounts, merged: MergeResult): Promise<boolean> {
     const run = this.runs.get(id)!;
     if (run.cancelRequested) return false;
-    Object.assign(run, this.counted(counts), { status: 'completed', stage: null, inserted: merged.inserted, updated: merged.updated, finished_at: new Date().toISOString() });
+    Object.assign(run, this.counted(counts), {
+      status: 'completed',
+      stage: null,
+      inserted: merged.inserted,
+      updated: merged.updated,
+      finished_at: new Date().toISOString(),
+    });
     return true;
   }
 
@@ -138,7 +162,10 @@ class FakeSalesRepository implements Public<SalesRepository> {
   }
 
   async errorsAfter(ingestionId: string, after: string, limit: number): Promise<Array<RowError & { id: string }>> {
-    return (this.errors.get(ingestionId) ?? []).map((e, i) => ({ ...e, id: String(i + 1) })).filter((e) => Number(e.id) > Number(after)).slice(0, limit);
+    return (this.errors.get(ingestionId) ?? [])
+      .map((e, i) => ({ ...e, id: String(i + 1) }))
+      .filter((e) => Number(e.id) > Number(after))
+      .slice(0, limit);
   }
 
   /** Sales a transaction writes are kept only when it commits (`work` resolves). */
@@ -174,8 +201,16 @@ const csv = (...rows: Array<Record<string, string>>): string => {
   return [names.join(';'), ...rows.map((r) => names.map((n) => r[n]).join(';'))].join('\n') + '\n';
 };
 const sale = (n: number, overrides: Record<string, string> = {}): Record<string, string> => ({
-  OrderId: `A-${n}`, OrderDate: '2026-11-20T10:15:00.000Z', OrderStatus: 'paid', ProductId: `P-${n}`, ProductPrice: '12.5',
-  StoreId: 'S-1', CustomerCPF_CNPJ: '12345678901', CustomerPhone: '5511999990000', CustomerEmail: 'ana@example.com', ...overrides,
+  OrderId: `A-${n}`,
+  OrderDate: '2026-11-20T10:15:00.000Z',
+  OrderStatus: 'paid',
+  ProductId: `P-${n}`,
+  ProductPrice: '12.5',
+  StoreId: 'S-1',
+  CustomerCPF_CNPJ: '12345678901',
+  CustomerPhone: '5511999990000',
+  CustomerEmail: 'ana@example.com',
+  ...overrides,
 });
 
 function setup(settings: Partial<SalesConfig> = {}) {
@@ -220,7 +255,10 @@ describe('SalesService.run (in-memory repository)', () => {
     const { repository, upload } = setup();
     const me = caller();
     await upload(me, csv(sale(1)));
-    const json = JSON.stringify([{ ...sale(1), ProductPrice: 11.5 }, { ...sale(1), ProductPrice: 13.25 }]).replace(/"ProductPrice":"([\d.]+)"/g, '"ProductPrice":$1');
+    const json = JSON.stringify([
+      { ...sale(1), ProductPrice: 11.5 },
+      { ...sale(1), ProductPrice: 13.25 },
+    ]).replace(/"ProductPrice":"([\d.]+)"/g, '"ProductPrice":$1');
     const summary = await upload(me, json, 'json');
     expect(summary).toMatchObject({ status: 'completed', received: 2, inserted: 0, updated: 2 });
     expect(repository.sales.get(`${me.accountId}|A-1|P-1`)).toContain('\t13.25\t');

@@ -21,7 +21,7 @@ import {
 import { SalesCopyTransform, type SalesFormat } from './sales-copy.transform';
 import { SalesHeartbeat } from './sales-heartbeat.service';
 import type { IngestionStage } from './sales-ingestion.entity';
-import { SalesRepository, type IngestionCounts, type IngestionEnd, } from './sales.repository';
+import { SalesRepository, type IngestionCounts, type IngestionEnd } from './sales.repository';
 
 /** Who uploads: the account the API key belongs to, and the key. */
 export interface SalesCaller {
@@ -94,10 +94,15 @@ export class SalesService {
   async stats(accountId: string, query: HourlyWindowQueryDto): Promise<IngestionStats> {
     const window = hourlyWindow(query.window);
     const rows = await this.repository.rowsByHour(accountId, window.since);
-    const data = fillHours(window, rows, () => ({ total: 0, by_status: { inserted: 0, updated: 0, rejected: 0 } }), (bucket, row) => {
-      bucket.by_status = { inserted: row.inserted, updated: row.updated, rejected: row.rejected };
-      bucket.total = row.inserted + row.updated + row.rejected;
-    });
+    const data = fillHours(
+      window,
+      rows,
+      () => ({ total: 0, by_status: { inserted: 0, updated: 0, rejected: 0 } }),
+      (bucket, row) => {
+        bucket.by_status = { inserted: row.inserted, updated: row.updated, rejected: row.rejected };
+        bucket.total = row.inserted + row.updated + row.rejected;
+      },
+    );
     return { window: window.window, since: window.since, data };
   }
 
@@ -203,8 +208,11 @@ export class SalesService {
       });
     } catch (error) {
       const cause = failure ?? (error as Error);
-      await this.repository.markEnded(id, endOf(cause), failureText(cause), counts()).catch((e) => this.logger.warn({ err: e, ingestionId: id }, 'failure not recorded'));
-      if (cause instanceof ClientClosedRequestException) this.logger.log({ ingestionId: id, ...counts() }, 'client disconnected mid-upload; ingestion cancelled');
+      await this.repository
+        .markEnded(id, endOf(cause), failureText(cause), counts())
+        .catch((e) => this.logger.warn({ err: e, ingestionId: id }, 'failure not recorded'));
+      if (cause instanceof ClientClosedRequestException)
+        this.logger.log({ ingestionId: id, ...counts() }, 'client disconnected mid-upload; ingestion cancelled');
       throw cause;
     } finally {
       stopWatch();
@@ -218,7 +226,17 @@ export class SalesService {
     this.rows.inc({ outcome: 'rejected' }, encoder.rejected);
     const row = await this.repository.findIngestion(caller.accountId, id);
     // Where the time went: reading, parsing and COPYing the body, then the merge and commit.
-    this.logger.log({ ingestionId: id, ...counts(), inserted: row!.inserted, updated: row!.updated, streamedMs: Math.round(streamedMs), mergedMs: Math.round(performance.now() - started - streamedMs) }, 'ingestion completed');
+    this.logger.log(
+      {
+        ingestionId: id,
+        ...counts(),
+        inserted: row!.inserted,
+        updated: row!.updated,
+        streamedMs: Math.round(streamedMs),
+        mergedMs: Math.round(performance.now() - started - streamedMs),
+      },
+      'ingestion completed',
+    );
     return toSummary(row!, encoder.errors);
   }
 }

@@ -72,7 +72,11 @@ export function pushItem(change: Record<string, unknown> = {}): Record<string, u
 export function dueIn(ms: number): { dt_envio: string; hr_envio: string; readonly at: number } {
   const at = Math.ceil((Date.now() + ms) / 1000) * 1000;
   const iso = new Date(at).toISOString();
-  return Object.defineProperty({ dt_envio: iso.slice(0, 10), hr_envio: iso.slice(11, 19) }, 'at', { value: at, enumerable: false }) as { dt_envio: string; hr_envio: string; readonly at: number };
+  return Object.defineProperty({ dt_envio: iso.slice(0, 10), hr_envio: iso.slice(11, 19) }, 'at', { value: at, enumerable: false }) as {
+    dt_envio: string;
+    hr_envio: string;
+    readonly at: number;
+  };
 }
 
 export interface ItemRow {
@@ -87,5 +91,7 @@ export interface ItemRow {
 
 /** The batch's items straight from the database, in request order. */
 export function itemRows(sql: Sql, batchId: string): Promise<ItemRow[]> {
-  return sql.rows<ItemRow>(`SELECT id, status, attempts, sent_at, due_at, error, device FROM ingest_push.push_items WHERE batch_id = $1 ORDER BY position`, [batchId]);
+  return sql.rows<ItemRow>(`SELECT id, status, attempts, sent_at, due_at, error, device FROM ingest_push.push_items WHERE batch_id = $1 ORDER BY position`, [
+    batchId,
+  ]);
 }

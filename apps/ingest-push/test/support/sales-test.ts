@@ -119,7 +119,10 @@ export function startUploadTool(args: string[]): { child: ChildProcess; stderr()
   const done = (async () => {
     // 'close': the process ended and its output was read whole.
     const [code] = (await once(child, 'close')) as [number];
-    const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     return { code, lines, stderr };
   })();
   return { child, stderr: () => stderr, done };

@@ -42,7 +42,15 @@ export function usePush(setup: PushSetup = {}): PushUnderTest {
     env = {
       ...(fcm ? { PUSH_PROVIDER_ANDROID: 'fcm', FCM_BASE_URL: fcm.baseUrl, FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile } : {}),
       ...(apns
-        ? { PUSH_PROVIDER_IOS: 'apns', APNS_BASE_URL: apns.baseUrl, APNS_KEY_FILE: apns.keyFile, APNS_KEY_ID: apns.keyId, APNS_TEAM_ID: apns.teamId, APNS_TOPIC: apns.topic, APNS_CA_FILE: apns.caFile }
+        ? {
+            PUSH_PROVIDER_IOS: 'apns',
+            APNS_BASE_URL: apns.baseUrl,
+            APNS_KEY_FILE: apns.keyFile,
+            APNS_KEY_ID: apns.keyId,
+            APNS_TEAM_ID: apns.teamId,
+            APNS_TOPIC: apns.topic,
+            APNS_CA_FILE: apns.caFile,
+          }
         : {}),
       ...(typeof setup.env === 'function' ? setup.env() : setup.env),
     };

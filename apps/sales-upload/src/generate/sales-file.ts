@@ -2,11 +2,38 @@ import { Readable } from 'node:stream';
 
 /** The spec's Sale fields in order; the CSV header. */
 export const FIELDS = [
-  'OrderId', 'OrderDate', 'OrderStatus', 'OrderTotal', 'OrderTotalQuantity', 'OrderTotalWeight', 'OrderDiscount',
-  'ProductId', 'ProductName', 'ProductQuantity', 'ProductPrice', 'ProductBrand', 'ProductCategory', 'ProductSubcategory',
-  'StoreId', 'StoreName', 'StoreCity', 'StoreState', 'ShippingPrice', 'DeliveryCity', 'DeliveryState', 'PaymentMethods',
-  'VendedorName', 'ClientId', 'CustomerName', 'CustomerCPF_CNPJ', 'CustomerCity', 'CustomerState', 'CustomerPhone',
-  'CustomerEmail', 'CustomerBirth', 'CustomerGender',
+  'OrderId',
+  'OrderDate',
+  'OrderStatus',
+  'OrderTotal',
+  'OrderTotalQuantity',
+  'OrderTotalWeight',
+  'OrderDiscount',
+  'ProductId',
+  'ProductName',
+  'ProductQuantity',
+  'ProductPrice',
+  'ProductBrand',
+  'ProductCategory',
+  'ProductSubcategory',
+  'StoreId',
+  'StoreName',
+  'StoreCity',
+  'StoreState',
+  'ShippingPrice',
+  'DeliveryCity',
+  'DeliveryState',
+  'PaymentMethods',
+  'VendedorName',
+  'ClientId',
+  'CustomerName',
+  'CustomerCPF_CNPJ',
+  'CustomerCity',
+  'CustomerState',
+  'CustomerPhone',
+  'CustomerEmail',
+  'CustomerBirth',
+  'CustomerGender',
 ] as const;
 
 export type SaleRecord = Record<string, string>;
@@ -29,7 +56,14 @@ export const INVALID: ReadonlyArray<{ field: string; value: string | null }> = [
   { field: 'columns', value: null },
 ];
 
-const CITIES = [['São Paulo', 'SP'], ['Rio de Janeiro', 'RJ'], ['Belo Horizonte', 'MG'], ['Curitiba', 'PR'], ['Porto Alegre', 'RS'], ['Recife', 'PE']] as const;
+const CITIES = [
+  ['São Paulo', 'SP'],
+  ['Rio de Janeiro', 'RJ'],
+  ['Belo Horizonte', 'MG'],
+  ['Curitiba', 'PR'],
+  ['Porto Alegre', 'RS'],
+  ['Recife', 'PE'],
+] as const;
 const PRODUCTS = ['Café "Especial"; 500g', 'Notebook 14"', 'Camiseta', 'Tênis corrida', 'Livro: {Dom Casmurro}', 'Fone [bluetooth]', 'Água 1,5L'];
 const STATUSES = ['paid', 'shipped', 'delivered', 'cancelled'];
 const PAYMENTS = ['pix', 'credit_card', 'boleto', 'pix;credit_card'];

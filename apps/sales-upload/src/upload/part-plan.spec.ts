@@ -65,19 +65,23 @@ describe('planParts', () => {
 
   it('cuts a JSON array between elements: each part is an array that fits, and together they hold every element once', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ name: tricky, note: tricky, n: fc.integer() }), { minLength: 1, maxLength: 40 }), fc.nat(200), async (sales, slack) => {
-        const elements = sales.map((sale) => JSON.stringify(sale));
-        const file = write(`[\n${elements.join(',\n')}\n]\n`);
-        const maxBytes = 2 + Math.max(...elements.map((e) => Buffer.byteLength(e))) + slack;
-        const plan = await planParts(file, 'json', maxBytes);
-        const parts = await collect(file, plan);
-        const parsed = parts.map((part, i) => {
-          expect(part.length).toBeLessThanOrEqual(plan.split ? maxBytes : Infinity);
-          expect(part.length).toBe(partSize(plan, i));
-          return JSON.parse(part.toString()) as unknown[];
-        });
-        expect(parsed.flat()).toEqual(sales);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ name: tricky, note: tricky, n: fc.integer() }), { minLength: 1, maxLength: 40 }),
+        fc.nat(200),
+        async (sales, slack) => {
+          const elements = sales.map((sale) => JSON.stringify(sale));
+          const file = write(`[\n${elements.join(',\n')}\n]\n`);
+          const maxBytes = 2 + Math.max(...elements.map((e) => Buffer.byteLength(e))) + slack;
+          const plan = await planParts(file, 'json', maxBytes);
+          const parts = await collect(file, plan);
+          const parsed = parts.map((part, i) => {
+            expect(part.length).toBeLessThanOrEqual(plan.split ? maxBytes : Infinity);
+            expect(part.length).toBe(partSize(plan, i));
+            return JSON.parse(part.toString()) as unknown[];
+          });
+          expect(parsed.flat()).toEqual(sales);
+        },
+      ),
       { numRuns: 60 },
     );
   });

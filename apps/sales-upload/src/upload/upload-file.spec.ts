@@ -29,7 +29,17 @@ function fakeService(statePath: string) {
     known.status = 'cancelled';
     answer(res, 202, summary(id, 'cancelled'));
   };
-  const summary = (id: string, status: string) => ({ ingestion_id: id, status, stage: null, received: 2, inserted: 2, updated: 0, rejected: 0, error_count: 0, duration_ms: 1 });
+  const summary = (id: string, status: string) => ({
+    ingestion_id: id,
+    status,
+    stage: null,
+    received: 2,
+    inserted: 2,
+    updated: 0,
+    rejected: 0,
+    error_count: 0,
+    duration_ms: 1,
+  });
   const answer = (res: http.ServerResponse, status: number, body: unknown) => {
     if (res.headersSent || res.destroyed) return;
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -140,7 +150,9 @@ describe('uploadFile', () => {
       controller.abort();
     });
     const error = await upload({ signal: controller.signal }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(/^Interrupted, but part 1 of 3 had already completed on the service .* and is recorded as done; 1 of 3 parts are stored/);
+    expect((error as Error).message).toMatch(
+      /^Interrupted, but part 1 of 3 had already completed on the service .* and is recorded as done; 1 of 3 parts are stored/,
+    );
     expect(saved().parts.map((p) => p.outcome)).toEqual(['completed', undefined, undefined]);
   });
 

@@ -130,26 +130,39 @@ export async function uploadFile(options: UploadOptions, controls: UploadControl
       request?.abort();
       throw new UploadInterruptedError(`Interrupted before ${name} was sent; ${stored} of ${of} parts are stored. Run the same command again to resume.`);
     }
-    const answer = await send(new URL(`${url}/ingestions/${id}`), 'DELETE', { apiKey }, null).answer.catch((error: Error) => ({ status: 0, body: error.message }));
+    const answer = await send(new URL(`${url}/ingestions/${id}`), 'DELETE', { apiKey }, null).answer.catch((error: Error) => ({
+      status: 0,
+      body: error.message,
+    }));
     request?.abort();
     if (answer.status === 202) {
       record(part, { outcome: 'cancelled' });
-      throw new UploadInterruptedError(`Interrupted: ${name} was cancelled on the service (ingestion ${id}), nothing of it was kept; ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+      throw new UploadInterruptedError(
+        `Interrupted: ${name} was cancelled on the service (ingestion ${id}), nothing of it was kept; ${stored} of ${of} parts are stored. Run the same command again to resume.`,
+      );
     }
     const ended = answer.status === 409 ? (JSON.parse(answer.body) as { status?: Exclude<IngestionStatus, 'running'> }).status : undefined;
     if (ended === 'completed') {
       record(part, { outcome: 'completed' });
       const rest = stored + 1 === of ? 'the upload is complete' : 'run the same command again to send the rest';
-      throw new UploadInterruptedError(`Interrupted, but ${name} had already completed on the service (ingestion ${id}) and is recorded as done; ${stored + 1} of ${of} parts are stored, ${rest}.`);
+      throw new UploadInterruptedError(
+        `Interrupted, but ${name} had already completed on the service (ingestion ${id}) and is recorded as done; ${stored + 1} of ${of} parts are stored, ${rest}.`,
+      );
     }
     if (ended) {
       record(part, { outcome: ended });
-      throw new UploadInterruptedError(`Interrupted: ${name} had already ended ${ended} on the service (ingestion ${id}); ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+      throw new UploadInterruptedError(
+        `Interrupted: ${name} had already ended ${ended} on the service (ingestion ${id}); ${stored} of ${of} parts are stored. Run the same command again to resume.`,
+      );
     }
     if (answer.status === 404) {
-      throw new UploadInterruptedError(`Interrupted before ${name} reached the service; ${stored} of ${of} parts are stored. Run the same command again to resume.`);
+      throw new UploadInterruptedError(
+        `Interrupted before ${name} reached the service; ${stored} of ${of} parts are stored. Run the same command again to resume.`,
+      );
     }
-    throw new UploadInterruptedError(`Interrupted: cancelling ${name} (ingestion ${id}) was answered with ${answer.status || 'a network error'}: ${answer.body.slice(0, 300)}. Run the same command again: it asks the service what became of it.`);
+    throw new UploadInterruptedError(
+      `Interrupted: cancelling ${name} (ingestion ${id}) was answered with ${answer.status || 'a network error'}: ${answer.body.slice(0, 300)}. Run the same command again: it asks the service what became of it.`,
+    );
   };
 
   for (let i = 0; i < of; i++) {

@@ -1,7 +1,7 @@
 import { Module, type Type } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
- 
+
 import { createTestApp, type TestApp } from '@app/testkit';
 import { WebhookServiceConfig } from '../../src/webhook.config';
 import type { WebhookEngineOptions } from '../../src/webhook-engine.options';

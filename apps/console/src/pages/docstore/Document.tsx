@@ -98,7 +98,9 @@ function History({ path }: { path: DocumentParams }) {
     queryFn: ({ pageParam }) => call('docstore', credentials, 'get', `${DOCUMENT}/history`, { params: { path, query: { per_page: 100, ...pageParam } } }),
     getNextPageParam: (last): { page?: number } | undefined => nextPage(last) ?? undefined,
   });
-  const restore = useApiMutation('docstore', 'post', `${DOCUMENT}/history/{history_id}/restore`, (id: string) => ({ params: { path: { ...path, history_id: id } } }));
+  const restore = useApiMutation('docstore', 'post', `${DOCUMENT}/history/{history_id}/restore`, (id: string) => ({
+    params: { path: { ...path, history_id: id } },
+  }));
   const entries = history.data?.pages.flatMap((p) => p.data) ?? [];
   const [left, setLeft] = useState<string>('');
   const [right, setRight] = useState<string>('');
@@ -152,7 +154,19 @@ function History({ path }: { path: DocumentParams }) {
   );
 }
 
-function VersionSelect({ id, label, entries, value, onChange }: { id: string; label: string; entries: HistoryEntry[]; value: string; onChange(id: string): void }) {
+function VersionSelect({
+  id,
+  label,
+  entries,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  entries: HistoryEntry[];
+  value: string;
+  onChange(id: string): void;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

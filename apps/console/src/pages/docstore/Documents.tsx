@@ -49,7 +49,11 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
     const name = /^filter\[(.+)\]$/.exec(k)?.[1];
     if (name) filters[name] = v;
   }
-  const listQuery = { filter: Object.keys(filters).length ? filters : undefined, sort: params.get('sort') || undefined, deleted: params.get('deleted') === 'true' ? true : undefined };
+  const listQuery = {
+    filter: Object.keys(filters).length ? filters : undefined,
+    sort: params.get('sort') || undefined,
+    deleted: params.get('deleted') === 'true' ? true : undefined,
+  };
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
@@ -133,10 +137,15 @@ function NewDocument({ collection }: { collection: Collection }) {
   const [key, setKey] = useState('');
   const [data, setData] = useState('{\n  \n}');
   const [parseError, setParseError] = useState('');
-  const create = useApiMutation('docstore', 'post', '/api/v1/client/{client}/{environment}/context/{context}/type/{type}/{key}', (v: { key: string; data: Record<string, unknown> }) => ({
-    params: { path: { ...collectionParams(credentials.docstoreClient!, collection), key: v.key } },
-    body: { ...collection, key: v.key, data: v.data },
-  }));
+  const create = useApiMutation(
+    'docstore',
+    'post',
+    '/api/v1/client/{client}/{environment}/context/{context}/type/{type}/{key}',
+    (v: { key: string; data: Record<string, unknown> }) => ({
+      params: { path: { ...collectionParams(credentials.docstoreClient!, collection), key: v.key } },
+      body: { ...collection, key: v.key, data: v.data },
+    }),
+  );
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setParseError('');

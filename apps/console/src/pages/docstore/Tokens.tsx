@@ -16,11 +16,16 @@ export default function Tokens() {
     params: { path: { client } },
     body: {
       name,
-      scopes: scopes.split(',').map((s) => s.trim()).filter(Boolean),
+      scopes: scopes
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
     },
   }));
-  const revoke = useApiMutation('docstore', 'delete', '/api/v1/client/{client}/tokens/{tokenId}', (tokenId: string) => ({ params: { path: { client, tokenId } } }));
+  const revoke = useApiMutation('docstore', 'delete', '/api/v1/client/{client}/tokens/{tokenId}', (tokenId: string) => ({
+    params: { path: { client, tokenId } },
+  }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();

@@ -18,7 +18,10 @@ export default function Webhooks() {
   const selected = params.get('webhook');
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<DocumentEvent[]>(['document.created', 'document.updated']);
-  const create = useApiMutation('docstore', 'post', '/api/v1/client/{client}/webhooks', () => ({ params: { path: { client } }, body: { url, events, status: 'active' as const } }));
+  const create = useApiMutation('docstore', 'post', '/api/v1/client/{client}/webhooks', () => ({
+    params: { path: { client } },
+    body: { url, events, status: 'active' as const },
+  }));
   const rotate = useApiMutation('docstore', 'post', '/api/v1/client/{client}/webhooks/{webhookId}/rotate-secret', (webhookId: string) => ({
     params: { path: { client, webhookId } },
   }));
@@ -40,7 +43,12 @@ export default function Webhooks() {
           <legend>Events</legend>
           {EVENTS.map((ev) => (
             <label key={ev} className="check">
-              <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))} /> {ev}
+              <input
+                type="checkbox"
+                checked={events.includes(ev)}
+                onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
+              />{' '}
+              {ev}
             </label>
           ))}
         </fieldset>

@@ -45,7 +45,11 @@ export default function Messages() {
           {
             header: 'Details',
             cell: (m) => (
-              <button type="button" onClick={() => setParams({ ...Object.fromEntries(params), message: m.id })} aria-label={`Timeline of the message to ${m.to} sent ${when(m.created_at)}`}>
+              <button
+                type="button"
+                onClick={() => setParams({ ...Object.fromEntries(params), message: m.id })}
+                aria-label={`Timeline of the message to ${m.to} sent ${when(m.created_at)}`}
+              >
                 Timeline
               </button>
             ),
@@ -59,9 +63,14 @@ export default function Messages() {
 
 /** A message's statuses as they arrive (polled until read or failed). */
 export function Timeline({ id }: { id: string }) {
-  const message = useApiQuery('gateway', '/api/Messages/{id}', { params: { path: { id } } }, {
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
-  });
+  const message = useApiQuery(
+    'gateway',
+    '/api/Messages/{id}',
+    { params: { path: { id } } },
+    {
+      refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
+    },
+  );
   return (
     <section aria-labelledby="timeline-title" className="card">
       <h2 id="timeline-title">Status timeline</h2>

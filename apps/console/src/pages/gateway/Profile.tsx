@@ -53,7 +53,15 @@ function ProfileForm({ current }: { current: Profile }) {
         <input
           id="profile-websites"
           value={(values.websites ?? []).join(', ')}
-          onChange={(e) => setValues({ ...values, websites: e.target.value.split(',').map((w) => w.trim()).filter(Boolean) })}
+          onChange={(e) =>
+            setValues({
+              ...values,
+              websites: e.target.value
+                .split(',')
+                .map((w) => w.trim())
+                .filter(Boolean),
+            })
+          }
         />
       </div>
       <ErrorNote error={save.error} />

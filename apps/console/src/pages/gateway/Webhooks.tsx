@@ -13,7 +13,13 @@ export default function Webhooks() {
   const [endpoint, setEndpoint] = useState('');
   const [types, setTypes] = useState('messages');
   const create = useApiMutation('gateway', 'post', '/api/Webhooks', () => ({
-    body: { endpoint, types: types.split(',').map((t) => t.trim()).filter(Boolean) },
+    body: {
+      endpoint,
+      types: types
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    },
   }));
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -27,12 +27,17 @@ export default function Upload() {
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<IngestionSummary | null>(null);
-  const run = useApiQuery('ingestion', '/DataInserterSales/api/sales/ingestions/{id}', { params: { path: { id: progress?.id ?? '' } } }, {
-    enabled: progress !== null && !result,
-    refetchInterval: 500,
-    retry: (count, e) => count < 20 && e instanceof ApiError && e.status === 404,
-    retryDelay: 250,
-  });
+  const run = useApiQuery(
+    'ingestion',
+    '/DataInserterSales/api/sales/ingestions/{id}',
+    { params: { path: { id: progress?.id ?? '' } } },
+    {
+      enabled: progress !== null && !result,
+      refetchInterval: 500,
+      retry: (count, e) => count < 20 && e instanceof ApiError && e.status === 404,
+      retryDelay: 250,
+    },
+  );
 
   const start = (file: File) => {
     const id = crypto.randomUUID();

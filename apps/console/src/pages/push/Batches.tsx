@@ -60,8 +60,8 @@ export default function Batches() {
         </form>
         {batch && (
           <p role="status">
-            Batch <Link to={`/push/batch?id=${encodeURIComponent(batch.batch_id)}`}>{batch.batch_id}</Link>: {batch.accepted} accepted,{' '}
-            {batch.rejected} rejected.
+            Batch <Link to={`/push/batch?id=${encodeURIComponent(batch.batch_id)}`}>{batch.batch_id}</Link>: {batch.accepted} accepted, {batch.rejected}{' '}
+            rejected.
           </p>
         )}
       </details>

@@ -25,7 +25,9 @@ export class OneAccountTable1764288000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     const s = `"${q.connection.driver.schema}"`;
-    await q.query(`CREATE TABLE ${s}."accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "accounts_pkey" PRIMARY KEY ("id"))`);
+    await q.query(
+      `CREATE TABLE ${s}."accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "accounts_pkey" PRIMARY KEY ("id"))`,
+    );
     await q.query(`CREATE UNIQUE INDEX "accounts_name_uq" ON ${s}."accounts" ("name")`);
     await q.query(
       `INSERT INTO ${s}."accounts" (id, name, created_at)
@@ -59,22 +61,30 @@ export class OneAccountTable1764288000000 implements MigrationInterface {
     await q.query(`DROP TABLE ${s}."sales_accounts"`);
     await q.query(`DROP TABLE ${s}."push_accounts"`);
     for (const [table, fk] of ACCOUNT_FKS) {
-      await q.query(`ALTER TABLE ${s}."${table}" ADD CONSTRAINT "${fk}" FOREIGN KEY ("account_id") REFERENCES ${s}."accounts"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+      await q.query(
+        `ALTER TABLE ${s}."${table}" ADD CONSTRAINT "${fk}" FOREIGN KEY ("account_id") REFERENCES ${s}."accounts"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+      );
     }
   }
 
   /** Both old tables again, each with every account (merged accounts stay merged). */
   async down(q: QueryRunner): Promise<void> {
     const s = `"${q.connection.driver.schema}"`;
-    await q.query(`CREATE TABLE ${s}."sales_accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_c7d6a15dcc5f6c61bdfd353314f" PRIMARY KEY ("id"))`);
-    await q.query(`CREATE TABLE ${s}."push_accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "push_accounts_pkey" PRIMARY KEY ("id"))`);
+    await q.query(
+      `CREATE TABLE ${s}."sales_accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_c7d6a15dcc5f6c61bdfd353314f" PRIMARY KEY ("id"))`,
+    );
+    await q.query(
+      `CREATE TABLE ${s}."push_accounts" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "name" character varying(255) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "push_accounts_pkey" PRIMARY KEY ("id"))`,
+    );
     await q.query(`CREATE UNIQUE INDEX "push_accounts_name_uq" ON ${s}."push_accounts" ("name")`);
     await q.query(`INSERT INTO ${s}."sales_accounts" (id, name, created_at) SELECT id, name, created_at FROM ${s}."accounts"`);
     await q.query(`INSERT INTO ${s}."push_accounts" (id, name, created_at) SELECT id, name, created_at FROM ${s}."accounts"`);
     for (const [table, fk, old] of ACCOUNT_FKS) {
       const target = table.startsWith('sales') ? 'sales_accounts' : 'push_accounts';
       await q.query(`ALTER TABLE ${s}."${table}" DROP CONSTRAINT "${fk}"`);
-      await q.query(`ALTER TABLE ${s}."${table}" ADD CONSTRAINT "${old}" FOREIGN KEY ("account_id") REFERENCES ${s}."${target}"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+      await q.query(
+        `ALTER TABLE ${s}."${table}" ADD CONSTRAINT "${old}" FOREIGN KEY ("account_id") REFERENCES ${s}."${target}"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+      );
     }
     await q.query(`DROP TABLE ${s}."accounts"`);
   }

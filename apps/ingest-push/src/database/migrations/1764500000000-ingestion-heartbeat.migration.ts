@@ -22,6 +22,8 @@ export class IngestionHeartbeat1764500000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     const s = `"${q.connection.driver.schema}"`;
     await q.query(`DROP INDEX ${s}."sales_ingestions_running_heartbeat_idx"`);
-    await q.query(`ALTER TABLE ${s}."sales_ingestions" DROP COLUMN "cancel_requested", DROP COLUMN "heartbeat_at", DROP COLUMN "stage", DROP COLUMN "errors_not_stored"`);
+    await q.query(
+      `ALTER TABLE ${s}."sales_ingestions" DROP COLUMN "cancel_requested", DROP COLUMN "heartbeat_at", DROP COLUMN "stage", DROP COLUMN "errors_not_stored"`,
+    );
   }
 }

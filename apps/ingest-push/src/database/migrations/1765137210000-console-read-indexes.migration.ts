@@ -7,7 +7,12 @@ export class ConsoleReadIndexes1765137210000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    await createIndexConcurrently(q, 'push_items_outcome_idx', 'push_items', `("account_id", "updated_at") WHERE status IN ('sent', 'failed', 'invalid_token')`);
+    await createIndexConcurrently(
+      q,
+      'push_items_outcome_idx',
+      'push_items',
+      `("account_id", "updated_at") WHERE status IN ('sent', 'failed', 'invalid_token')`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

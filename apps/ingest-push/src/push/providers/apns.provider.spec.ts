@@ -12,7 +12,16 @@ describe('ApnsProvider against a loopback HTTP/2 APNs with TLS', () => {
   });
   afterAll(() => apns.stop());
   beforeEach(() => {
-    provider = new ApnsProvider({ baseUrl: apns.baseUrl, keyFile: apns.keyFile, keyId: apns.keyId, teamId: apns.teamId, topic: apns.topic, caFile: apns.caFile, timeoutMs: 2000, expirationSeconds: 86_400 });
+    provider = new ApnsProvider({
+      baseUrl: apns.baseUrl,
+      keyFile: apns.keyFile,
+      keyId: apns.keyId,
+      teamId: apns.teamId,
+      topic: apns.topic,
+      caFile: apns.caFile,
+      timeoutMs: 2000,
+      expirationSeconds: 86_400,
+    });
   });
   afterEach(() => provider.close());
 
@@ -33,7 +42,15 @@ describe('ApnsProvider against a loopback HTTP/2 APNs with TLS', () => {
   });
 
   it('refuses to talk to a server its CA list does not vouch for', async () => {
-    const untrusting = new ApnsProvider({ baseUrl: apns.baseUrl, keyFile: apns.keyFile, keyId: apns.keyId, teamId: apns.teamId, topic: apns.topic, timeoutMs: 2000, expirationSeconds: 60 });
+    const untrusting = new ApnsProvider({
+      baseUrl: apns.baseUrl,
+      keyFile: apns.keyFile,
+      keyId: apns.keyId,
+      teamId: apns.teamId,
+      topic: apns.topic,
+      timeoutMs: 2000,
+      expirationSeconds: 60,
+    });
     const outcome = await untrusting.send(message('tls'));
     await untrusting.close();
     expect(outcome).toMatchObject({ kind: 'retry' });
@@ -71,6 +88,8 @@ describe('ApnsProvider against a loopback HTTP/2 APNs with TLS', () => {
   });
 
   it('refuses a key file that is not a key', () => {
-    expect(() => new ApnsProvider({ baseUrl: apns.baseUrl, keyFile: __filename, keyId: 'k', teamId: 't', topic: 'x', timeoutMs: 1, expirationSeconds: 1 })).toThrow(/APNS_KEY_FILE/);
+    expect(
+      () => new ApnsProvider({ baseUrl: apns.baseUrl, keyFile: __filename, keyId: 'k', teamId: 't', topic: 'x', timeoutMs: 1, expirationSeconds: 1 }),
+    ).toThrow(/APNS_KEY_FILE/);
   });
 });

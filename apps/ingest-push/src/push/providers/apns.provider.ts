@@ -49,15 +49,20 @@ export class ApnsProvider implements PushProvider {
   async send(message: PushMessage, deadline?: AbortSignal): Promise<SendOutcome> {
     const token = this.providerToken();
     try {
-      const { status, headers, body } = await this.post(`/3/device/${encodeURIComponent(message.device)}`, {
-        authorization: `bearer ${token}`,
-        'apns-topic': this.options.topic,
-        'apns-push-type': 'alert',
-        'apns-priority': '10',
-        'apns-expiration': String(Math.floor(Date.now() / 1000) + this.options.expirationSeconds),
-        'apns-id': message.id,
-        'content-type': 'application/json',
-      }, apnsPayload(message), deadline);
+      const { status, headers, body } = await this.post(
+        `/3/device/${encodeURIComponent(message.device)}`,
+        {
+          authorization: `bearer ${token}`,
+          'apns-topic': this.options.topic,
+          'apns-push-type': 'alert',
+          'apns-priority': '10',
+          'apns-expiration': String(Math.floor(Date.now() / 1000) + this.options.expirationSeconds),
+          'apns-id': message.id,
+          'content-type': 'application/json',
+        },
+        apnsPayload(message),
+        deadline,
+      );
       if (status === 200) return { kind: 'sent', providerId: single(headers['apns-id']) ?? null };
       const reason = readReason(body);
       const error = `apns ${status}${reason ? ` ${reason}` : ''}`;
@@ -125,8 +130,15 @@ export class ApnsProvider implements PushProvider {
         responseHeaders = h as Record<string, string | string[] | undefined>;
       });
       stream.on('data', (chunk: Buffer) => chunks.length < 16 && chunks.push(chunk));
-      stream.on('end', () => (status ? resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString('utf8') }) : reject(new Error('stream ended without a response'))));
-      stream.on('close', () => status === 0 && reject(new Error(stream.rstCode === constants.NGHTTP2_CANCEL ? 'timed out' : `stream closed (code ${stream.rstCode})`)));
+      stream.on('end', () =>
+        status
+          ? resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString('utf8') })
+          : reject(new Error('stream ended without a response')),
+      );
+      stream.on(
+        'close',
+        () => status === 0 && reject(new Error(stream.rstCode === constants.NGHTTP2_CANCEL ? 'timed out' : `stream closed (code ${stream.rstCode})`)),
+      );
       stream.on('error', reject);
       stream.end(body);
     });

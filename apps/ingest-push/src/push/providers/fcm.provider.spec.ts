@@ -40,7 +40,13 @@ describe('FcmProvider against a loopback FCM', () => {
   });
 
   it('takes FCM_TOKEN_URL over the key file token_uri', async () => {
-    const other = new FcmProvider({ baseUrl: fcm.baseUrl, tokenUrl: `${fcm.baseUrl}/elsewhere`, serviceAccountFile: fcm.serviceAccountFile, timeoutMs: 2000, connections: 1 });
+    const other = new FcmProvider({
+      baseUrl: fcm.baseUrl,
+      tokenUrl: `${fcm.baseUrl}/elsewhere`,
+      serviceAccountFile: fcm.serviceAccountFile,
+      timeoutMs: 2000,
+      connections: 1,
+    });
     const outcome = await other.send(message('dev-1'));
     await other.close();
     expect(outcome).toMatchObject({ kind: 'retry', error: expect.stringContaining('fcm token') });
@@ -53,7 +59,10 @@ describe('FcmProvider against a loopback FCM', () => {
   });
 
   it('reports an invalid registration token as final, other 400s as failed', async () => {
-    fcm.script('bad', { status: 400, body: { error: { status: 'INVALID_ARGUMENT', message: 'The registration token is not a valid FCM registration token' } } });
+    fcm.script('bad', {
+      status: 400,
+      body: { error: { status: 'INVALID_ARGUMENT', message: 'The registration token is not a valid FCM registration token' } },
+    });
     fcm.script('odd', { status: 400, body: { error: { status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received.' } } });
     expect((await provider.send(message('bad'))).kind).toBe('invalid_token');
     expect((await provider.send(message('odd'))).kind).toBe('failed');
@@ -94,6 +103,8 @@ describe('FcmProvider against a loopback FCM', () => {
   });
 
   it('refuses a key file that is not a service account', () => {
-    expect(() => new FcmProvider({ baseUrl: fcm.baseUrl, serviceAccountFile: __filename, timeoutMs: 1000, connections: 1 })).toThrow(/FCM_SERVICE_ACCOUNT_FILE/);
+    expect(() => new FcmProvider({ baseUrl: fcm.baseUrl, serviceAccountFile: __filename, timeoutMs: 1000, connections: 1 })).toThrow(
+      /FCM_SERVICE_ACCOUNT_FILE/,
+    );
   });
 });
