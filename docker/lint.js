@@ -71,12 +71,16 @@ function lintDockerfile(text, appNames = apps()) {
   if (!user) problems.push('the final stage sets no USER (it would run as root)');
   else if (/^(root|0)(:|$)/.test(user.args)) problems.push(`the final stage runs as root (USER ${user.args})`);
   if (!final.some((i) => i.keyword === 'HEALTHCHECK')) problems.push('the final stage has no HEALTHCHECK');
-  const cmd = final.filter((i) => i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT').map((i) => i.args).join(' ');
+  const cmd = final
+    .filter((i) => i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT')
+    .map((i) => i.args)
+    .join(' ');
   const copies = final.filter((i) => i.keyword === 'COPY' && /--from=/.test(i.args)).map((i) => i.args);
   for (const app of appNames) {
     const layout = buildLayout(app);
     const outDir = layout.outDir.split(path.sep).join('/');
-    if (!layout.outputs.includes(outDir)) problems.push(`${app}: tsconfig.app.json writes to ${outDir} but the build target's outputs are ${JSON.stringify(layout.outputs)}`);
+    if (!layout.outputs.includes(outDir))
+      problems.push(`${app}: tsconfig.app.json writes to ${outDir} but the build target's outputs are ${JSON.stringify(layout.outputs)}`);
     const expected = outDir.replace(app, '$APP');
     if (!copies.some((c) => c.includes(`/${expected}/`))) problems.push(`${app}: the final stage copies nothing from ${expected}/ (where Nx builds it)`);
     const main = layout.main.split(path.sep).join('/').replaceAll(app, '$APP');
@@ -124,7 +128,8 @@ function lintComposeVolumes(composeText, dockerfileText) {
     for (const volume of service.volumes ?? []) {
       const [source, target] = String(volume).split(':');
       if (source.startsWith('.') || source.startsWith('/')) continue; // a bind mount keeps the host's owner
-      if (!made(target) || !owned(target)) problems.push(`compose service ${name}: volume ${source} is mounted at ${target}, which the image does not make and give to USER ${user}`);
+      if (!made(target) || !owned(target))
+        problems.push(`compose service ${name}: volume ${source} is mounted at ${target}, which the image does not make and give to USER ${user}`);
     }
   }
   return problems;

@@ -569,24 +569,22 @@ describe('webhook outbox relay and attempt recording', () => {
     await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {
       const job = jobs.find((j) => j.webhook_id === hook.id)!;
       const claim = randomUUID();
-      recording = repository
-        .claim([{ id: job.id, attempt: 1 }], claim, 15_000)
-        .then(() =>
-          repository.recordAttempts([
-            {
-              id: job.id,
-              attempt: 1,
-              claim,
-              trigger: 'schedule',
-              status: 'succeeded',
-              response_status: 200,
-              duration_ms: 1,
-              error: null,
-              response_body: null,
-              retry_in_ms: null,
-            },
-          ]),
-        );
+      recording = repository.claim([{ id: job.id, attempt: 1 }], claim, 15_000).then(() =>
+        repository.recordAttempts([
+          {
+            id: job.id,
+            attempt: 1,
+            claim,
+            trigger: 'schedule',
+            status: 'succeeded',
+            response_status: 200,
+            duration_ms: 1,
+            error: null,
+            response_body: null,
+            retry_in_ms: null,
+          },
+        ]),
+      );
       await new Promise((r) => setTimeout(r, 100));
     });
     expect((await recording!).size).toBe(1);
