@@ -32,6 +32,14 @@ async function shutdown() {
   process.exit(crashed ? 1 : 0);
 }
 
+/** shutdown() from an event handler: a failure to stop is said, and the process ends anyway. */
+function stopAll() {
+  shutdown().catch((/** @type {Error} */ err) => {
+    say(`stopping failed: ${err.message}`);
+    process.exit(1);
+  });
+}
+
 /** Stops what this process started, however it ends (only when run as `npm start`, not when loaded). */
 function handleExit() {
   process.on('exit', () => {
@@ -42,7 +50,7 @@ function handleExit() {
     process.on(signal, () => {
       if (!stopping) {
         say(`${signal} received, stopping`);
-        shutdown();
+        stopAll();
       } else {
         for (const child of children) child.kill('SIGKILL'); // second Ctrl-C: don't wait
       }
@@ -121,7 +129,7 @@ async function main() {
       // SIGINT/SIGTERM sent straight to the app (e.g. Ctrl-C reaching the whole process group) is a stop, not a crash.
       crashed = code !== 0 && !(signal === 'SIGINT' || signal === 'SIGTERM');
       say(`${app} exited (${signal || `code ${code}`}), stopping the others`);
-      shutdown();
+      stopAll();
     });
   }
   if (withConsole) startConsole();
@@ -136,7 +144,7 @@ function startConsole() {
   consoleServer.once('error', (/** @type {NodeJS.ErrnoException} */ err) => {
     say(err.code === 'EADDRINUSE' ? `port ${CONSOLE_PORT} is in use; set CONSOLE_PORT to another port` : `the console could not start: ${err.message}`);
     crashed = true;
-    shutdown();
+    stopAll();
   });
   consoleServer.listen(CONSOLE_PORT, () => say(`console ready at http://localhost:${CONSOLE_PORT}`));
 }

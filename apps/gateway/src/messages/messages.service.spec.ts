@@ -14,8 +14,6 @@ import type { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import type { ThroughputLimiter } from './throughput.limiter';
 
-/* eslint-disable @typescript-eslint/require-await -- the fakes keep the async signatures of what they stand in for */
-
 /** The fast layer: MessagesService on in-memory fakes of its repositories, provider and limiter (no PostgreSQL, no Redis). */
 
 const phone: PhoneContext = { accountId: 'acc-1', phoneRef: 'ref-1', phone: '15550100001', phoneId: '1065', wabaId: 'w1', accessToken: null };
