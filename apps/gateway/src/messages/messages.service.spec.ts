@@ -177,17 +177,13 @@ describe('MessagesService (in-memory fakes)', () => {
     expect(provider.stored).toEqual(['wamid.1']);
   });
 
-  it('answers a repeated Idempotency-Key with the first answer and sends once; another body under it is a 400', async () => {
+  it('answers a repeated Idempotency-Key with the first answer and sends once; another body under it is a 400 (the key's form is @IdempotencyKey's, libs/server)', async () => {
     const first = await service.post(phone, text(), 'order-1');
     expect(await service.post(phone, text(), 'order-1')).toEqual(first);
     expect(provider.sent).toHaveLength(1);
     expect(await refusal(service.post(phone, text('15550102030', 'other'), 'order-1'))).toEqual({
       status: 400,
       details: 'Idempotency-Key: was already used with a different request body',
-    });
-    expect(await refusal(service.post(phone, text(), 'bad key'))).toEqual({
-      status: 400,
-      details: 'Idempotency-Key: must be 1 to 255 printable ASCII characters',
     });
   });
 
