@@ -177,7 +177,7 @@ describe('MessagesService (in-memory fakes)', () => {
     expect(provider.stored).toEqual(['wamid.1']);
   });
 
-  it('answers a repeated Idempotency-Key with the first answer and sends once; another body under it is a 400 (the key's form is @IdempotencyKey's, libs/server)', async () => {
+  it('answers a repeated Idempotency-Key with the first answer and sends once; another body under it is a 400', async () => {
     const first = await service.post(phone, text(), 'order-1');
     expect(await service.post(phone, text(), 'order-1')).toEqual(first);
     expect(provider.sent).toHaveLength(1);
