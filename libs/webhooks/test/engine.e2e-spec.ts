@@ -333,8 +333,9 @@ describe('webhook engine, fair delivery between owners', () => {
     await slow.waitFor(4);
 
     const flooded = [await deliveryTime(a, 4), await deliveryTime(a, 5), await deliveryTime(a, 6)];
-    // 50 ms for timer jitter on a busy machine; without the cap each would wait ~3 s for a free worker slot.
-    for (const ms of flooded) expect(ms).toBeLessThanOrEqual(2 * normal + 50);
+    // 250 ms for timer and GC jitter on a busy machine (a relay tick or two); without the cap each waits ~3 s or more
+    // for a free worker slot (7 s measured), so the bound still tells the two apart.
+    for (const ms of flooded) expect(ms).toBeLessThanOrEqual(2 * normal + 250);
     // B holds no more than its cap of queued or in-flight deliveries.
     const inFlight = await t
       .get(Sql)
