@@ -245,9 +245,8 @@ async function startTopology(options = {}) {
       return run;
     };
 
-    // The first API replica of each app migrates its schema; the others start once it has.
-    await Promise.all(apps.map((app) => startReplica(byName(`${app}-1`))));
-    await Promise.all(replicas.filter((r) => !r.child).map(startReplica));
+    // Every replica at once, as Kubernetes starts them: one migrates each schema, the others wait for it (libs/database).
+    await Promise.all(replicas.map(startReplica));
 
     await configure();
     const nginxLog = logTail('nginx');
