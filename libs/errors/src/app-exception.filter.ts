@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppException } from './app.exception';
-import { BadRequestException, CommonErrorCode } from './common.exception';
+import { InvalidRequestException, CommonErrorCode } from './common.exception';
 import { transientCause, TransientFaultException } from './transient-fault';
 
 /** Errors thrown by body-parser and other Express middleware carry these. */
@@ -114,7 +114,7 @@ export function toAppException(exception: unknown): AppException {
 function fromMiddlewareError(status: number, e: HttpErrorLike): AppException {
   switch (e.type) {
     case 'entity.parse.failed':
-      return new BadRequestException('The request body is not valid JSON.', CommonErrorCode.MalformedBody);
+      return new InvalidRequestException('The request body is not valid JSON.', CommonErrorCode.MalformedBody);
     case 'entity.too.large':
       return new AppException(CommonErrorCode.PayloadTooLarge, 413, 'The request body is too large.');
     case 'encoding.unsupported':

@@ -22,14 +22,14 @@ export enum CommonErrorCode {
 /** Field name → messages, as in the spec's standard error body. */
 export type FieldErrors = Record<string, string[]>;
 
-export class BadRequestException extends AppException {
+export class InvalidRequestException extends AppException {
   constructor(message: string, code: string = CommonErrorCode.BadRequest) {
     super(code, 400, message);
   }
 }
 
 /** 400: a path parameter holds text PostgreSQL cannot store (the validation pipe checks every one before any handler). */
-export class InvalidPathParameterException extends BadRequestException {
+export class InvalidPathParameterException extends InvalidRequestException {
   constructor(readonly parameter: string) {
     super(`The path parameter ${parameter} ${UNSTORABLE_TEXT}.`, CommonErrorCode.InvalidPathParameter);
   }
@@ -52,7 +52,7 @@ export class UnauthenticatedException extends AppException {
   }
 }
 
-export class ForbiddenException extends AppException {
+export class AccessDeniedException extends AppException {
   constructor(message: string) {
     super(CommonErrorCode.Forbidden, 403, message, { error: 'Forbidden' });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenException } from '@app/errors';
+import { AccessDeniedException } from '@app/errors';
 import { fillHours, hourlyWindow, type HourlyWindowName, type PageQuery } from '@app/pagination';
 import { DocstoreScope } from '../tokens/docstore-scopes';
 import { scopeAreas, type ScopeArea, type TokenScopes } from '../tokens/token-scopes';
@@ -42,6 +42,6 @@ export class ClientOverviewService {
 
 function readable(scopes: TokenScopes): 'all' | ScopeArea[] {
   const areas = scopeAreas(scopes, DocstoreScope.DocumentRead);
-  if (areas !== 'all' && areas.length === 0) throw new ForbiddenException(`This token lacks the required scope: ${DocstoreScope.DocumentRead}.`);
+  if (areas !== 'all' && areas.length === 0) throw new AccessDeniedException(`This token lacks the required scope: ${DocstoreScope.DocumentRead}.`);
   return areas;
 }

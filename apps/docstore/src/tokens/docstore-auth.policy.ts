@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { asIs, bearerHeader, credentialSource, headerPair, idBarSecret, isUuid, type AuthOptions, type AuthorizationRequest, type AuthPolicy } from '@app/auth';
-import { BadRequestException, ForbiddenException } from '@app/errors';
+import { InvalidRequestException, AccessDeniedException } from '@app/errors';
 import type { Request } from 'express';
 import { clientIdOf } from '../address/client-id.param';
 import { TokenVerifier } from './token-verifier.service';
@@ -17,12 +17,12 @@ export class DocstoreAuthPolicy implements AuthPolicy<DocstorePrincipal> {
   authorize(principal: DocstorePrincipal, { req, scopes }: AuthorizationRequest): void {
     const client = stringParam(req, 'client');
     if (client !== undefined) {
-      if (!isUuid(client)) throw new BadRequestException('The client in the path must be a UUID.');
-      if (clientIdOf(client) !== principal.ownerId) throw new ForbiddenException('This token does not act for this client.');
+      if (!isUuid(client)) throw new InvalidRequestException('The client in the path must be a UUID.');
+      if (clientIdOf(client) !== principal.ownerId) throw new AccessDeniedException('This token does not act for this client.');
     }
     const target = { environment: stringParam(req, 'environment'), context: stringParam(req, 'context') };
     for (const scope of scopes) {
-      if (!hasScope(principal.scopes, scope, target)) throw new ForbiddenException(`This token lacks the required scope: ${scope}.`);
+      if (!hasScope(principal.scopes, scope, target)) throw new AccessDeniedException(`This token lacks the required scope: ${scope}.`);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ForbiddenException } from '@app/errors';
+import { AccessDeniedException } from '@app/errors';
 import { PhonesService } from '../accounts/phones.service';
 import { NotificationsConfig } from './notifications.config';
 import { InvalidParameterException } from '../errors/network-error.exception';
@@ -31,7 +31,7 @@ export class InboundNotificationsService {
     const token = this.config.CLOUD_API_VERIFY_TOKEN;
     const given = query['hub.verify_token'];
     if (query['hub.mode'] !== 'subscribe' || !token || given === undefined || !sameText(given, token)) {
-      throw new ForbiddenException('The verify token does not match.');
+      throw new AccessDeniedException('The verify token does not match.');
     }
     return query['hub.challenge'];
   }
@@ -45,7 +45,7 @@ export class InboundNotificationsService {
     const secret = this.config.CLOUD_API_APP_SECRET;
     const expected = secret ? `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}` : null;
     if (!expected || typeof signature !== 'string' || !sameText(signature, expected))
-      throw new ForbiddenException('X-Hub-Signature-256 does not sign this body.');
+      throw new AccessDeniedException('X-Hub-Signature-256 does not sign this body.');
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
