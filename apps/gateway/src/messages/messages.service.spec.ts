@@ -9,12 +9,11 @@ import { ResourceNotFoundException, ThroughputException } from '../errors/networ
 import type { ChatProvider, PhoneContext, SendMessage, SentMessage } from '../network/chat-provider';
 import type { Claim, IdempotencyRepository } from './idempotency.repository';
 import type { MessageFilter } from './message-query.dto';
+import type { SendMessageBody } from './message.dto';
 import type { MessageSummary, MessageView } from './message-answers.dto';
 import type { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import type { ThroughputLimiter } from './throughput.limiter';
-
-/* eslint-disable @typescript-eslint/require-await -- the fakes keep the async signatures of what they stand in for */
 
 /** The fast layer: MessagesService on in-memory fakes of its repositories, provider and limiter (no PostgreSQL, no Redis). */
 
@@ -135,7 +134,7 @@ class FakePhones implements Pick<PhonesService, 'select'> {
   }
 }
 
-const text = (to = '15550102030', body = 'hello') => ({ messaging_product: 'whatsapp', to, type: 'text', text: { body } });
+const text = (to = '15550102030', body = 'hello'): SendMessageBody => ({ messaging_product: 'whatsapp', to, type: 'text', text: { body } });
 const paging = (after: string | null = null, limit = 2): CursorPaging => ({ limit, after, location: { path: '/api/Messages', query: new URLSearchParams() } });
 
 /** The network error body's details of what `promise` throws. */
@@ -187,10 +186,6 @@ describe('MessagesService (in-memory fakes)', () => {
       status: 400,
       details: 'Idempotency-Key: was already used with a different request body',
     });
-    expect(await refusal(service.post(phone, text(), 'bad key'))).toEqual({
-      status: 400,
-      details: 'Idempotency-Key: must be 1 to 255 printable ASCII characters',
-    });
   });
 
   it('answers 409 while the first request with a key runs, and frees the key when its send fails', async () => {
@@ -205,7 +200,7 @@ describe('MessagesService (in-memory fakes)', () => {
 
   it('refuses a media id of no media of the account, naming its field, and sends nothing', async () => {
     messages.media.add('m-own');
-    const image = (id: string) => ({ messaging_product: 'whatsapp', to: '15550102030', type: 'image', image: { id } });
+    const image = (id: string): SendMessageBody => ({ messaging_product: 'whatsapp', to: '15550102030', type: 'image', image: { id } });
     expect(await refusal(service.post(phone, image('m-other'), undefined))).toEqual({
       status: 400,
       details: 'image.id: m-other is not a media id of this account',

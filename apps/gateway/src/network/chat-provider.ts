@@ -17,7 +17,7 @@ export interface PhoneContext {
 export const MESSAGE_TYPES = ['text', 'interactive', 'contacts', 'location', 'image', 'audio', 'video', 'document', 'sticker', 'reaction', 'template'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** A checked message to send (messages/message.validator makes it). */
+/** A checked message to send (messages/message.dto makes it). */
 export interface SendMessage {
   kind: 'send';
   to: string;
