@@ -96,7 +96,7 @@ export function shape(value: unknown, cls: DtoClass): Refusal {
 export function variant(value: unknown, key: string, classes: Readonly<Record<string, DtoClass>>, options: { ignoreCase?: boolean } = {}): Refusal {
   const kind = fieldOf(value, key);
   const names = Object.keys(classes);
-  const found = names.find((name) => name === kind || (options.ignoreCase === true && typeof kind === 'string' && name === kind.toLowerCase()));
+  const found = names.find((name) => name === kind || (options.ignoreCase === true && typeof kind === 'string' && name.toLowerCase() === kind.toLowerCase()));
   if (found === undefined) return partRefusal(key, oneOf(kind, names) ?? '');
   return shape(value, classes[found]);
 }

@@ -51,7 +51,7 @@ export interface MediaUpload {
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 
-/** A checked template to create (templates/template.validator makes it). */
+/** A checked template to create (templates/template.dto makes it). */
 export interface TemplateDraft {
   name: string;
   language: string;

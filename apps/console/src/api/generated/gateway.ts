@@ -960,8 +960,11 @@ export interface components {
         };
         BodyComponent: {
             /** @enum {string} */
-            type: "body";
-            parameters?: components["schemas"]["BodyParameter"][];
+            type: "BODY";
+            /** @description Variables {{1}}, {{2}}… in order. */
+            text: string;
+            /** @description One example per variable; required when the text holds variables. */
+            example?: components["schemas"]["BodyExample"];
         };
         ButtonComponent: {
             /** @enum {string} */
@@ -1160,6 +1163,135 @@ export interface components {
              * @example 1234567890123456
              */
             id: string;
+        };
+        HeaderTextExample: {
+            header_text: string[];
+        };
+        TextHeader: {
+            /** @enum {string} */
+            type: "HEADER";
+            /** @enum {string} */
+            format: "TEXT";
+            /** @description At most one variable, {{1}}. */
+            text: string;
+            /** @description Required when the text holds a variable. */
+            example?: components["schemas"]["HeaderTextExample"];
+        };
+        LocationHeader: {
+            /** @enum {string} */
+            type: "HEADER";
+            /** @enum {string} */
+            format: "LOCATION";
+        };
+        HeaderHandleExample: {
+            /** @description A handle of an uploaded sample. */
+            header_handle: string[];
+        };
+        MediaHeader: {
+            /** @enum {string} */
+            type: "HEADER";
+            /** @enum {string} */
+            format: "IMAGE" | "VIDEO" | "DOCUMENT";
+            example: components["schemas"]["HeaderHandleExample"];
+        };
+        BodyExample: {
+            body_text: string[][];
+        };
+        FooterComponent: {
+            /** @enum {string} */
+            type: "FOOTER";
+            /** @description No variables. */
+            text: string;
+        };
+        ButtonsComponent: {
+            /** @enum {string} */
+            type: "BUTTONS";
+            buttons: (components["schemas"]["PhoneNumberButton"] | components["schemas"]["UrlButton"] | components["schemas"]["QuickReplyButton"] | components["schemas"]["CopyCodeButton"] | components["schemas"]["FlowButton"])[];
+        };
+        AuthBody: {
+            /** @enum {string} */
+            type: "BODY";
+            add_security_recommendation?: boolean;
+        };
+        AuthFooter: {
+            /** @enum {string} */
+            type: "FOOTER";
+            code_expiration_minutes?: number;
+        };
+        OtpButton: {
+            /** @enum {string} */
+            type: "OTP";
+            /** @enum {string} */
+            otp_type: "one_tap" | "zero_tap";
+            text?: string;
+            autofill_text?: string;
+            /** @example com.example.app */
+            package_name: string;
+            signature_hash: string;
+            /** @description Must be true for zero_tap. */
+            zero_tap_terms_accepted?: boolean;
+        };
+        AuthButtons: {
+            /** @enum {string} */
+            type: "BUTTONS";
+            buttons: components["schemas"]["OtpButton"][];
+        };
+        PhoneNumberButton: {
+            /** @enum {string} */
+            type: "PHONE_NUMBER";
+            text: string;
+            phone_number: string;
+        };
+        UrlButton: {
+            /** @enum {string} */
+            type: "URL";
+            text: string;
+            /**
+             * Format: uri
+             * @description At most one variable, {{1}}, at its end.
+             */
+            url: string;
+            /** @description An example URL, when the URL holds a variable. */
+            example?: string[];
+        };
+        QuickReplyButton: {
+            /** @enum {string} */
+            type: "QUICK_REPLY";
+            text: string;
+        };
+        CopyCodeButton: {
+            /** @enum {string} */
+            type: "COPY_CODE";
+            example: string;
+        };
+        FlowButton: {
+            /** @enum {string} */
+            type: "FLOW";
+            text: string;
+            flow_id: string;
+            /**
+             * @default navigate
+             * @enum {string}
+             */
+            flow_action: "navigate" | "data_exchange";
+            /** @description Required with flow_action navigate. */
+            navigate_screen?: string;
+        };
+        CreateTemplateBody: {
+            name: string;
+            /**
+             * @description In any case.
+             * @enum {string}
+             */
+            category: "AUTHENTICATION" | "MARKETING" | "UTILITY";
+            /** @default false */
+            allow_category_change: boolean;
+            /** @example en_US */
+            language: string;
+            /** @description AUTHENTICATION templates only. */
+            message_send_ttl_seconds?: number;
+            /** @description HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once. */
+            components: (components["schemas"]["TextHeader"] | components["schemas"]["LocationHeader"] | components["schemas"]["MediaHeader"] | components["schemas"]["BodyComponent"] | components["schemas"]["FooterComponent"] | components["schemas"]["ButtonsComponent"] | components["schemas"]["AuthBody"] | components["schemas"]["AuthFooter"] | components["schemas"]["AuthButtons"])[];
         };
         TemplateCreated: {
             /**
@@ -2241,23 +2373,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @enum {string} */
-                    category: "AUTHENTICATION" | "MARKETING" | "UTILITY";
-                    allow_category_change?: boolean;
-                    /** @example en_US */
-                    language: string;
-                    /** @description AUTHENTICATION templates only. */
-                    message_send_ttl_seconds?: number;
-                    /** @description HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once. */
-                    components: ({
-                        /** @enum {string} */
-                        type: "HEADER" | "BODY" | "FOOTER" | "BUTTONS";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                };
+                "application/json": components["schemas"]["CreateTemplateBody"];
             };
         };
         responses: {
