@@ -20,15 +20,105 @@ export type Refusal = string | null;
  * `check` gets the field's value and the whole DTO (for rules between fields). A refusal
  * from partRefusal names a part of the field (`websites.0`).
  */
-export function Rule(name: string, check: (value: unknown, dto: Record<string, unknown>) => Refusal): PropertyDecorator {
+export function Rule(name: string, check: Check): PropertyDecorator {
   const dto = (object: unknown) => (object ?? {}) as Record<string, unknown>;
-  return ValidateBy({
+  const validateBy = ValidateBy({
     name,
     validator: {
       validate: (value, args) => check(value, dto(args?.object)) === null,
       defaultMessage: (args) => check(args?.value, dto(args?.object)) ?? '',
     },
   });
+  return (target, key) => {
+    const owner = target.constructor;
+    SHAPES.set(owner, [...(SHAPES.get(owner) ?? []), [String(key), check]]);
+    validateBy(target, key);
+  };
+}
+
+/** A DTO class. */
+export type DtoClass = new () => object;
+
+export type Check = (value: unknown, dto: Record<string, unknown>) => Refusal;
+
+/** The @Rule checks of each DTO class, in declaration order (what `shape` runs for a nested DTO). */
+const SHAPES = new Map<object, [string, Check][]>();
+const BEFORE = new Map<object, (value: Record<string, unknown>) => Refusal>();
+
+/** A check of a nested DTO's object run before its fields are (a carousel header's parameters' type). */
+export const CheckFirst =
+  (check: (value: Record<string, unknown>) => Refusal): ClassDecorator =>
+  (target) => {
+    BEFORE.set(target, check);
+  };
+
+function checksOf(cls: object): [string, Check][] {
+  const parent = Object.getPrototypeOf(cls) as object;
+  return [...(parent && parent !== Function.prototype ? checksOf(parent) : []), ...(SHAPES.get(cls) ?? [])];
+}
+
+const FIELDS = new WeakMap<object, { checks: [string, Check][]; names: ReadonlySet<string> }>();
+
+/** A refusal a field's rule gives of the whole object holding it (`parameters: must hold exactly one of …`). */
+export function wholeRefusal(refusal: string): string {
+  return `\u0001${refusal}`;
+}
+
+/**
+ * A nested object checked against the DTO class `cls` with the class's own @Rule checks, in the network's order:
+ * an object, no unknown field (the first named), then each field in declaration order. Nested DTOs go through
+ * this one validator rather than class-transformer and @ValidateNested: the first refusal stops it, and no
+ * instance is built, so a nested body costs what the checks cost.
+ */
+export function shape(value: unknown, cls: DtoClass): Refusal {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'must be an object';
+  let fields = FIELDS.get(cls);
+  if (!fields) {
+    const checks = checksOf(cls);
+    fields = { checks, names: new Set(checks.map(([name]) => name)) };
+    FIELDS.set(cls, fields);
+  }
+  const object = value as Record<string, unknown>;
+  const before = BEFORE.get(cls)?.(object) ?? null;
+  if (before !== null) return before;
+  for (const key of Object.keys(object)) {
+    if (!fields.names.has(key)) return partRefusal(key, 'is not a known parameter');
+  }
+  for (const [name, check] of fields.checks) {
+    const refusal = check(fieldOf(object, name), object);
+    if (refusal === null) continue;
+    return refusal.startsWith('\u0001') ? refusal.slice(1) : partRefusal(name, refusal);
+  }
+  return null;
+}
+
+/** A nested object whose DTO class its field `key` picks (`type`: button, list or flow), checked with `shape`. */
+export function variant(value: unknown, key: string, classes: Readonly<Record<string, DtoClass>>, options: { ignoreCase?: boolean } = {}): Refusal {
+  const kind = fieldOf(value, key);
+  const names = Object.keys(classes);
+  const found = names.find((name) => name === kind || (options.ignoreCase === true && typeof kind === 'string' && name.toLowerCase() === kind.toLowerCase()));
+  if (found === undefined) return partRefusal(key, oneOf(kind, names) ?? '');
+  return shape(value, classes[found]);
+}
+
+/** The own field `key` of a JSON object; undefined for anything else. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Sent with a value (null counts as absent, as the network takes it). */
+export function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** `check` when the field is sent (null counts as absent), else no refusal. */
+export function ifPresent(value: unknown, check: (value: unknown) => Refusal): Refusal {
+  return present(value) ? check(value) : null;
+}
+
+/** An optional scalar: left out, or passing `check`; null is refused (the network takes no null for it). */
+export function optional(value: unknown, check: (value: unknown) => Refusal): Refusal {
+  return value === undefined ? null : value === null ? 'is not allowed here' : check(value);
 }
 
 /** A refusal of the part `key` of a field (an item, a key): InvalidInputInterceptor names the field `field.key`. */
@@ -60,8 +150,11 @@ export function text(value: unknown, { min = 1, max, pattern, rule }: TextRules 
   return null;
 }
 
-export function oneOf(value: unknown, values: readonly string[]): Refusal {
-  if (values.includes(value as string)) return null;
+/** One of `values`; with `ignoreCase`, in any case (`Body` for `body`). */
+export function oneOf(value: unknown, values: readonly string[], options: { ignoreCase?: boolean } = {}): Refusal {
+  const found =
+    options.ignoreCase === true && typeof value === 'string' ? values.some((v) => v.toLowerCase() === value.toLowerCase()) : values.includes(value as string);
+  if (found) return null;
   return value === undefined ? `is required: one of ${values.join(', ')}` : `must be one of ${values.join(', ')}`;
 }
 
@@ -94,3 +187,20 @@ export class RuleSettings implements OnModuleInit {
 
 /** `messaging_product`: the gateway's network (GATEWAY_NETWORK). */
 export const MessagingProduct = (): PropertyDecorator => Rule('messagingProduct', (v) => oneOf(v, [RULE_SETTINGS.network]));
+
+/** A number from `min` to `max`; `integer` for a safe integer. */
+export function numberIn(value: unknown, min: number, max: number, integer = false): Refusal {
+  if (typeof value !== 'number' || !(integer ? Number.isSafeInteger(value) : Number.isFinite(value)))
+    return value === undefined ? 'is required' : integer ? 'must be an integer' : 'must be a number';
+  return value < min || value > max ? `must be between ${min} and ${max}` : null;
+}
+
+/** true or false. */
+export function boolean(value: unknown): Refusal {
+  return typeof value === 'boolean' ? null : value === undefined ? 'is required' : 'must be true or false';
+}
+
+/** A free-form JSON object, when sent. */
+export function freeForm(value: unknown): Refusal {
+  return present(value) && (typeof value !== 'object' || Array.isArray(value)) ? 'must be an object' : null;
+}

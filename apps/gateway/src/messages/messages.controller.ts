@@ -8,26 +8,26 @@ import { PageAddress, pagingOf, type CursorPage } from '../common/cursor-page';
 import { SuccessAnswer } from '../common/cursor-page.dto';
 import { CurrentPhone } from '../accounts/current-phone.decorator';
 import type { PhoneContext } from '../network/chat-provider';
-import { SEND_MESSAGE_BODY } from './message.dto';
+import { SEND_MESSAGE_DOCS, SEND_MESSAGE_MODELS, SendMessageBody } from './message.dto';
 import { MessageListQuery } from './message-query.dto';
 import { MessagesPage, MessageView, SendMessageAnswer, type MessageSummary } from './message-answers.dto';
 import { MessagesService } from './messages.service';
 
 @GatewayApi('Messages')
-@ApiExtraModels(SendMessageAnswer, SuccessAnswer)
+@ApiExtraModels(SendMessageAnswer, SuccessAnswer, ...SEND_MESSAGE_MODELS)
 export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a message of any kind, or mark one as read' })
-  @ApiBody(SEND_MESSAGE_BODY)
+  @ApiBody(SEND_MESSAGE_DOCS)
   @ApiOkResponse({
     description: 'The message sent, or `{success: true}` for a read mark.',
     schema: { oneOf: [{ $ref: getSchemaPath(SendMessageAnswer) }, { $ref: getSchemaPath(SuccessAnswer) }] },
   })
   @ApiErrors(409, 413, 415)
-  send(@CurrentPhone() phone: PhoneContext, @Body() body: unknown, @IdempotencyKey() key?: string): Promise<SendMessageAnswer | SuccessAnswer> {
+  send(@CurrentPhone() phone: PhoneContext, @Body() body: SendMessageBody, @IdempotencyKey() key?: string): Promise<SendMessageAnswer | SuccessAnswer> {
     return this.messages.post(phone, body, key);
   }
 

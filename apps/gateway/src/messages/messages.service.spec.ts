@@ -9,6 +9,7 @@ import { ResourceNotFoundException, ThroughputException } from '../errors/networ
 import type { ChatProvider, PhoneContext, SendMessage, SentMessage } from '../network/chat-provider';
 import type { Claim, IdempotencyRepository } from './idempotency.repository';
 import type { MessageFilter } from './message-query.dto';
+import type { SendMessageBody } from './message.dto';
 import type { MessageSummary, MessageView } from './message-answers.dto';
 import type { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
@@ -133,7 +134,7 @@ class FakePhones implements Pick<PhonesService, 'select'> {
   }
 }
 
-const text = (to = '15550102030', body = 'hello') => ({ messaging_product: 'whatsapp', to, type: 'text', text: { body } });
+const text = (to = '15550102030', body = 'hello'): SendMessageBody => ({ messaging_product: 'whatsapp', to, type: 'text', text: { body } });
 const paging = (after: string | null = null, limit = 2): CursorPaging => ({ limit, after, location: { path: '/api/Messages', query: new URLSearchParams() } });
 
 /** The network error body's details of what `promise` throws. */
@@ -199,7 +200,7 @@ describe('MessagesService (in-memory fakes)', () => {
 
   it('refuses a media id of no media of the account, naming its field, and sends nothing', async () => {
     messages.media.add('m-own');
-    const image = (id: string) => ({ messaging_product: 'whatsapp', to: '15550102030', type: 'image', image: { id } });
+    const image = (id: string): SendMessageBody => ({ messaging_product: 'whatsapp', to: '15550102030', type: 'image', image: { id } });
     expect(await refusal(service.post(phone, image('m-other'), undefined))).toEqual({
       status: 400,
       details: 'image.id: m-other is not a media id of this account',

@@ -14,7 +14,7 @@ import {
 } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext, type SendMessage } from '../network/chat-provider';
 import { IdempotencyRepository } from './idempotency.repository';
-import { parseMessageRequest } from './message.validator';
+import { messageRequest, type SendMessageBody } from './message.dto';
 import { messageFilter, STATS_WINDOWS, type MessageListQuery, type StatsQuery } from './message-query.dto';
 import type { MessageStats, MessageSummary, MessageView, SendMessageAnswer } from './message-answers.dto';
 import { MessagesRepository } from './messages.repository';
@@ -39,8 +39,8 @@ export class MessagesService {
   ) {}
 
   /** Sends a message or marks one read. With an Idempotency-Key, a repeated request gets the first answer and sends nothing. */
-  async post(phone: PhoneContext, body: unknown, idempotencyKey: string | undefined): Promise<SendMessageAnswer | SuccessAnswer> {
-    const request = parseMessageRequest(body, this.network.NETWORK);
+  async post(phone: PhoneContext, body: SendMessageBody, idempotencyKey: string | undefined): Promise<SendMessageAnswer | SuccessAnswer> {
+    const request = messageRequest(body);
     if (request.kind === 'read') {
       await this.provider.markRead(phone, request.messageId);
       return { success: true };

@@ -17,7 +17,7 @@ export interface PhoneContext {
 export const MESSAGE_TYPES = ['text', 'interactive', 'contacts', 'location', 'image', 'audio', 'video', 'document', 'sticker', 'reaction', 'template'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** A checked message to send (messages/message.validator makes it). */
+/** A checked message to send (messages/message.dto makes it). */
 export interface SendMessage {
   kind: 'send';
   to: string;
@@ -51,7 +51,7 @@ export interface MediaUpload {
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 
-/** A checked template to create (templates/template.validator makes it). */
+/** A checked template to create (templates/template.dto makes it). */
 export interface TemplateDraft {
   name: string;
   language: string;

@@ -4,7 +4,7 @@ import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from
 import { ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import type { TemplateListQuery } from './template-query.dto';
-import { parseTemplateDraft } from './template.validator';
+import { templateDraft, type CreateTemplateBody } from './template.dto';
 import type { TemplateCreated, TemplateView } from './template-answers.dto';
 import { TemplatesRepository } from './templates.repository';
 
@@ -16,8 +16,8 @@ export class TemplatesService {
   ) {}
 
   /** Creates a template; one with the same name and language is returned unchanged instead (created: false). */
-  async create(phone: PhoneContext, body: unknown): Promise<{ created: boolean; template: TemplateCreated }> {
-    const draft = parseTemplateDraft(body);
+  async create(phone: PhoneContext, body: CreateTemplateBody): Promise<{ created: boolean; template: TemplateCreated }> {
+    const draft = templateDraft(body);
     const existing = await this.templates.findByName(phone.accountId, draft.name, draft.language);
     if (existing) return { created: false, template: summary(existing) };
     const made = await this.provider.createTemplate(phone, draft);

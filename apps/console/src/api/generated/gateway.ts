@@ -471,6 +471,578 @@ export interface components {
             contacts: components["schemas"]["MessageContact"][];
             messages: components["schemas"]["MessageId"][];
         };
+        MessageContext: {
+            /** @description The message replied to. */
+            message_id: string;
+        };
+        TextContent: {
+            body: string;
+            preview_url?: boolean;
+        };
+        TextMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /**
+             * @description text when left out.
+             * @enum {string}
+             */
+            type?: "text";
+            text: components["schemas"]["TextContent"];
+        };
+        InteractiveMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "interactive";
+            interactive: components["schemas"]["ButtonInteractive"] | components["schemas"]["ListInteractive"] | components["schemas"]["FlowInteractive"];
+        };
+        ContactAddress: {
+            street?: string;
+            city?: string;
+            state?: string;
+            zip?: string;
+            country?: string;
+            country_code?: string;
+            /** @enum {string} */
+            type?: "HOME" | "WORK";
+        };
+        ContactEmail: {
+            email: string;
+            /** @enum {string} */
+            type?: "HOME" | "WORK";
+        };
+        ContactName: {
+            formatted_name: string;
+            first_name?: string;
+            last_name?: string;
+            middle_name?: string;
+            suffix?: string;
+            prefix?: string;
+        };
+        ContactOrg: {
+            company?: string;
+            department?: string;
+            title?: string;
+        };
+        ContactPhone: {
+            phone: string;
+            type?: string;
+            wa_id?: string;
+        };
+        ContactUrl: {
+            /** Format: uri */
+            url: string;
+            /** @enum {string} */
+            type?: "HOME" | "WORK";
+        };
+        Contact: {
+            addresses?: components["schemas"]["ContactAddress"][];
+            /** Format: date */
+            birthday?: string;
+            emails?: components["schemas"]["ContactEmail"][];
+            name: components["schemas"]["ContactName"];
+            org?: components["schemas"]["ContactOrg"];
+            phones?: components["schemas"]["ContactPhone"][];
+            urls?: components["schemas"]["ContactUrl"][];
+        };
+        ContactsMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "contacts";
+            contacts: components["schemas"]["Contact"][];
+        };
+        LocationContent: {
+            latitude: number;
+            longitude: number;
+            name?: string;
+            address?: string;
+        };
+        LocationMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "location";
+            location: components["schemas"]["LocationContent"];
+        };
+        ImageContent: {
+            /** @description From POST api/Medias; exactly one of `id` or `link`. */
+            id?: string;
+            /** Format: uri */
+            link?: string;
+            caption?: string;
+        };
+        ImageMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "image";
+            image: components["schemas"]["ImageContent"];
+        };
+        AudioContent: {
+            /** @description From POST api/Medias; exactly one of `id` or `link`. */
+            id?: string;
+            /** Format: uri */
+            link?: string;
+        };
+        AudioMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "audio";
+            audio: components["schemas"]["AudioContent"];
+        };
+        VideoContent: {
+            /** @description From POST api/Medias; exactly one of `id` or `link`. */
+            id?: string;
+            /** Format: uri */
+            link?: string;
+            caption?: string;
+        };
+        VideoMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "video";
+            video: components["schemas"]["VideoContent"];
+        };
+        DocumentContent: {
+            /** @description From POST api/Medias; exactly one of `id` or `link`. */
+            id?: string;
+            /** Format: uri */
+            link?: string;
+            caption?: string;
+            filename?: string;
+        };
+        DocumentMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "document";
+            document: components["schemas"]["DocumentContent"];
+        };
+        StickerContent: {
+            /** @description From POST api/Medias; exactly one of `id` or `link`. */
+            id?: string;
+            /** Format: uri */
+            link?: string;
+        };
+        StickerMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "sticker";
+            sticker: components["schemas"]["StickerContent"];
+        };
+        ReactionContent: {
+            message_id: string;
+            /** @description One emoji, or empty to remove the reaction. */
+            emoji: string;
+        };
+        ReactionMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "reaction";
+            reaction: components["schemas"]["ReactionContent"];
+        };
+        TemplateLanguage: {
+            /** @example en_US */
+            code: string;
+            /** @enum {string} */
+            policy?: "deterministic";
+        };
+        TemplateContent: {
+            name: string;
+            namespace?: string;
+            language: components["schemas"]["TemplateLanguage"];
+            components?: (components["schemas"]["HeaderComponent"] | components["schemas"]["BodyComponent"] | components["schemas"]["ButtonComponent"] | components["schemas"]["OfferComponent"] | components["schemas"]["CarouselComponent"])[];
+        };
+        TemplateMessage: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /** @enum {string} */
+            recipient_type?: "individual";
+            /**
+             * @description The recipient: digits with the country code.
+             * @example 15551234567
+             */
+            to: string;
+            /** @description Reply to a message. */
+            context?: components["schemas"]["MessageContext"];
+            biz_opaque_callback_data?: string;
+            /** @enum {string} */
+            type: "template";
+            template: components["schemas"]["TemplateContent"];
+        };
+        ReadMark: {
+            /** @example whatsapp */
+            messaging_product: string;
+            /** @enum {string} */
+            status: "read";
+            /** @description The received message to mark as read. */
+            message_id: string;
+        };
+        InteractiveText: {
+            text: string;
+        };
+        InteractiveFooter: {
+            text: string;
+        };
+        Reply: {
+            id: string;
+            title: string;
+        };
+        ReplyButton: {
+            /** @enum {string} */
+            type: "reply";
+            reply: components["schemas"]["Reply"];
+        };
+        ButtonAction: {
+            /** @description Ids and titles unique. */
+            buttons: components["schemas"]["ReplyButton"][];
+        };
+        ButtonInteractive: {
+            /** @enum {string} */
+            type: "button";
+            header?: components["schemas"]["HeaderText"] | components["schemas"]["HeaderImage"] | components["schemas"]["HeaderVideo"] | components["schemas"]["HeaderDocument"];
+            body: components["schemas"]["InteractiveText"];
+            footer?: components["schemas"]["InteractiveFooter"];
+            action: components["schemas"]["ButtonAction"];
+        };
+        HeaderText: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+        };
+        ListRow: {
+            id: string;
+            title: string;
+            description?: string;
+        };
+        ListSection: {
+            /** @description Required when the list has more than one section. */
+            title?: string;
+            /** @description Ids unique; at most 10 rows in all. */
+            rows: components["schemas"]["ListRow"][];
+        };
+        ListAction: {
+            button: string;
+            sections: components["schemas"]["ListSection"][];
+        };
+        ListInteractive: {
+            /** @enum {string} */
+            type: "list";
+            header?: components["schemas"]["HeaderText"];
+            body: components["schemas"]["InteractiveText"];
+            footer?: components["schemas"]["InteractiveFooter"];
+            action: components["schemas"]["ListAction"];
+        };
+        FlowPayload: {
+            screen: string;
+            data?: {
+                [key: string]: unknown;
+            };
+        };
+        FlowParameters: {
+            /** @enum {string} */
+            flow_message_version: "3";
+            flow_token?: string;
+            /** @description Exactly one of `flow_id` or `flow_name`. */
+            flow_id?: string;
+            flow_name?: string;
+            flow_cta: string;
+            /** @enum {string} */
+            mode?: "draft" | "published";
+            /**
+             * @default navigate
+             * @enum {string}
+             */
+            flow_action: "navigate" | "data_exchange";
+            /** @description With flow_action navigate only. */
+            flow_action_payload?: components["schemas"]["FlowPayload"];
+        };
+        FlowAction: {
+            /** @enum {string} */
+            name: "flow";
+            parameters: components["schemas"]["FlowParameters"];
+        };
+        FlowInteractive: {
+            /** @enum {string} */
+            type: "flow";
+            header?: components["schemas"]["HeaderText"];
+            body: components["schemas"]["InteractiveText"];
+            footer?: components["schemas"]["InteractiveFooter"];
+            action: components["schemas"]["FlowAction"];
+        };
+        HeaderImage: {
+            /** @enum {string} */
+            type: "image";
+            image: components["schemas"]["ImageContent"];
+        };
+        HeaderVideo: {
+            /** @enum {string} */
+            type: "video";
+            video: components["schemas"]["VideoContent"];
+        };
+        HeaderDocument: {
+            /** @enum {string} */
+            type: "document";
+            document: components["schemas"]["DocumentContent"];
+        };
+        TextParameter: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+        };
+        ImageParameter: {
+            /** @enum {string} */
+            type: "image";
+            image: components["schemas"]["ImageContent"];
+        };
+        VideoParameter: {
+            /** @enum {string} */
+            type: "video";
+            video: components["schemas"]["VideoContent"];
+        };
+        DocumentParameter: {
+            /** @enum {string} */
+            type: "document";
+            document: components["schemas"]["DocumentContent"];
+        };
+        LocationParameter: {
+            /** @enum {string} */
+            type: "location";
+            location: components["schemas"]["LocationContent"];
+        };
+        HeaderComponent: {
+            /** @enum {string} */
+            type: "header";
+            parameters: (components["schemas"]["TextParameter"] | components["schemas"]["ImageParameter"] | components["schemas"]["VideoParameter"] | components["schemas"]["DocumentParameter"] | components["schemas"]["LocationParameter"])[];
+        };
+        BodyParameter: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+        };
+        BodyComponent: {
+            /** @enum {string} */
+            type: "BODY";
+            /** @description Variables {{1}}, {{2}}… in order. */
+            text: string;
+            /** @description One example per variable; required when the text holds variables. */
+            example?: components["schemas"]["BodyExample"];
+        };
+        ButtonComponent: {
+            /** @enum {string} */
+            type: "button";
+            /** @enum {string} */
+            sub_type: "url" | "quick_reply" | "copy_code" | "catalog" | "mpm" | "flow";
+            index: string | number;
+            parameters: (components["schemas"]["UrlParameter"] | components["schemas"]["PayloadParameter"] | components["schemas"]["CouponParameter"] | components["schemas"]["ActionParameter"])[];
+        };
+        OfferExpiration: {
+            expiration_time_ms: number;
+        };
+        OfferParameter: {
+            /** @enum {string} */
+            type: "limited_time_offer";
+            limited_time_offer: components["schemas"]["OfferExpiration"];
+        };
+        OfferComponent: {
+            /** @enum {string} */
+            type: "limited_time_offer";
+            parameters: components["schemas"]["OfferParameter"][];
+        };
+        CarouselCard: {
+            card_index: number;
+            components: {
+                [key: string]: unknown;
+            }[];
+        };
+        CarouselComponent: {
+            /** @enum {string} */
+            type: "carousel";
+            cards: components["schemas"]["CarouselCard"][];
+        };
+        CatalogAction: {
+            thumbnail_product_retailer_id?: string;
+        };
+        ProductItem: {
+            product_retailer_id: string;
+        };
+        ProductSection: {
+            title: string;
+            product_items: components["schemas"]["ProductItem"][];
+        };
+        MultiProductAction: {
+            thumbnail_product_retailer_id: string;
+            sections: components["schemas"]["ProductSection"][];
+        };
+        FlowButtonAction: {
+            flow_token?: string;
+            flow_action_data?: {
+                [key: string]: unknown;
+            };
+        };
+        UrlParameter: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+        };
+        PayloadParameter: {
+            /** @enum {string} */
+            type: "payload";
+            payload: string;
+        };
+        CouponParameter: {
+            /** @enum {string} */
+            type: "coupon_code";
+            coupon_code: string;
+        };
+        ActionParameter: {
+            /** @enum {string} */
+            type: "action";
+            action: components["schemas"]["CatalogAction"] | components["schemas"]["MultiProductAction"] | components["schemas"]["FlowButtonAction"];
+        };
+        CardHeaderComponent: {
+            /** @enum {string} */
+            type: "header";
+            parameters: (components["schemas"]["TextParameter"] | components["schemas"]["ImageParameter"] | components["schemas"]["VideoParameter"] | components["schemas"]["DocumentParameter"] | components["schemas"]["LocationParameter"])[];
+        };
         MessageSummary: {
             /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA */
             id: string;
@@ -591,6 +1163,135 @@ export interface components {
              * @example 1234567890123456
              */
             id: string;
+        };
+        HeaderTextExample: {
+            header_text: string[];
+        };
+        TextHeader: {
+            /** @enum {string} */
+            type: "HEADER";
+            /** @enum {string} */
+            format: "TEXT";
+            /** @description At most one variable, {{1}}. */
+            text: string;
+            /** @description Required when the text holds a variable. */
+            example?: components["schemas"]["HeaderTextExample"];
+        };
+        LocationHeader: {
+            /** @enum {string} */
+            type: "HEADER";
+            /** @enum {string} */
+            format: "LOCATION";
+        };
+        HeaderHandleExample: {
+            /** @description A handle of an uploaded sample. */
+            header_handle: string[];
+        };
+        MediaHeader: {
+            /** @enum {string} */
+            type: "HEADER";
+            /** @enum {string} */
+            format: "IMAGE" | "VIDEO" | "DOCUMENT";
+            example: components["schemas"]["HeaderHandleExample"];
+        };
+        BodyExample: {
+            body_text: string[][];
+        };
+        FooterComponent: {
+            /** @enum {string} */
+            type: "FOOTER";
+            /** @description No variables. */
+            text: string;
+        };
+        ButtonsComponent: {
+            /** @enum {string} */
+            type: "BUTTONS";
+            buttons: (components["schemas"]["PhoneNumberButton"] | components["schemas"]["UrlButton"] | components["schemas"]["QuickReplyButton"] | components["schemas"]["CopyCodeButton"] | components["schemas"]["FlowButton"])[];
+        };
+        AuthBody: {
+            /** @enum {string} */
+            type: "BODY";
+            add_security_recommendation?: boolean;
+        };
+        AuthFooter: {
+            /** @enum {string} */
+            type: "FOOTER";
+            code_expiration_minutes?: number;
+        };
+        OtpButton: {
+            /** @enum {string} */
+            type: "OTP";
+            /** @enum {string} */
+            otp_type: "one_tap" | "zero_tap";
+            text?: string;
+            autofill_text?: string;
+            /** @example com.example.app */
+            package_name: string;
+            signature_hash: string;
+            /** @description Must be true for zero_tap. */
+            zero_tap_terms_accepted?: boolean;
+        };
+        AuthButtons: {
+            /** @enum {string} */
+            type: "BUTTONS";
+            buttons: components["schemas"]["OtpButton"][];
+        };
+        PhoneNumberButton: {
+            /** @enum {string} */
+            type: "PHONE_NUMBER";
+            text: string;
+            phone_number: string;
+        };
+        UrlButton: {
+            /** @enum {string} */
+            type: "URL";
+            text: string;
+            /**
+             * Format: uri
+             * @description At most one variable, {{1}}, at its end.
+             */
+            url: string;
+            /** @description An example URL, when the URL holds a variable. */
+            example?: string[];
+        };
+        QuickReplyButton: {
+            /** @enum {string} */
+            type: "QUICK_REPLY";
+            text: string;
+        };
+        CopyCodeButton: {
+            /** @enum {string} */
+            type: "COPY_CODE";
+            example: string;
+        };
+        FlowButton: {
+            /** @enum {string} */
+            type: "FLOW";
+            text: string;
+            flow_id: string;
+            /**
+             * @default navigate
+             * @enum {string}
+             */
+            flow_action: "navigate" | "data_exchange";
+            /** @description Required with flow_action navigate. */
+            navigate_screen?: string;
+        };
+        CreateTemplateBody: {
+            name: string;
+            /**
+             * @description In any case.
+             * @enum {string}
+             */
+            category: "AUTHENTICATION" | "MARKETING" | "UTILITY";
+            /** @default false */
+            allow_category_change: boolean;
+            /** @example en_US */
+            language: string;
+            /** @description AUTHENTICATION templates only. */
+            message_send_ttl_seconds?: number;
+            /** @description HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once. */
+            components: (components["schemas"]["TextHeader"] | components["schemas"]["LocationHeader"] | components["schemas"]["MediaHeader"] | components["schemas"]["BodyComponent"] | components["schemas"]["FooterComponent"] | components["schemas"]["ButtonsComponent"] | components["schemas"]["AuthBody"] | components["schemas"]["AuthFooter"] | components["schemas"]["AuthButtons"])[];
         };
         TemplateCreated: {
             /**
@@ -1352,101 +2053,7 @@ export interface operations {
         /** @description A message to send (`type` names the object holding its content; text by default), or `{messaging_product, status: "read", message_id}` to mark a received message as read. */
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The gateway's network (GATEWAY_NETWORK).
-                     * @example whatsapp
-                     */
-                    messaging_product: string;
-                    /** @enum {string} */
-                    recipient_type?: "individual";
-                    /**
-                     * @description The recipient: digits with the country code.
-                     * @example 15551234567
-                     */
-                    to?: string;
-                    /**
-                     * @default text
-                     * @enum {string}
-                     */
-                    type?: "text" | "interactive" | "contacts" | "location" | "image" | "audio" | "video" | "document" | "sticker" | "reaction" | "template";
-                    /** @description Reply to a message. */
-                    context?: {
-                        message_id?: string;
-                    };
-                    biz_opaque_callback_data?: string;
-                    text?: {
-                        body: string;
-                        preview_url?: boolean;
-                    };
-                    /** @description Exactly one of `id` (from POST api/Medias) or `link`; `caption` for image, video and document, `filename` for document. */
-                    image?: {
-                        id?: string;
-                        /** Format: uri */
-                        link?: string;
-                        caption?: string;
-                        filename?: string;
-                    };
-                    /** @description Exactly one of `id` (from POST api/Medias) or `link`; `caption` for image, video and document, `filename` for document. */
-                    audio?: {
-                        id?: string;
-                        /** Format: uri */
-                        link?: string;
-                        caption?: string;
-                        filename?: string;
-                    };
-                    /** @description Exactly one of `id` (from POST api/Medias) or `link`; `caption` for image, video and document, `filename` for document. */
-                    video?: {
-                        id?: string;
-                        /** Format: uri */
-                        link?: string;
-                        caption?: string;
-                        filename?: string;
-                    };
-                    /** @description Exactly one of `id` (from POST api/Medias) or `link`; `caption` for image, video and document, `filename` for document. */
-                    document?: {
-                        id?: string;
-                        /** Format: uri */
-                        link?: string;
-                        caption?: string;
-                        filename?: string;
-                    };
-                    /** @description Exactly one of `id` (from POST api/Medias) or `link`; `caption` for image, video and document, `filename` for document. */
-                    sticker?: {
-                        id?: string;
-                        /** Format: uri */
-                        link?: string;
-                        caption?: string;
-                        filename?: string;
-                    };
-                    /** @description The interactive (button, list or flow) object of the network's message, checked field by field. */
-                    interactive?: {
-                        [key: string]: unknown;
-                    };
-                    contacts?: {
-                        [key: string]: unknown;
-                    }[];
-                    location?: {
-                        latitude?: number;
-                        longitude?: number;
-                        name?: string;
-                        address?: string;
-                    };
-                    reaction?: {
-                        message_id?: string;
-                        emoji?: string;
-                    };
-                    /** @description The template (name, language, components) object of the network's message, checked field by field. */
-                    template?: {
-                        [key: string]: unknown;
-                    };
-                    /**
-                     * @description Only to mark a received message as read, with message_id.
-                     * @enum {string}
-                     */
-                    status?: "read";
-                    message_id?: string;
-                };
+                "application/json": components["schemas"]["TextMessage"] | components["schemas"]["InteractiveMessage"] | components["schemas"]["ContactsMessage"] | components["schemas"]["LocationMessage"] | components["schemas"]["ImageMessage"] | components["schemas"]["AudioMessage"] | components["schemas"]["VideoMessage"] | components["schemas"]["DocumentMessage"] | components["schemas"]["StickerMessage"] | components["schemas"]["ReactionMessage"] | components["schemas"]["TemplateMessage"] | components["schemas"]["ReadMark"];
             };
         };
         responses: {
@@ -1766,23 +2373,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @enum {string} */
-                    category: "AUTHENTICATION" | "MARKETING" | "UTILITY";
-                    allow_category_change?: boolean;
-                    /** @example en_US */
-                    language: string;
-                    /** @description AUTHENTICATION templates only. */
-                    message_send_ttl_seconds?: number;
-                    /** @description HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once. */
-                    components: ({
-                        /** @enum {string} */
-                        type: "HEADER" | "BODY" | "FOOTER" | "BUTTONS";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                };
+                "application/json": components["schemas"]["CreateTemplateBody"];
             };
         };
         responses: {
