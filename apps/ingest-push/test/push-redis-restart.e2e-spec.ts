@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { type ChildProcess } from 'node:child_process';
-import { freePort, startOwnRedis, stopOwnRedis } from '@app/testkit';
+import request from 'supertest';
+import { eventually, freePort, startOwnRedis, stopOwnRedis } from '@app/testkit';
 import { dueIn, itemRows, pushItem } from './support/push-test';
 import { usePush } from './support/use-push';
 
@@ -44,7 +45,11 @@ describe('push while Redis restarts empty', () => {
     );
     expect(queued!.n).toBeGreaterThan(0);
     await stopOwnRedis(redis);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The outage lasts until the app has seen it: its readiness reports Redis down.
+    await eventually(async () => {
+      const health = await request(push.app.http).get('/health');
+      return (health.body as { info?: { redis?: { status?: string } } }).info?.redis?.status === 'down' ? true : undefined;
+    });
     redis = await startOwnRedis(port);
     push.fcm.delayMs = 0;
 
