@@ -11,6 +11,7 @@ module.exports = {
     '<rootDir>/libs/testkit/test/*.pooler-spec.ts',
     ...[
       'docstore/test/documents',
+      'docstore/test/changes-reconnect',
       'docstore/test/schemas',
       'gateway/test/messages',
       'gateway/test/webhooks',

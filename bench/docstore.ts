@@ -8,6 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -48,6 +49,8 @@ const CFG = {
   poolSize: num('DB_POOL_SIZE', 20),
   raw: flag('BENCH_RAW', true),
   only: (process.env.BENCH_ONLY || 'get,put,bulk').split(','),
+  // A second docstore with tracing on (OTLP to a sink in this process, 10 % of requests sampled): its CPU per request beside the first's.
+  tracing: flag('BENCH_TRACING', false),
 };
 
 const TABLES = ['docstore.documents', 'docstore.document_history'];
@@ -71,6 +74,17 @@ async function seed(run: Run, clientId: string, type: string): Promise<void> {
   );
 }
 
+/** An OTLP/HTTP endpoint that takes every export and drops it (the traced docstore's collector); returns its base URL. */
+async function otlpSink(): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
 bench('docstore', 'docstore', async (run) => {
   const clientId = randomUUID();
   const base = `/api/v1/client/${clientId}/production/context/shop/type`;
@@ -87,8 +101,14 @@ bench('docstore', 'docstore', async (run) => {
   // The docstore migrates the database; the floors' SQL and the data come after.
   const docstore = (await startServer('docstore', built('docstore'), env, logFd)) as Server;
   docstore.headers = { authorization: `Bearer ${await docstoreToken(run.pg, clientId)}` };
+  const traced: Server[] = [];
+  if (CFG.tracing) {
+    const sink = await otlpSink();
+    const tracedEnv = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
+    traced.push(Object.assign((await startServer('docstore-traced', built('docstore'), tracedEnv, logFd)) as Server, { headers: docstore.headers }));
+  }
   const floorEnv = { ...env, BENCH_FLOOR: 'docstore', BENCH_SQL: JSON.stringify(await captureSql(path.dirname(built('docstore')))) };
-  const servers: Server[] = [docstore];
+  const servers: Server[] = [docstore, ...traced];
   for (const [name, file] of [['bare-nest', 'floors/bare-nest.ts'], ...(CFG.raw ? [['raw', 'floors/raw.ts']] : [])]) {
     servers.push(Object.assign(await startServer(name, path.join(__dirname, file), floorEnv), { headers: {} }));
   }
@@ -156,12 +176,29 @@ bench('docstore', 'docstore', async (run) => {
         ratio('bare-nest', p99),
         ratio('raw', rps),
         ratio('raw', p99),
+        ...(CFG.tracing ? [ratio('docstore', (l) => (l as Load & { cpuUs: number }).cpuUs)] : []),
       ];
     }),
   );
   const title = `Docstore, ${CFG.rounds} rounds of ${CFG.duration} s, ${CFG.connections} connections, medians`;
   process.stdout.write(
-    report(title, ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'req/s ÷ bare-nest', 'p99 ÷ bare-nest', 'req/s ÷ raw', 'p99 ÷ raw'], rows),
+    report(
+      title,
+      [
+        'scenario',
+        'server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU µs/req',
+        'req/s ÷ bare-nest',
+        'p99 ÷ bare-nest',
+        'req/s ÷ raw',
+        'p99 ÷ raw',
+        ...(CFG.tracing ? ['CPU ÷ docstore'] : []),
+      ],
+      rows,
+    ),
   );
 
   if (CFG.only.includes('bulk') && CFG.bulkRuns > 0) {

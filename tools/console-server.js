@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { pipeline } = require('node:stream');
+const zlib = require('node:zlib');
 
 /** The console's Content-Security-Policy: only its own scripts, styles and API calls; no inline script. */
 const CONTENT_SECURITY_POLICY = [
@@ -55,6 +56,31 @@ const TYPES = {
   '.json': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/** Text files are sent compressed (brotli, else gzip) to a client that takes it; images as they are. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt']);
+
+/**
+ * The encoding to answer with: brotli when the client takes it, else gzip, else none (`q=0` refuses one).
+ * @param {string | undefined} header
+ * @returns {'br' | 'gzip' | null}
+ */
+function pickEncoding(header) {
+  const accepted = new Map(
+    (header ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([name]) => name)
+      .map(([name, ...params]) => {
+        const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
+        return [name.trim().toLowerCase(), q ? Number(q[1]) : 1];
+      }),
+  );
+  const takes = (/** @type {string} */ name) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (takes('br')) return 'br';
+  if (takes('gzip')) return 'gzip';
+  return null;
+}
 
 // Hop-by-hop headers (RFC 9110 7.6.1) stay on their own connection, as do the ones a `Connection` header names
 // and every Proxy-* header (credentials for this hop only).
@@ -140,6 +166,23 @@ function createConsoleServer({ root, targets, lingerMs = LINGER_MS }) {
     });
   }
 
+  /** Compressed files, made once per file version (the build's text files are a few hundred KB in all). */
+  const compressedCache = new Map();
+  /** @param {string} file @param {'br' | 'gzip'} encoding @returns {Buffer} */
+  function compressed(file, encoding) {
+    const key = `${encoding}:${file}:${fs.statSync(file).mtimeMs}`;
+    let body = compressedCache.get(key);
+    if (!body) {
+      const raw = fs.readFileSync(file);
+      body =
+        encoding === 'br'
+          ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+          : zlib.gzipSync(raw, { level: 9 });
+      compressedCache.set(key, body);
+    }
+    return body;
+  }
+
   /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} pathname */
   function serveStatic(req, res, pathname) {
     if (hasBody(req)) lingerAfterAnswer(req, res, lingerMs);
@@ -163,8 +206,22 @@ function createConsoleServer({ root, targets, lingerMs = LINGER_MS }) {
       }
     }
     const type = TYPES[/** @type {keyof typeof TYPES} */ (path.extname(file))] ?? 'application/octet-stream';
+    // Hashed files (everything under /assets/) never change: a year, immutable. index.html is checked every time.
     const cache = pathname.startsWith('/assets/') && isAsset ? 'public, max-age=31536000, immutable' : 'no-cache';
-    res.writeHead(200, { ...STATIC_HEADERS, 'Content-Type': type, 'Content-Length': fs.statSync(file).size, 'Cache-Control': cache });
+    const encoding = COMPRESSIBLE.has(path.extname(file)) ? pickEncoding(req.headers['accept-encoding']) : null;
+    if (encoding) {
+      const body = compressed(file, encoding);
+      res.writeHead(200, {
+        ...STATIC_HEADERS,
+        'Content-Type': type,
+        'Content-Encoding': encoding,
+        Vary: 'Accept-Encoding',
+        'Content-Length': body.length,
+        'Cache-Control': cache,
+      });
+      return res.end(req.method === 'HEAD' ? undefined : body);
+    }
+    res.writeHead(200, { ...STATIC_HEADERS, 'Content-Type': type, 'Content-Length': fs.statSync(file).size, 'Cache-Control': cache, Vary: 'Accept-Encoding' });
     if (req.method === 'HEAD') return res.end();
     pipeline(fs.createReadStream(file), res, () => {});
   }
@@ -190,4 +247,4 @@ function decodeSafe(pathname) {
   }
 }
 
-module.exports = { createConsoleServer, serviceFor, CONTENT_SECURITY_POLICY, STATIC_HEADERS };
+module.exports = { createConsoleServer, serviceFor, pickEncoding, CONTENT_SECURITY_POLICY, STATIC_HEADERS };

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  BadRequestException,
   Body,
   ConflictException,
   Controller,
@@ -24,7 +25,7 @@ import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { Agent, Pool as HttpPool, request } from 'undici';
 import { ENGINE_JOB_OPTIONS } from '../lib/harness';
-import { bound, bulkItemsJson, type BenchSql } from '../lib/sql';
+import { bound, bulkItemsJson, TRACE_OFF, type BenchSql } from '../lib/sql';
 
 /**
  * The bare NestJS floors: NestJS 11 on Express 5 with routing, body parsing and pg only (no
@@ -33,8 +34,10 @@ import { bound, bulkItemsJson, type BenchSql } from '../lib/sql';
  *   docstore  GET/PUT/bulk/create with the docstore's own SQL (BENCH_SQL, captured from the build);
  *             with FLOOR_DELIVER_TO, each create is delivered the bare way: one BullMQ job per
  *             event and an in-process Worker POSTing its body there (no outbox, attempt log or signing);
- *   gateway   a text message: the same POST to the same fake network on the same undici pool,
- *             and the same prepared insert of the message row.
+ *   gateway   a text message: the contact's opt-out read first (one prepared SELECT by primary key, as any
+ *             service sending on the network must: it refuses and bans senders to opted-out contacts), then
+ *             the same POST to the same fake network on the same undici pool, and the same prepared insert
+ *             of the message row.
  * BENCH_FLOOR_PROTOTYPES=1 gives it the services' own HTTP adapter (libs/server, from dist/).
  */
 const POOL = Symbol('POOL');
@@ -105,7 +108,7 @@ class DocumentsController {
     try {
       await client.query('BEGIN');
       await client.query(bound(SQL.schema, scope(p)));
-      const { rows } = await client.query(bound(SQL.bulk, [...scope(p), bulkItemsJson(body.documents)]));
+      const { rows } = await client.query(bound(SQL.bulk, [...scope(p), bulkItemsJson(body.documents), TRACE_OFF]));
       await client.query('COMMIT');
       const position = new Map(body.documents.map((d, i) => [d.key, i]));
       return rows.sort((a, b) => position.get(a.key)! - position.get(b.key)!);
@@ -120,7 +123,7 @@ class DocumentsController {
   @Post(':key')
   @HttpCode(201)
   async create(@Param() p: ScopeParams, @Body() body: { data: unknown }) {
-    const { rows } = await this.pool.query(bound(SQL.create, [...scope(p), p.key, body.data, null]));
+    const { rows } = await this.pool.query(bound(SQL.create, [...scope(p), p.key, body.data, null, TRACE_OFF]));
     if (!rows[0]) throw new ConflictException();
     // The statement also counts the webhook events it recorded (none: the floor registers no webhook).
     const { webhook_engine_deliveries: _count, ...row } = rows[0];
@@ -137,7 +140,7 @@ class DocumentsController {
 
   @Put(':key')
   async put(@Param() p: ScopeParams, @Body() body: { data: unknown }) {
-    const { rows } = await this.pool.query(bound(SQL.put, [...scope(p), p.key, body.data, null, null]));
+    const { rows } = await this.pool.query(bound(SQL.put, [...scope(p), p.key, body.data, null, null, TRACE_OFF]));
     if (!rows[0]) throw new NotFoundException();
     const { webhook_engine_deliveries: _count, ...row } = rows[0];
     return row;
@@ -157,6 +160,12 @@ class MessagesController {
   @Post()
   @HttpCode(200)
   async send(@Body() body: { to: string; type: string }) {
+    const optedOut = await this.pool.query({
+      name: 'gateway.opted_out',
+      text: 'SELECT 1 FROM gateway.opt_outs WHERE account_id = $1 AND wa_id = $2',
+      values: [env.BENCH_ACCOUNT_ID, body.to.replace(/\D/g, '')],
+    });
+    if (optedOut.rowCount) throw new BadRequestException('the contact opted out');
     const answer = await this.http.request({
       method: 'POST',
       path: `/v23.0/${env.BENCH_PHONE_ID}/messages`,

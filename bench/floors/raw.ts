@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { bound, bulkItemsJson, type BenchSql } from '../lib/sql';
+import { bound, bulkItemsJson, TRACE_OFF, type BenchSql } from '../lib/sql';
 
 /**
  * The docstore's raw floor: node:http + pg and a regex router, nothing else. Same routes and
@@ -33,7 +33,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'PUT') {
     const body = await readJson(req);
-    const { rows } = await pool.query(bound(SQL.put, [...scope, key, body.data, null, null]));
+    const { rows } = await pool.query(bound(SQL.put, [...scope, key, body.data, null, null, TRACE_OFF]));
     if (!rows[0]) return send(res, 404, { message: 'Not found' });
     // The statement also counts the webhook events it recorded; the docstore answers without it, so the floor does too.
     const { webhook_engine_deliveries: _count, ...row } = rows[0];
@@ -45,7 +45,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     try {
       await db.query('BEGIN');
       await db.query(bound(SQL.schema, scope));
-      const { rows } = await db.query(bound(SQL.bulk, [...scope, bulkItemsJson(body.documents)]));
+      const { rows } = await db.query(bound(SQL.bulk, [...scope, bulkItemsJson(body.documents), TRACE_OFF]));
       await db.query('COMMIT');
       const position = new Map(body.documents.map((d, i) => [d.key, i]));
       return send(

@@ -6,10 +6,10 @@ import { isDeepStrictEqual } from 'node:util';
  * built repositories (dist/) with a recording runner, so the floor servers run the same
  * statements by construction rather than by copy. Parameters are positional:
  *   get:       [client, environment, context, type, key]
- *   put:       [client, environment, context, type, key, data, expires_at, expected_version]
+ *   put:       [client, environment, context, type, key, data, expires_at, expected_version, trace_context]
  *   schema:    [client, environment, context, type]
- *   bulk:      [client, environment, context, type, items_json]
- *   create:    [client, environment, context, type, key, data, expires_at]
+ *   bulk:      [client, environment, context, type, items_json, trace_context]
+ *   create:    [client, environment, context, type, key, data, expires_at, trace_context]
  */
 export interface BenchSql {
   get: BenchStatement;
@@ -43,6 +43,8 @@ class Recorder {
 
 const SCOPE = { clientId: 'c', environment: 'e', context: 'x', type: 't' };
 const SCOPE_VALUES = ['c', 'e', 'x', 't'];
+/** The webhook outbox's trace context parameter (libs/observability TRACE_CONTEXT_SQL), bound last: NULL with tracing off. */
+export const TRACE_OFF = null;
 
 export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -79,13 +81,13 @@ export async function captureSql(distAppRoot: string): Promise<BenchSql> {
   await docs.find(SCOPE, 'k', false);
   const get = take([...SCOPE_VALUES, 'k']);
   await docs.update(SCOPE, 'k', { data: { a: 1 }, expiresAt: null });
-  const put = take([...SCOPE_VALUES, 'k', { a: 1 }, null, null]);
+  const put = take([...SCOPE_VALUES, 'k', { a: 1 }, null, null, TRACE_OFF]);
   await schemas.find(SCOPE);
   const schema = take(SCOPE_VALUES);
   await docs.bulkUpsert(SCOPE, [{ key: 'k', data: { a: 1 }, expiresAt: null }], db);
-  const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }])]);
+  const bulk = take([...SCOPE_VALUES, JSON.stringify([{ key: 'k', data: { a: 1 }, expires_at: null }]), TRACE_OFF]);
   await docs.create(SCOPE, 'k', { data: { a: 1 }, expiresAt: null });
-  const create = take([...SCOPE_VALUES, 'k', { a: 1 }, null]);
+  const create = take([...SCOPE_VALUES, 'k', { a: 1 }, null, TRACE_OFF]);
   return { get, put, schema, bulk, create };
 }
 

@@ -3,15 +3,30 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { trickleBody } from '@app/testkit';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createConsoleServer, CONTENT_SECURITY_POLICY, serviceFor } = require(join(__dirname, '../../../tools/console-server.js')) as {
+const { createConsoleServer, CONTENT_SECURITY_POLICY, serviceFor, pickEncoding } = require(join(__dirname, '../../../tools/console-server.js')) as {
   createConsoleServer(o: { root: string; targets: Record<string, string>; lingerMs?: number }): Server;
   CONTENT_SECURITY_POLICY: string;
   serviceFor(path: string): string | null;
+  pickEncoding(header: string | undefined): 'br' | 'gzip' | null;
 };
+
+/** A GET with an Accept-Encoding, its body as received (not decoded). */
+function encodedGet(base: string, path: string, acceptEncoding?: string): Promise<{ headers: IncomingMessage['headers']; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** A GET with the path sent as written (fetch would normalise `..` and percent-escapes first). */
 function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
@@ -113,6 +128,38 @@ describe('the console server: static build and the three APIs behind one origin'
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
     expect(await (await fetch(`${base}/%2e%2e/%2e%2e/etc/passwd`)).text()).toContain('/assets/app.js');
+  });
+
+  it('sends text files compressed (brotli, else gzip) and hashed files with a year-long immutable cache', async () => {
+    const script = `export const words = ${JSON.stringify('console '.repeat(2000))};\n`;
+    writeFileSync(join(root, 'assets', 'index-AbC123.js'), script);
+    const br = await encodedGet(base, '/assets/index-AbC123.js', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(script.length / 10);
+    expect(brotliDecompressSync(br.body).toString()).toBe(script);
+    const gz = await encodedGet(base, '/assets/index-AbC123.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(script);
+    const plain = await encodedGet(base, '/assets/index-AbC123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+    // The page itself is compressed too, and checked again on every load.
+    const page = await encodedGet(base, '/', 'br');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it('picks the encoding the client takes, honouring q=0', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(pickEncoding('*')).toBe('br');
+    expect(pickEncoding('identity')).toBeNull();
+    expect(pickEncoding(undefined)).toBeNull();
+    fc.assert(fc.property(fc.string(), (header) => [null, 'br', 'gzip'].includes(pickEncoding(header))));
   });
 
   it('streams an upload through: the service has the first bytes while the client is still sending', async () => {

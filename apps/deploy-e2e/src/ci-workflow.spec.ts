@@ -40,10 +40,13 @@ describe('.github/workflows/ci.yml', () => {
 
   it('runs nx affected against the base branch on pull requests, and everything on main', () => {
     expect(workflow.on.push.branches).toEqual(['main']);
-    expect(run("github.event_name == 'pull_request'")).toMatch(/nx affected -t lint typecheck test test-browser build --base="\$NX_BASE" --head="\$NX_HEAD"/);
-    expect(run("github.event_name == 'push'")).toMatch(/nx run-many -t lint typecheck test test-browser build/);
+    expect(run("github.event_name == 'pull_request'")).toMatch(
+      /nx affected -t lint typecheck test test-browser test-tools build --base="\$NX_BASE" --head="\$NX_HEAD"/,
+    );
+    expect(run("github.event_name == 'push'")).toMatch(/nx run-many -t lint typecheck test test-browser test-tools build/);
     expect(job.steps.some((s) => s.uses?.startsWith('nrwl/nx-set-shas@'))).toBe(true);
     expect(job.steps.some((s) => s.run?.includes('.ci/browser-setup'))).toBe(true);
+    expect(job.steps.some((s) => s.run?.includes('.ci/promtool-setup'))).toBe(true);
   });
 
   it('gives the tests PostgreSQL and Redis as service containers, every image pinned', () => {

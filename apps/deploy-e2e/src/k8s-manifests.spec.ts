@@ -58,6 +58,8 @@ interface Container {
 
 /** Settings Node itself reads, besides the apps' own. */
 const RUNTIME_SETTINGS = new Set(['NODE_OPTIONS']);
+/** Read by the OpenTelemetry SDK itself (libs/observability/src/tracing.ts), not by a config class. */
+const isRuntimeSetting = (key: string) => RUNTIME_SETTINGS.has(key) || key.startsWith('OTEL_');
 const mebibytes = (quantity: string) => Number(/^(\d+)Mi$/.exec(quantity)?.[1] ?? (/^(\d+)Gi$/.test(quantity) ? Number(quantity.slice(0, -2)) * 1024 : NaN));
 
 const OVERLAYS = readdirSync(join(ROOT, 'k8s/overlays'));
@@ -186,7 +188,7 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
       const app = appOf(c);
       const reads = appSettings(app);
       const given = containerSettings(manifests, c);
-      expect({ app, container: c.name, unknown: [...given.keys()].filter((k) => !reads.has(k) && !RUNTIME_SETTINGS.has(k)) }).toEqual({
+      expect({ app, container: c.name, unknown: [...given.keys()].filter((k) => !reads.has(k) && !isRuntimeSetting(k)) }).toEqual({
         app,
         container: c.name,
         unknown: [],
@@ -205,7 +207,9 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
         containers: [c],
       } = podSpec(d);
       const preStop = Number(c.lifecycle?.preStop?.exec?.command.at(-1) ?? 0);
-      const routes = of(manifests, 'Ingress').filter((i) => backends(i).includes(d.metadata.name));
+      // The docstore's change feed holds streams for up to an hour, but the app ends them with a final event at
+      // SIGTERM (clients resume elsewhere from their last id), so its timeout does not bound the drain.
+      const routes = of(manifests, 'Ingress').filter((i) => backends(i).includes(d.metadata.name) && i.metadata.name !== 'docstore-changes');
       // ingress-nginx's default proxy-read-timeout is 60 s; a worker's longest job is one attempt (its sends run concurrently).
       const worker = Object.values(WORKERS).find((w) => w.deployment === d.metadata.name);
       if (!routes.length && !worker) throw new Error(`Deployment ${d.metadata.name} is neither routed by an Ingress nor a known worker`);
@@ -369,7 +373,17 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     // The console host streams uploads the same way, on the same path alone.
     expect(annotations('console-sales')).toEqual(annotations('ingest-push-sales'));
     expect(pathOf('console-sales')).toBe('/DataInserterSales/api/sales');
-    for (const i of of(manifests, 'Ingress').filter((x) => !['ingest-push-sales', 'console-sales', 'gateway-media'].includes(x.metadata.name))) {
+    // The change feed alone: unbuffered, with an hour's timeouts for event streams.
+    expect(annotations('docstore-changes')).toEqual({
+      'nginx.ingress.kubernetes.io/use-regex': 'true',
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
+      'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+      'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600',
+    });
+    expect(pathOf('docstore-changes')).toBe('/api/v1/client/[^/]+/changes$');
+    for (const i of of(manifests, 'Ingress').filter(
+      (x) => !['ingest-push-sales', 'console-sales', 'gateway-media', 'docstore-changes'].includes(x.metadata.name),
+    )) {
       expect({ ingress: i.metadata.name, annotations: i.metadata.annotations }).toEqual({
         ingress: i.metadata.name,
         annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': '5m' },
@@ -551,8 +565,8 @@ describe("production's providers", () => {
 
   it.each([
     ['gateway', 'gateway', ['GATEWAY_PROVIDER']],
-    ['ingest-push', 'ingest-push', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS']],
-    ['ingest-push', 'ingest-push-workers', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS']],
+    ['ingest-push', 'ingest-push', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS', 'PUSH_PROVIDER_WEB']],
+    ['ingest-push', 'ingest-push-workers', ['PUSH_PROVIDER_ANDROID', 'PUSH_PROVIDER_IOS', 'PUSH_PROVIDER_WEB']],
   ])('%s (%s) runs the real providers, and refuses to start on a sandbox one', (app, deployment, providers) => {
     const settings = Object.fromEntries(containerSettings(production, container(deployment)));
     expect({ deployment, DEPLOY_ENV: settings.DEPLOY_ENV, ALLOW_SANDBOX_PROVIDER: settings.ALLOW_SANDBOX_PROVIDER }).toEqual({
@@ -562,14 +576,23 @@ describe("production's providers", () => {
     });
     for (const provider of providers) {
       expect({ provider, value: settings[provider] }).toEqual({ provider, value: expect.not.stringMatching(/^sandbox$/) });
-      expect(load(app, provider, { ...settings, APNS_KEY_ID: 'ABC123DEFG', APNS_TEAM_ID: 'DEF123GHIJ' })).not.toThrow();
-      expect(load(app, provider, { ...settings, [provider]: 'sandbox' })).toThrow(
+      // What the Secrets carry (k8s/base/secrets.yaml), with values of one's own.
+      const secrets = {
+        APNS_KEY_ID: 'ABC123DEFG',
+        APNS_TEAM_ID: 'DEF123GHIJ',
+        PUSH_OPEN_TOKEN_SECRET: 'an open-token key of at least 32 characters',
+        VAPID_PUBLIC_KEY: 'B'.repeat(87),
+        VAPID_PRIVATE_KEY: 'p'.repeat(43),
+        VAPID_SUBJECT: 'mailto:push@example.com',
+      };
+      expect(load(app, provider, { ...settings, ...secrets })).not.toThrow();
+      expect(load(app, provider, { ...settings, ...secrets, [provider]: 'sandbox' })).toThrow(
         `Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`,
       );
-      const unset = { ...settings };
+      const unset: Record<string, string> = { ...settings, ...secrets };
       delete unset[provider];
       expect(load(app, provider, unset)).toThrow(`Setting ${provider} is invalid (must not be sandbox with DEPLOY_ENV=production`);
-      expect(load(app, provider, { ...unset, ALLOW_SANDBOX_PROVIDER: 'true', APNS_KEY_ID: 'ABC123DEFG', APNS_TEAM_ID: 'DEF123GHIJ' })).not.toThrow();
+      expect(load(app, provider, { ...unset, ...secrets, ALLOW_SANDBOX_PROVIDER: 'true' })).not.toThrow();
     }
   });
 
@@ -600,7 +623,8 @@ describe("production's providers", () => {
       containerSettings(staging, podSpec(staging.find((m) => m.kind === 'Deployment' && m.metadata.name === 'ingest-push')!).containers[0]),
     );
     expect(settings.DEPLOY_ENV).toBeUndefined();
-    expect(load('ingest-push', 'PUSH_PROVIDER_ANDROID', settings)).not.toThrow();
+    // With the Secret's open-token key of one's own (the template's CHANGE_ME stops the app, naming it).
+    expect(load('ingest-push', 'PUSH_PROVIDER_ANDROID', { ...settings, PUSH_OPEN_TOKEN_SECRET: 'an open-token key of at least 32 characters' })).not.toThrow();
   });
 });
 

@@ -7,7 +7,7 @@ import { startTopology, type Topology } from './support/topology';
 // One topology for the file (it takes ~30 s to start on two cores); the tests run in order, the restarts last.
 jest.setTimeout(150_000);
 
-/** How late a docstore replica may serve a replaced schema (apps/docstore/README.md, Schemas). */
+/** How late a docstore replica may serve a replaced schema (apps/docstore/BEHAVIOUR.md, Schemas). */
 const SCHEMA_BOUND_MS = 1000;
 /** The docstore's token-endpoint limit here: under 50 a minute, so counted exactly across replicas. */
 const SMALL_LIMIT = 30;
@@ -281,6 +281,14 @@ describe('the production topology on one machine (npm run topology)', () => {
   });
 
   it("answers every one of 1,000 mixed requests while each app's API replicas restart one at a time", async () => {
+    // The sandbox's customer writes first: free-form messages need the contact's service window open.
+    const opened = await call(
+      'POST',
+      `${topology.urls.gateway}/api/Sandbox/Inbound`,
+      { apikey, version: '6.0' },
+      { from: '15550123456', type: 'text', text: { body: 'hello' } },
+    );
+    expect(opened.status).toBe(200);
     const message = await call(
       'POST',
       `${topology.urls.gateway}/api/Messages`,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { authProviders } from '@app/auth';
+import { DocstoreAuditModule } from './audit/audit.module';
+import { ChangesModule } from './changes/changes.module';
 import { docstoreFoundation } from './docstore.foundation';
 import { DocumentsModule } from './documents/documents.module';
 import { HistoryModule } from './history/history.module';
@@ -12,7 +14,16 @@ import { DocstoreWebhooksModule } from './webhooks/webhooks.module';
 // DocumentsModule so DOC/schema is matched before DOC/{key}, and the document routes (the
 // hot path) come before the token and webhook routes, which no document URL can match.
 @Module({
-  imports: [...docstoreFoundation('docstore'), SchemasModule, DocumentsModule, HistoryModule, TokensModule, DocstoreWebhooksModule],
+  imports: [
+    ...docstoreFoundation('docstore'),
+    SchemasModule,
+    DocumentsModule,
+    HistoryModule,
+    TokensModule,
+    DocstoreWebhooksModule,
+    ChangesModule,
+    DocstoreAuditModule,
+  ],
   providers: [...authProviders(DOCSTORE_AUTH)],
 })
 export class AppModule {}

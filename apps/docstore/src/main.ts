@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { DOCSTORE_CLI } from './cli/docstore.cli';
 

@@ -67,6 +67,7 @@ describe('docstore: OpenAPI document and request ids', () => {
         'GET /api/v1/client/{client}/webhooks',
         'GET /api/v1/client/{client}/webhooks/{webhookId}/deliveries',
         'GET /api/v1/client/{client}/webhooks/{webhookId}/deliveries/{deliveryId}/attempts',
+        'GET /api/v1/client/{client}/audit',
       ],
       bodiless: [
         `POST ${SCOPE}/{key}/history/{history_id}/restore`,

@@ -506,7 +506,10 @@ describe('webhook delivery', () => {
 describe('webhook delivery isolation', () => {
   let ds: Docstore;
   let c: Client;
-  beforeAll(async () => (ds = await startDocstore({ ...FAST, WEBHOOK_TIMEOUT_SECONDS: '20', WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '4' })));
+  // The stuck requests' timeout is far above the time the other client's deliveries need even on a loaded machine
+  // (once over 30 s in CI at 20 s): were they held behind the stuck ones, they would arrive only after it, and
+  // `abandoned` would say so.
+  beforeAll(async () => (ds = await startDocstore({ ...FAST, WEBHOOK_TIMEOUT_SECONDS: '60', WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '4' })));
   afterAll(() => ds.close());
   beforeEach(async () => (c = await ds.newClient()));
 
@@ -514,27 +517,48 @@ describe('webhook delivery isolation', () => {
     const dead = await startWebhookReceiver();
     const alive = await startWebhookReceiver();
     dead.answer(() => 'hang');
+    const other = await ds.newClient();
+    const lane = ds.get<WebhookLane>(WEBHOOK_LANE);
+    /** Waits at most 40 s; a timeout names what was seen, the deliveries' states and the queue's jobs. */
+    const waitFor = async (receiver: WebhookReceiver, n: number, what: string) => {
+      try {
+        await eventually(() => (receiver.calls.length >= n ? true : undefined), { what, timeoutMs: 40_000 });
+      } catch (error) {
+        const rows = await ds
+          .get(Sql)
+          .rows(
+            `SELECT owner = $1 AS stuck_client, status, queued_at IS NOT NULL AS queued, attempts, count(*)::int AS n FROM docstore.webhook_deliveries WHERE owner IN ($1, $2) GROUP BY 1, 2, 3, 4`,
+            [c.id, other.id],
+          );
+        const jobs = await lane.producer.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed', 'prioritized');
+        throw new Error(
+          `${(error as Error).message}: stuck ${dead.calls.length} calls (${dead.hanging} hanging), other ${alive.calls.length}; deliveries ${JSON.stringify(rows)}; jobs ${JSON.stringify(jobs)}`,
+        );
+      }
+    };
     try {
-      await webhooksOf(ds, c)
-        .create({ url: dead.url, events: ['document.created'] })
-        .expect(201);
-      const other = await ds.newClient();
+      // The other client's webhook works before the stuck one starts.
       await webhooksOf(ds, other)
         .create({ url: alive.url, events: ['document.created'] })
+        .expect(201);
+      await request(ds.http).post(`${other.doc()}/first`).set(other.auth).send(docBody('first', {})).expect(201);
+      await waitFor(alive, 1, "the other client's first delivery");
+      await webhooksOf(ds, c)
+        .create({ url: dead.url, events: ['document.created'] })
         .expect(201);
       await request(ds.http)
         .post(`${c.doc()}/bulk`)
         .set(c.auth)
         .send({ documents: Array.from({ length: 40 }, (_, i) => ({ key: `d${i}`, data: { i } })) })
         .expect(200);
-      await dead.waitFor(4);
+      await waitFor(dead, 4, 'the stuck receiver holding 4 requests');
       for (let i = 0; i < 10; i++)
         await request(ds.http)
           .post(`${other.doc()}/k${i}`)
           .set(other.auth)
           .send(docBody(`k${i}`, {}))
           .expect(201);
-      await alive.waitFor(10);
+      await waitFor(alive, 11, "the other client's 10 deliveries");
       // All of that happened while the stuck requests were still within their timeout.
       expect(dead.abandoned).toBe(0);
       expect(dead.hanging).toBe(4);
@@ -542,7 +566,7 @@ describe('webhook delivery isolation', () => {
       await dead.close();
       await alive.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('webhook outbox relay and attempt recording', () => {
@@ -564,7 +588,7 @@ describe('webhook outbox relay and attempt recording', () => {
       [hook.id, c.id],
     );
     const repository = ds.get(WebhookAttemptsRepository);
-    let recording: Promise<Set<string>> | undefined;
+    let recording: Promise<Map<string, number>> | undefined;
     // A worker as fast as can be: it claims and records while the relay has not committed yet.
     await ds.get<WebhookLane>(WEBHOOK_LANE).relay.claim(async (jobs) => {
       const job = jobs.find((j) => j.webhook_id === hook.id)!;

@@ -1,7 +1,9 @@
+import { GatewayAuditModule } from './audit/audit.module';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { authProviders } from '@app/auth';
 import { AccountsModule } from './accounts/accounts.module';
 import { ChatProviderModule } from './chat-provider.module';
+import { ConversationsModule } from './conversations/conversations.module';
 import { GATEWAY_AUTH } from './accounts/gateway-auth';
 import { GatewayErrorsModule } from './errors/gateway-errors.module';
 import { gatewayFoundation } from './gateway.foundation';
@@ -24,9 +26,11 @@ export function gatewayModule(options: { trustedCertificates?: string[] } = {}):
       NotificationsModule,
       ChatProviderModule,
       MessagesModule,
+      ConversationsModule,
       MediaModule,
       TemplatesModule,
       ProfilesModule,
+      GatewayAuditModule,
     ],
     providers: [...authProviders(GATEWAY_AUTH)],
   };

@@ -1,3 +1,4 @@
+import { AuditConfig, AuditLogEntity, AuditModule } from '@app/audit';
 import type { SettingDefaults } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
@@ -7,6 +8,11 @@ import { AccountsConfig } from './accounts/accounts.config';
 import { ApiKeyEntity } from './accounts/api-key.entity';
 import { PhoneEntity } from './accounts/phone.entity';
 import { CloudConfig } from './cloud/cloud.config';
+import { ConversationEntity } from './conversations/conversation.entity';
+import { ConversationsConfig } from './conversations/conversations.config';
+import { InboundMessageEntity } from './conversations/inbound-message.entity';
+import { OptOutKeywordsEntity } from './conversations/opt-out-keywords.entity';
+import { OptOutEntity } from './conversations/opt-out.entity';
 import { GATEWAY_SCHEMA } from './database/gateway.schema';
 import { gatewayMigrations } from './database/gateway.migrations';
 import { MediaEntity } from './media/media.entity';
@@ -14,9 +20,11 @@ import { IdempotencyKeyEntity } from './messages/idempotency-key.entity';
 import { MessageStatusEntity } from './messages/message-status.entity';
 import { MessageEntity } from './messages/message.entity';
 import { MessagesConfig } from './messages/messages.config';
+import { ScheduledMessageEntity } from './messages/scheduled-message.entity';
 import { NetworkConfig } from './network/network.config';
 import { InboundEventEntity } from './notifications/inbound-event.entity';
 import { NotificationsConfig } from './notifications/notifications.config';
+import { PricingConfig } from './pricing/pricing.config';
 import { ProfileEntity } from './sandbox/profile.entity';
 import { SandboxConfig } from './sandbox/sandbox.config';
 import { TemplateEntity } from './templates/template.entity';
@@ -32,9 +40,12 @@ export const GATEWAY_SETTINGS = [
   SandboxConfig,
   AccountsConfig,
   MessagesConfig,
+  PricingConfig,
+  ConversationsConfig,
   NotificationsConfig,
   GatewayWebhooksConfig,
   WebhookServiceConfig,
+  AuditConfig,
 ];
 
 /** The gateway's defaults for shared settings. */
@@ -47,12 +58,18 @@ export const GATEWAY_ENTITIES = [
   ApiKeyEntity,
   MessageEntity,
   MessageStatusEntity,
+  ScheduledMessageEntity,
   IdempotencyKeyEntity,
   MediaEntity,
   TemplateEntity,
   ProfileEntity,
   InboundEventEntity,
+  ConversationEntity,
+  InboundMessageEntity,
+  OptOutEntity,
+  OptOutKeywordsEntity,
   ...webhookEntities,
+  AuditLogEntity,
 ];
 
 /**
@@ -65,5 +82,6 @@ export function gatewayFoundation(service: string, trustedCertificates?: string[
     CoreModule.forRoot({ service, version: GATEWAY_VERSION, settings: GATEWAY_SETTINGS, defaults: GATEWAY_DEFAULTS }),
     DatabaseModule.forRoot({ schema: GATEWAY_SCHEMA, entities: GATEWAY_ENTITIES, migrations: gatewayMigrations }),
     WebhooksModule.forRoot(gatewayWebhookEngine(trustedCertificates)),
+    AuditModule,
   ];
 }

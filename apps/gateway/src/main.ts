@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { GATEWAY_CLI } from './cli/gateway.cli';
 

@@ -12,7 +12,7 @@ describe('bad input (cloud provider, fake network)', () => {
 
   beforeAll(async () => {
     graph = await startFakeGraphApi();
-    gw = await startGateway({ GATEWAY_PROVIDER: 'cloud', CLOUD_API_BASE_URL: graph.url, MESSAGES_PER_SECOND: '3' });
+    gw = await startGateway({ GATEWAY_PROVIDER: 'cloud', CLOUD_API_BASE_URL: graph.url, MESSAGES_PER_SECOND: '3', GATEWAY_SERVICE_WINDOW: 'off' });
     phone = await gw.newPhone({ accessToken: 'token', wabaId: '42' });
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ describe('gateway: /docs in headless Chromium', () => {
   let gw: Gateway;
 
   beforeAll(async () => {
-    gw = await startGateway();
+    gw = await startGateway({ GATEWAY_SERVICE_WINDOW: 'off' });
   });
   afterAll(() => gw.close());
 

@@ -27,6 +27,7 @@ describe('network/notifications (cloud: the network notifies the gateway)', () =
         CLOUD_API_APP_SECRET: SECRET,
         CLOUD_API_VERIFY_TOKEN: 'verify-me',
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        GATEWAY_SERVICE_WINDOW: 'off',
         WEBHOOK_RELAY_INTERVAL_MS: '50',
         WEBHOOK_CACHE_SECONDS: '0',
       },

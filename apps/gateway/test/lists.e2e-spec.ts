@@ -22,6 +22,7 @@ describe('lists and statistics (sandbox)', () => {
     gw = await startGateway(
       {
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        GATEWAY_SERVICE_WINDOW: 'off',
         WEBHOOK_TYPES: 'messages,message_template_status_update',
         WEBHOOK_RELAY_INTERVAL_MS: '50',
         WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
@@ -183,8 +184,18 @@ describe('lists and statistics (sandbox)', () => {
          FROM generate_series(1, 40000) g ON CONFLICT DO NOTHING`,
       );
       try {
-        // As autovacuum keeps it: statistics current, the visibility map set.
-        await sql.rows(`VACUUM (ANALYZE) gateway.messages`);
+        // As autovacuum keeps it: statistics current, the visibility map set (a VACUUM while another test's
+        // transaction is open on the database cannot set it, so again until it could).
+        await eventually(
+          async () => {
+            await sql.rows(`VACUUM (ANALYZE) gateway.messages`);
+            const seen = await sql.one<{ all: boolean }>(
+              `SELECT relallvisible >= relpages * 0.9 AS all FROM pg_class WHERE oid = 'gateway.messages'::regclass`,
+            );
+            return seen?.all ? true : undefined;
+          },
+          { what: 'a visibility map set by VACUUM', timeoutMs: 20_000 },
+        );
         const [row] = await sql.rows<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${STATUS_BUCKETS}`, [
           phoneRef,
           new Date(Date.now() - 7 * 86_400_000).toISOString(),

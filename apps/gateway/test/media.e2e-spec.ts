@@ -13,7 +13,7 @@ describe('POST api/Medias (sandbox, local storage)', () => {
   let phone: Phone;
 
   beforeAll(async () => {
-    gw = await startGateway({ MEDIA_DIR });
+    gw = await startGateway({ MEDIA_DIR, GATEWAY_SERVICE_WINDOW: 'off' });
   });
   afterAll(() => gw.close());
   beforeEach(async () => {
@@ -79,11 +79,18 @@ describe('POST api/Medias (sandbox, local storage)', () => {
     ['no File', () => upload(null, ''), 400],
     ['a wrong messaging_product', () => upload(fileOf('png'), 'image/png', 'telegram'), 400],
     ['no messaging_product', () => upload(fileOf('png'), 'image/png', null), 400],
+    ['a form field the form does not have', () => upload(fileOf('png'), 'image/png').field('caption', 'hi'), 400],
+    ['File sent as a text field', () => upload(null, '').field('File', 'not a file'), 400],
   ])('refuses %s, storing nothing', async (_, send, status) => {
     const res = await send().expect(status);
     expect(res.body.error).toEqual(expect.objectContaining({ code: expect.any(Number), error_data: expect.objectContaining({ details: expect.any(String) }) }));
     expect(await rows()).toEqual([]);
     expect(await files()).toEqual([]);
+  });
+
+  it("takes the Cloud API form's type field, and reads the type from the bytes", async () => {
+    const res = await upload(fileOf('png'), 'image/png').field('type', 'image/jpeg').expect(200);
+    expect(await rows()).toEqual([expect.objectContaining({ id: res.body.id, mime_type: 'image/png' })]);
   });
 
   it('says why a text file declared image/png is refused, though plain text is supported', async () => {
@@ -115,7 +122,8 @@ describe('POST api/Medias (sandbox, local storage)', () => {
 });
 
 describe('POST api/Medias when the network answers with a media id the gateway already holds (cloud)', () => {
-  const cloud = useCloudGateway();
+  // Not about the service window: free-form messages go to contacts who never wrote.
+  const cloud = useCloudGateway({ GATEWAY_SERVICE_WINDOW: 'off' });
 
   const upload = (p: Phone, file: Buffer, contentType: string) =>
     request(cloud.gw.http).post('/api/Medias').set(p.headers).field('messaging_product', NETWORK).attach('File', file, { filename: 'upload.bin', contentType });

@@ -27,6 +27,7 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
         SANDBOX_STATUS_DELAY_MS: '50',
         SANDBOX_REVIEW_DELAY_MS: '50',
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        GATEWAY_SERVICE_WINDOW: 'off',
         WEBHOOK_TYPES: 'messages,message_template_status_update',
         WEBHOOK_RELAY_INTERVAL_MS: '50',
         WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
@@ -52,7 +53,7 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
   const statusesOf = (id: string) => (call: { json?: { entry?: { changes?: { value?: { statuses?: { id: string }[] } }[] }[] } }) =>
     call.json?.entry?.[0]?.changes?.[0]?.value?.statuses?.[0]?.id === id;
 
-  it('delivers sent, delivered and read in the network shape with the custom headers', async () => {
+  it('delivers sent, delivered and read in the network shape, with pricing and conversation, and the custom headers', async () => {
     await register(['messages']);
     const { body } = await request(gw.http).post('/api/Messages').set(phone.headers).send(text('15550102030')).expect(200);
     const id = body.messages[0].id;
@@ -70,7 +71,17 @@ describe('notifications to registered webhooks (sandbox, https)', () => {
               value: {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: phone.phone, phone_number_id: phone.phoneId },
-                statuses: [{ id, status: expect.any(String), timestamp: expect.stringMatching(/^\d+$/), recipient_id: '15550102030' }],
+                statuses: [
+                  {
+                    id,
+                    status: expect.any(String),
+                    timestamp: expect.stringMatching(/^\d+$/),
+                    recipient_id: '15550102030',
+                    // A free-form message: a free customer-service message in the sandbox's price table.
+                    conversation: expect.objectContaining({ id: expect.stringMatching(/^[0-9a-f]{32}$/), origin: { type: 'service' } }),
+                    pricing: { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' },
+                  },
+                ],
               },
             },
           ],

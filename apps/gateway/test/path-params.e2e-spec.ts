@@ -3,7 +3,7 @@ import { describePathParameterWalk } from '@app/testkit';
 import { NETWORK, request, startGateway, text, type Gateway, type Phone } from './support/gateway-test';
 
 /** The spec's resources answer in the network's error body; health, docs and unknown paths in the shared `{message}`. */
-const SPEC_PATH = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|$)/;
+const SPEC_PATH = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles|Usage|Conversations|OptOuts|Sandbox)(\/|\?|$)/;
 const NUL_DETAILS = 'The path parameter id may not hold a NUL character (\\u0000) or an unpaired surrogate: they cannot be stored.';
 
 describe('gateway: path parameters', () => {
@@ -11,7 +11,7 @@ describe('gateway: path parameters', () => {
   let phone: Phone;
 
   beforeAll(async () => {
-    gw = await startGateway({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000' });
+    gw = await startGateway({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000', GATEWAY_SERVICE_WINDOW: 'off' });
     phone = await gw.newPhone();
   });
   afterAll(() => gw.close());
@@ -20,7 +20,7 @@ describe('gateway: path parameters', () => {
     app: gw.app,
     http: gw.http,
     headers: phone.headers,
-    valid: { id: '1', deliveryId: '00000000-0000-4000-8000-000000000000' },
+    valid: { id: '1', wa_id: '15550123456', deliveryId: '00000000-0000-4000-8000-000000000000' },
     assertErrorBody: (res, url) => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       if (!SPEC_PATH.test(url)) return expect(res.body).toEqual({ message: expect.stringMatching(/./) });

@@ -52,6 +52,7 @@ describe('webhook:receive --https with the gateway', () => {
       await createTestApp(TrustingLocalCa as Type, {
         SANDBOX_STATUS_DELAY_MS: '50',
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        GATEWAY_SERVICE_WINDOW: 'off',
         WEBHOOK_RELAY_INTERVAL_MS: '50',
         WEBHOOK_CACHE_SECONDS: '0',
       }),

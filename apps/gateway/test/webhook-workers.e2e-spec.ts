@@ -31,6 +31,7 @@ describe('gateway webhook workers in a separate process (WEBHOOK_WORKERS=off / o
     SANDBOX_STATUS_DELAY_MS: '20',
     MEDIA_DIR: `/tmp/gateway-test-media-${process.pid}`,
     WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+    GATEWAY_SERVICE_WINDOW: 'off',
     WEBHOOK_RELAY_INTERVAL_MS: '50',
     WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
     WEBHOOK_CACHE_SECONDS: '0',

@@ -86,7 +86,7 @@ describe('api/Webhooks (registration)', () => {
   });
 
   it.each([
-    ['a type other than messages', { types: ['account_update'] }, 'types.0: must be one of messages'],
+    ['a type other than messages', { types: ['account_update'] }, 'types.0: must be one of messages, user_preferences'],
     ['no types', { types: undefined }, 'types: is required'],
     ['an http endpoint', { endpoint: 'http://127.0.0.1:9/hook' }, 'endpoint: must be an https URL'],
     ['a private endpoint', { endpoint: 'https://10.0.0.1/hook' }, 'endpoint:'],

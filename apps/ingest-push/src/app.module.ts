@@ -1,3 +1,4 @@
+import { IngestPushAuditModule } from './audit/audit.module';
 import { Module } from '@nestjs/common';
 import { authProviders } from '@app/auth';
 import { ingestPushFoundation } from './ingest-push.foundation';
@@ -8,7 +9,7 @@ import { SalesModule } from './sales/sales.module';
 
 /** Sales ingestion (`apiKey` header) and bulk push (bearer tokens), one credential source each. */
 @Module({
-  imports: [...ingestPushFoundation('ingest-push'), SalesModule, PushModule],
+  imports: [...ingestPushFoundation('ingest-push'), SalesModule, PushModule, IngestPushAuditModule],
   providers: [
     ...authProviders({
       sources: {

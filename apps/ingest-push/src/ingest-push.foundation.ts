@@ -1,3 +1,4 @@
+import { AuditConfig, AuditLogEntity, AuditModule } from '@app/audit';
 import type { SettingDefaults } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { CoreModule } from '@app/server';
@@ -12,13 +13,13 @@ import { salesEntities } from './sales/sales.entities';
 export const INGEST_PUSH_VERSION = '0.1.0';
 
 /** Each feature's settings class, one per line, validated at start beside the core ones (server, database, Redis, rate limits, bodies). */
-export const INGEST_PUSH_SETTINGS = [SalesConfig, PushConfig];
+export const INGEST_PUSH_SETTINGS = [SalesConfig, PushConfig, AuditConfig];
 
 /** ingest-push's defaults for shared settings. */
 export const INGEST_PUSH_DEFAULTS: SettingDefaults = { PORT: 3003, REDIS_PREFIX: 'ingest-push:' };
 
 /** Every entity of the app, one line per feature. */
-export const INGEST_PUSH_ENTITIES = [AccountEntity, ...salesEntities, ...pushEntities];
+export const INGEST_PUSH_ENTITIES = [AccountEntity, ...salesEntities, ...pushEntities, AuditLogEntity];
 
 /**
  * What the API and the worker-only process both stand on: validated settings, logs, Redis and
@@ -28,5 +29,6 @@ export function ingestPushFoundation(service: string) {
   return [
     CoreModule.forRoot({ service, version: INGEST_PUSH_VERSION, settings: INGEST_PUSH_SETTINGS, defaults: INGEST_PUSH_DEFAULTS }),
     DatabaseModule.forRoot({ schema: INGEST_PUSH_SCHEMA, entities: INGEST_PUSH_ENTITIES, migrations: ingestPushMigrations }),
+    AuditModule,
   ];
 }

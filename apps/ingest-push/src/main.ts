@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { INGEST_PUSH_CLI } from './cli/ingest-push.cli';
 

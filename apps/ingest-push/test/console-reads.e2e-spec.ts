@@ -164,7 +164,7 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
       expect(res.body.data.map((b: { batch_id: string }) => b.batch_id)).toEqual([batches[1], batches[0]]);
       const { items: _items, ...summary } = (await pushGet(`/bulk/${batches[0]}`, tenant.push)).body;
       expect(res.body.data[1]).toEqual(summary);
-      expect(res.body.data[1].counts).toEqual({ scheduled: 0, sending: 0, sent: 1, failed: 0, invalid_token: 1, cancelled: 0 });
+      expect(res.body.data[1].counts).toEqual({ scheduled: 0, sending: 0, sent: 1, failed: 0, invalid_token: 1, cancelled: 0, capped: 0, quiet: 0 });
       expect((await pushGet('/bulk?per_page=1&page=2', tenant.push)).body.data.map((b: { batch_id: string }) => b.batch_id)).toEqual([batches[0]]);
     });
 
@@ -183,14 +183,16 @@ describe('the console reads of ingest-push: ingestion runs, push batches, hourly
       expect(at(ended.android)).toEqual({
         hour: ended.android,
         total: 1,
+        opened: 0,
         by_status: { ...zero, sent: 1 },
-        by_platform: { android: { ...zero, sent: 1 }, ios: zero },
+        by_platform: { android: { ...zero, sent: 1 }, ios: zero, web: zero },
       });
       expect(at(ended.ios)).toEqual({
         hour: ended.ios,
         total: 1,
+        opened: 0,
         by_status: { ...zero, invalid: 1 },
-        by_platform: { android: zero, ios: { ...zero, invalid: 1 } },
+        by_platform: { android: zero, ios: { ...zero, invalid: 1 }, web: zero },
       });
       expect(res.body.data.reduce((n: number, b: { total: number }) => n + b.total, 0)).toBe(2);
       const week = await pushGet('/stats?window=7d', tenant.push);

@@ -31,7 +31,12 @@ describe('ingest-push: OpenAPI document', () => {
   });
 
   it('is a valid OpenAPI document that Try it out can send: parameters once, bodies, paging and error answers', async () => {
-    const lists = ['GET /api/pushm/bulk', 'GET /api/pushm/bulk/{batchId}', 'GET /DataInserterSales/api/sales/ingestions'] as const;
+    const lists = [
+      'GET /api/pushm/bulk',
+      'GET /api/pushm/bulk/{batchId}',
+      'GET /DataInserterSales/api/sales/ingestions',
+      'GET /DataInserterSales/api/audit',
+    ] as const;
     await expect(openApiProblems(doc, { lists: [...lists] })).resolves.toEqual([]);
     // The console's reads: the statistics take `window`, the run list `status`.
     expect(doc.paths['/api/pushm/stats'].get.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['query:window']);
@@ -45,7 +50,7 @@ describe('ingest-push: OpenAPI document', () => {
     expect(doc.paths['/api/pushm/bulk'].post.parameters!.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:Idempotency-Key', 'query:dry_run']);
   });
 
-  it('the push example and both sales file examples work as sent', async () => {
+  it('the push example and every sales file example work as sent', async () => {
     const pushs = doc.components.schemas.BulkPushDto.properties.pushs.example;
     const posted = await app.post(await app.token(), pushs).expect(202);
     expect(posted.body).toMatchObject({ accepted: 1, rejected: 0 });
@@ -55,11 +60,13 @@ describe('ingest-push: OpenAPI document', () => {
     const content = doc.paths['/DataInserterSales/api/sales'].post.requestBody.content;
     expect(Object.fromEntries(Object.entries(content).map(([type, c]) => [type, Object.keys(c.examples)]))).toEqual({
       'application/json': ['json'],
+      'application/x-ndjson': ['ndjson'],
       'application/csv': ['csv'],
       'text/csv': ['csv'],
     });
     for (const [type, body] of [
       ['application/json', JSON.stringify(content['application/json'].examples.json.value)],
+      ['application/x-ndjson', content['application/x-ndjson'].examples.ndjson.value],
       ['application/csv', content['application/csv'].examples.csv.value],
       ['text/csv', content['text/csv'].examples.csv.value],
     ]) {

@@ -25,7 +25,12 @@ describe('ingest-push migrations', () => {
       `SELECT indexdef FROM pg_indexes WHERE schemaname = 'ingest_push' AND tablename = 'sales' ORDER BY indexname`,
     );
     expect(indexes.map((i) => i.indexdef.replace(/^.* USING btree /, ''))).toEqual(
-      expect.arrayContaining(['(account_id, order_id, product_id)', '(account_id, order_date)', '(account_id, store_id)', '(account_id, customer_cpf_cnpj)']),
+      expect.arrayContaining([
+        '(account_id, order_id, product_id)',
+        '(account_id, order_date)',
+        '(account_id, store_id)',
+        "(account_id, regexp_replace(customer_cpf_cnpj, '[^0-9]'::text, ''::text, 'g'::text))",
+      ]),
     );
   });
 
@@ -177,10 +182,12 @@ describe('the migration to one account table, on a database with data', () => {
        WHERE contype = 'f' AND connamespace = 'ingest_push'::regnamespace AND conname LIKE '%account%' ORDER BY 1`,
     );
     expect(fks).toEqual(
-      ['push_batches', 'push_invalid_devices', 'push_tokens', 'sales_api_keys', 'sales_ingestions'].map((table) => ({
-        table: `ingest_push.${table}`,
-        target: 'ingest_push.accounts',
-      })),
+      ['push_batches', 'push_invalid_devices', 'push_settings', 'push_tokens', 'sales_api_keys', 'sales_customer_erasures', 'sales_ingestions'].map(
+        (table) => ({
+          table: `ingest_push.${table}`,
+          target: 'ingest_push.accounts',
+        }),
+      ),
     );
   });
 

@@ -23,7 +23,7 @@ describe('ingest-push: path parameters', () => {
     app: t.app,
     http: t.http,
     headers,
-    valid: {},
+    valid: { cpf_cnpj: '52998224725', rest: '0001-81' },
     assertErrorBody: (res) => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.body).toEqual(expect.objectContaining({ message: expect.stringMatching(/./) }));
@@ -31,6 +31,8 @@ describe('ingest-push: path parameters', () => {
     expected: [
       'GET /DataInserterSales/api/sales/ingestions/:id :id',
       'GET /DataInserterSales/api/sales/ingestions/:id/errors :id',
+      'GET /DataInserterSales/api/sales/customers/:cpf_cnpj :cpf_cnpj',
+      'DELETE /DataInserterSales/api/sales/customers/:cpf_cnpj :cpf_cnpj',
       'GET /api/pushm/bulk/:batchId :batchId',
       'DELETE /api/pushm/bulk/:batchId :batchId',
       'POST /DataInserterSales/api/sales +segment',

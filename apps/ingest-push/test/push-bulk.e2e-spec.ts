@@ -128,6 +128,7 @@ describe('POST /api/pushm/bulk', () => {
         items: [
           {
             index: 0,
+            status: 'scheduled',
             platform: 'android',
             nm_push: 'phone-1',
             title: 'Oi Ana',
@@ -138,6 +139,7 @@ describe('POST /api/pushm/bulk', () => {
           { index: 1, errors: { nm_mensagem: ['No value for {{codigo}}.'] } },
           {
             index: 2,
+            status: 'scheduled',
             platform: 'ios',
             nm_push: 'phone-2',
             title: '',
@@ -297,6 +299,7 @@ describe('POST /api/pushm/bulk', () => {
       'valor',
       'valor_json',
       'nm_plataforma',
+      'timezone',
       'other',
       'valueOf',
       'toString',

@@ -92,11 +92,17 @@ describe('push delivery through FCM and APNs (loopback fakes)', () => {
     const rows = await push.app.until('both pushes', () => itemRows(push.app.sql, posted.body.batch_id), sentAll);
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
     expect(push.fcm.attempts('fcm-a')[0].body).toMatchObject({
-      message: { token: 'fcm-a', notification: { title: 'Oi Ana', body: 'Seu cupom: X1' }, data: { url_scheme: 'app://promo' } },
+      message: {
+        token: 'fcm-a',
+        notification: { title: 'Oi Ana', body: 'Seu cupom: X1' },
+        data: { url_scheme: 'app://promo', push_id: rows[0].id, open_token: expect.any(String) },
+      },
     });
     expect(push.apns.attempts('apns-a')[0].body).toEqual({
       aps: { alert: { title: 'Oi Bia', body: 'Seu cupom: X2' }, sound: 'default' },
       url_scheme: 'app://promo',
+      push_id: rows[1].id,
+      open_token: expect.any(String),
     });
     const view = await request(push.app.http).get(`/api/pushm/bulk/${posted.body.batch_id}`).set('authorization', `Bearer ${push.token}`);
     expect(view.body.items.data.map((i: { provider_id: string }) => i.provider_id)).toEqual([

@@ -7,7 +7,7 @@ import { usePush } from './support/use-push';
 
 jest.setTimeout(60_000);
 
-const QUEUES = ['push-android', 'push-ios'];
+const QUEUES = ['push-android', 'push-ios', 'push-web'];
 const BACKLOG = { status: 'up', waiting: expect.any(Number), active: expect.any(Number), delayed: expect.any(Number), failed: expect.any(Number) };
 
 const metrics = async (app: TestApp): Promise<string> => (await request(app.http).get('/metrics').expect(200)).text;

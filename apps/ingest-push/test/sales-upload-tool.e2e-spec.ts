@@ -55,6 +55,35 @@ describe('ingest:upload tool', () => {
     },
   );
 
+  it('--gzip: sends every part compressed, stores every row, and a rerun resumes on the same parts', async () => {
+    const { key, accountId } = await t.apiKey();
+    const file = await make('gzip.csv', 'csv', 2000);
+    const gz = (extra: string[] = []) =>
+      runUploadTool(['--file', file, '--url', `http://127.0.0.1:${t.port}`, '--api-key', key, '--part-bytes', '150000', '--gzip', ...extra]);
+    const first = await gz();
+    expect(first.code).toBe(0);
+    expect(first.lines[first.lines.length - 1]).toMatchObject({ total: { received: 2000, inserted: 1960, updated: 0, rejected: 40 } });
+    const stateFile = `${file}.upload-state.json`;
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { parts: Array<{ ingestion_id?: string; outcome?: string }> };
+    const n = state.parts.length;
+    expect(n).toBeGreaterThan(2);
+    // The limit counts decompressed bytes: each part holds at most 150,000 of them, as without --gzip.
+    const sizes = await t.sql.rows<{ bytes: string }>('SELECT bytes FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]);
+    expect(sizes.every((s) => Number(s.bytes) <= 150_000 && Number(s.bytes) > 0)).toBe(true);
+    // As if the run had died after recording the last part's id, before sending it.
+    const unsent = randomUUID();
+    state.parts[n - 1] = { ...state.parts[n - 1], ingestion_id: unsent, outcome: undefined };
+    writeFileSync(stateFile, JSON.stringify(state));
+    await t.sql.rows('DELETE FROM ingest_push.sales WHERE account_id = $1 AND ingestion_id = $2', [accountId, first.lines[n - 1].ingestion_id]);
+    const again = await gz();
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(new RegExp(`^resuming: ${n - 1} of ${n} parts done\n`));
+    const parts = again.lines.filter((l) => 'part' in l);
+    expect(parts.map((p) => p.skipped ?? 'sent')).toEqual([...Array(n - 1).fill('already confirmed'), 'sent']);
+    expect(parts[n - 1].ingestion_id).toBe(unsent);
+    expect(await stored(accountId)).toBe(1960);
+  });
+
   it('resumes: a rerun says so, asks the service about parts of unknown outcome, and sends only what it lacks', async () => {
     const { key, accountId } = await t.apiKey();
     const file = await make('resume.csv', 'csv', 2000);

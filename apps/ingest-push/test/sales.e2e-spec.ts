@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import request from 'supertest';
-import { eventually } from '@app/testkit';
+import { eventually, metricSample } from '@app/testkit';
 import { csvCell, csvText, FIELDS, saleCells, saleJson } from './support/sale-fixtures';
 import { generated, prepareSalesTool, SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
@@ -139,6 +139,18 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(await rowsCounted('accepted')).toBe(before.accepted + 40);
     expect(await rowsCounted('rejected')).toBe(before.rejected + 10);
     expect((await request(t.http).get('/metrics').expect(200)).text).toMatch(/^ingest_rows_total\{outcome="accepted",service="ingest-push"\} \d+$/m);
+  });
+
+  it('counts uploads by how they ended, and those running', async () => {
+    const { key: k } = await t.apiKey();
+    const uploads = async (outcome: string): Promise<number> => {
+      const text = (await request(t.http).get('/metrics').expect(200)).text;
+      expect(text).toMatch(/^ingest_uploads_running\{service="ingest-push"\} 0$/m);
+      return metricSample(text, 'ingest_uploads_total', { outcome }) ?? 0;
+    };
+    const before = await uploads('completed');
+    await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '5']));
+    expect(await uploads('completed')).toBe(before + 1);
   });
 
   it('reports the physical line of each bad row, CRLF and quoted newlines included', async () => {

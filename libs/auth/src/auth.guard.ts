@@ -1,6 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { TooManyRequestsException, UnauthenticatedException, type CallerHeaders } from '@app/errors';
+import { setRequestAttributes } from '@app/observability';
 import { RateLimitConfig, RateLimiter, type RateLimitResult } from '@app/rate-limit';
 import type { Request, Response } from 'express';
 import { CREDENTIAL_SOURCES, IS_PUBLIC, RATE_LIMIT_BUCKET, REQUIRED_SCOPES } from './auth.decorators';
@@ -81,6 +82,8 @@ export class AuthGuard implements CanActivate, CallerHeaders, OnApplicationBoots
         return after(this.policy?.authorize(principal, { req, scopes: route.scopes }), () => {
           if (oversized) throw this.body.tooLarge(route.body);
           req.principal = principal;
+          // Who the request acts for, and its path's parameters (ids and names, never a credential), on its span.
+          setRequestAttributes(() => ({ 'app.owner': principal.ownerId, 'app.credential.id': principal.credentialId, ...pathAttributes(req) }));
           return this.readBody(req, res, route.body, principal.credentialId);
         });
       });
@@ -197,4 +200,10 @@ const NO_STORE: CredentialStore = { verify: () => null };
 
 function clientAddress(req: Request): string {
   return req.ip ?? 'unknown';
+}
+
+/** A request's path parameters as span attributes (`app.path.type`: the docstore's collection, and the like). */
+function pathAttributes(req: Request): Record<string, string> {
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(params).flatMap(([name, value]) => (typeof value === 'string' ? [[`app.path.${name}`, value]] : [])));
 }

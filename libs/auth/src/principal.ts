@@ -5,6 +5,8 @@
 export interface Principal {
   /** The credential's id: the rate-limit subject, so unique across the stores of one app. */
   credentialId: string;
+  /** The credential's name, where it has one (the audit log records it). */
+  credentialName?: string | null;
   /** Who the credential acts for (a client, tenant or account id). */
   ownerId: string;
 }

@@ -1,3 +1,4 @@
+import { bindTraceContext } from '@app/observability';
 import type { DatabaseTimeouts } from './data-source-options';
 import type { Pool, PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
@@ -18,6 +19,8 @@ export interface TransactionOptions {
    * statement_timeout (SET LOCAL) and without the client's query timeout. Idle-in-transaction still applies.
    */
   longRunning?: boolean;
+  /** Every statement of `work` reads one snapshot of the database (REPEATABLE READ, READ ONLY): reads that must agree with each other. */
+  snapshot?: boolean;
 }
 
 /** pg's query_timeout for a statement that has none: the longest timer Node keeps (about 24.8 days). */
@@ -72,10 +75,11 @@ export abstract class SqlRunner {
     return ((await this.query(statement, values)).rows[0] as T | undefined) ?? null;
   }
 
-  private query(statement: Statement, values: unknown[]): Promise<{ rows: unknown[] }> {
-    if (typeof statement === 'string') return this.runner.query(timed({ text: statement, values }, this.queryTimeoutMs));
-    if (!this.named) return this.runner.query(timed({ text: statement.text, values }, this.queryTimeoutMs));
-    return this.runner.query(timed({ name: statement.name, text: statement.text, values }, this.queryTimeoutMs));
+  private query(statement: Statement, given: unknown[]): Promise<{ rows: unknown[] }> {
+    // An outbox INSERT's trace context (TRACE_CONTEXT_SQL) goes as one more parameter.
+    const { text, values } = bindTraceContext(typeof statement === 'string' ? statement : statement.text, given);
+    if (typeof statement === 'string' || !this.named) return this.runner.query(timed({ text, values }, this.queryTimeoutMs));
+    return this.runner.query(timed({ name: statement.name, text, values }, this.queryTimeoutMs));
   }
 
   /**
@@ -192,7 +196,8 @@ export class Sql extends SqlRunner {
     if (pooled && config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS)
       settings.push(`idle_in_transaction_session_timeout = ${config.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000}`);
     // One round trip: a simple query may hold several statements.
-    return ['BEGIN', ...settings.map((s) => `SET LOCAL ${s}`)].join('; ');
+    const begin = options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
+    return [begin, ...settings.map((s) => `SET LOCAL ${s}`)].join('; ');
   }
 
   protected async onClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {

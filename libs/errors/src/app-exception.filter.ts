@@ -29,6 +29,8 @@ export const CALLER_HEADERS = Symbol('CALLER_HEADERS');
 /** A service whose spec has another error body renders it here (a provider under ERROR_RENDERER). */
 export interface ErrorRenderer {
   body(error: AppException, req: Request): unknown;
+  /** The status the spec gives the error there, when it differs from the error's own (a shared 422 the spec calls 400). */
+  status?(error: AppException, req: Request): number;
   /** The OpenAPI schema of what `body` renders on the documented endpoints. */
   readonly schema: SchemaObject;
 }
@@ -68,7 +70,7 @@ export class AppExceptionFilter implements ExceptionFilter {
     // The type is set outright: a route's @Header (a CSV download) has already set its own.
     const send = (): void =>
       void res
-        .status(error.status)
+        .status(renderer?.status?.(error, req) ?? error.status)
         .set(error.headers)
         .type('json')
         .json(renderer ? renderer.body(error, req) : error.body());

@@ -59,6 +59,57 @@ describe('Metrics', () => {
     b.onModuleDestroy();
   });
 
+  it('declares histograms and scrape-time gauges as counters: once per name, the same declaration shared', async () => {
+    const metrics = new Metrics('a');
+    const lag = metrics.histogram('lag_seconds', 'Lag.', [], [1, 10]);
+    expect(metrics.histogram('lag_seconds', 'Lag.', [], [1, 10])).toBe(lag);
+    lag.observe({}, 0.5);
+    lag.observe({}, 5);
+    let level = 3;
+    metrics.gauge('level', 'Level by kind.', ['kind'], (set) => set({ kind: 'x' }, level));
+    metrics.gauge('nothing', 'Sets nothing.', [], () => undefined);
+    let text = await metrics.render();
+    expect(sample(text, 'lag_seconds_bucket', { le: '1', service: 'a' })).toBe(1);
+    expect(sample(text, 'lag_seconds_count', { service: 'a' })).toBe(2);
+    expect(sample(text, 'level', { kind: 'x', service: 'a' })).toBe(3);
+    expect(text).toContain('# TYPE nothing gauge\n');
+    level = 4;
+    text = await metrics.render();
+    expect(sample(text, 'level', { kind: 'x' })).toBe(4);
+    expect(() => metrics.counter('lag_seconds', 'Lag.', [])).toThrow('lag_seconds is already declared');
+    metrics.onModuleDestroy();
+  });
+
+  it('leaves a gauge out of the scrape when its collect fails or takes over a second', async () => {
+    const metrics = new Metrics('a');
+    metrics.gauge('broken', 'Throws.', [], () => Promise.reject(new Error('down')));
+    metrics.gauge('slow', 'Never answers.', [], () => new Promise<void>(() => undefined));
+    const started = Date.now();
+    const text = await metrics.render();
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(text).toContain('# TYPE broken gauge\n');
+    expect(text).not.toMatch(/^(broken|slow)\{/m);
+    metrics.onModuleDestroy();
+  });
+
+  it("reports each queue's oldest ready job's age, 0 when none waits, and nothing for a queue that cannot tell", async () => {
+    const metrics = new Metrics('a');
+    const counts = () => Promise.resolve({});
+    // Fixed before render() reads its clock: taken in the callback, it could be a millisecond after (89.999 s).
+    const since = Date.now() - 90_000;
+    metrics.watchQueue({ name: 'old', getJobCounts: counts, oldestWaitingSince: () => Promise.resolve(since) });
+    metrics.watchQueue({ name: 'empty', getJobCounts: counts, oldestWaitingSince: () => Promise.resolve(undefined) });
+    metrics.watchQueue({ name: 'plain', getJobCounts: counts });
+    metrics.watchQueue({ name: 'down', getJobCounts: counts, oldestWaitingSince: () => Promise.reject(new Error('down')) });
+    const text = await metrics.render();
+    expect(sample(text, 'queue_oldest_job_age_seconds', { queue: 'old' })).toBeGreaterThanOrEqual(90);
+    expect(sample(text, 'queue_oldest_job_age_seconds', { queue: 'old' })).toBeLessThan(100);
+    expect(sample(text, 'queue_oldest_job_age_seconds', { queue: 'empty' })).toBe(0);
+    expect(sample(text, 'queue_oldest_job_age_seconds', { queue: 'plain' })).toBeUndefined();
+    expect(sample(text, 'queue_oldest_job_age_seconds', { queue: 'down' })).toBeUndefined();
+    metrics.onModuleDestroy();
+  });
+
   describe('queues and workers (real Redis)', () => {
     const prefix = `test:${process.env.TEST_RUN_ID ?? 'local'}:metrics:${randomUUID().slice(0, 8)}`;
     let queue: Queue;

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import { RequestLatencyHistogram } from './request-latency.histogram';
 
 /** Seconds; from a cached read (≈ 1 ms) to a 1 GB upload. */
@@ -15,16 +15,27 @@ export interface MetricCounter<L extends string> {
   inc(labels: Readonly<Record<L, string>>, count?: number): void;
 }
 
+/** A histogram an app or lib declared through `Metrics.histogram`; its series also carry the `service` label. */
+export interface MetricHistogram<L extends string> {
+  observe(labels: Readonly<Record<L, string>>, value: number): void;
+}
+
+/** Sets a gauge's series; called by `Metrics.gauge`'s `collect` on every scrape. */
+export type GaugeSetter<L extends string> = (labels: Readonly<Record<L, string>>, value: number) => void;
+
 interface Declared {
+  kind: 'counter' | 'histogram' | 'gauge';
   help: string;
   labelNames: readonly string[];
-  counter: MetricCounter<string>;
+  metric: unknown;
 }
 
 /** A queue whose backlog is reported: a BullMQ Queue, or libs/queue's QueueProducer. */
 export interface CountableQueue {
   readonly name: string;
   getJobCounts(...states: JobState[]): Promise<Record<string, number>>;
+  /** Epoch milliseconds since which the oldest job ready to run has waited (undefined: none waits). */
+  oldestWaitingSince?(): Promise<number | undefined>;
 }
 
 /**
@@ -52,6 +63,7 @@ export class Metrics implements OnModuleDestroy {
       registers: [this.registry],
     });
     const counts = () => this.queueCounts();
+    const ages = () => this.queueAges();
     new Gauge({
       name: 'queue_jobs',
       help: 'Jobs in each queue by state, read from Redis at scrape time (waiting is the backlog workers scale on).',
@@ -63,6 +75,16 @@ export class Metrics implements OnModuleDestroy {
           if (!byState) continue; // Redis did not answer in time: no stale number
           for (const state of JOB_STATES) this.set({ queue, state }, byState[state]);
         }
+      },
+    });
+    new Gauge({
+      name: 'queue_oldest_job_age_seconds',
+      help: 'Seconds the oldest job ready to run (waiting or prioritized) has waited since it became ready; 0 when none waits.',
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [queue, age] of await ages()) if (age !== undefined) this.set({ queue }, age);
       },
     });
   }
@@ -89,6 +111,24 @@ export class Metrics implements OnModuleDestroy {
     return new Map(entries);
   }
 
+  /** Each watched queue's oldest ready job's age in seconds (0: none waits); undefined when Redis did not answer within a second. */
+  async queueAges(): Promise<Map<string, number | undefined>> {
+    const now = Date.now();
+    const entries = await Promise.all(
+      [...this.queues]
+        .filter((queue) => queue.oldestWaitingSince)
+        .map(async (queue) => {
+          const answered = await withTimeout(
+            queue.oldestWaitingSince!().then((since) => ({ since })),
+            QUEUE_COUNT_TIMEOUT_MS,
+          );
+          const age = answered && (answered.since === undefined ? 0 : Math.max(0, (now - answered.since) / 1000));
+          return [queue.name, age] as const;
+        }),
+    );
+    return new Map(entries);
+  }
+
   /** Counts one job this process finished. */
   jobFinished(queue: string, outcome: 'completed' | 'failed'): void {
     this.jobs.inc({ queue, outcome });
@@ -100,21 +140,62 @@ export class Metrics implements OnModuleDestroy {
    * a provider built twice in one app shares it; a different declaration of the name throws.
    */
   counter<L extends string>(name: string, help: string, labelNames: readonly L[]): MetricCounter<L> {
+    return this.declare('counter', name, help, labelNames, () => {
+      const counter = new Counter<L>({ name, help, labelNames, registers: [this.registry] });
+      return {
+        inc: (labels, count = 1) => {
+          if (count > 0) counter.inc(labels, count);
+        },
+      } satisfies MetricCounter<L>;
+    });
+  }
+
+  /** Declares a histogram with these bucket bounds, as `counter()` declares a counter (the same name twice: the same histogram). */
+  histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: readonly number[]): MetricHistogram<L> {
+    return this.declare('histogram', name, help, labelNames, () => {
+      const histogram = new Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] });
+      return { observe: (labels, value) => histogram.observe(labels, value) } satisfies MetricHistogram<L>;
+    });
+  }
+
+  /**
+   * Declares a gauge read at scrape time: `collect` sets its series (those it leaves unset are not shown).
+   * A scrape waits at most a second for it; one that throws or runs late leaves the gauge empty in that scrape.
+   */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (set: GaugeSetter<L>) => void | Promise<void>): void {
+    this.declare('gauge', name, help, labelNames, () => {
+      // Not prom-client's Gauge, which shows a label-less gauge as 0 when nothing was set: 0 would be a reading.
+      const gauge = {
+        name,
+        help,
+        type: 'gauge',
+        aggregator: 'sum',
+        async get() {
+          const values: Array<{ labels: Record<string, string>; value: number }> = [];
+          const done = await withTimeout(
+            Promise.resolve(collect((labels, value) => values.push({ labels: { ...labels }, value }))).then(() => true),
+            QUEUE_COUNT_TIMEOUT_MS,
+          );
+          return { name, help, type: 'gauge', aggregator: 'sum', values: done ? values : [] };
+        },
+        reset: () => undefined,
+      };
+      this.registry.registerMetric(gauge as unknown as Metric);
+      return undefined;
+    });
+  }
+
+  private declare<T>(kind: Declared['kind'], name: string, help: string, labelNames: readonly string[], create: () => T): T {
     const declared = this.counters.get(name);
     if (declared) {
-      if (declared.help !== help || declared.labelNames.join() !== labelNames.join()) {
+      if (declared.kind !== kind || declared.help !== help || declared.labelNames.join() !== labelNames.join()) {
         throw new Error(`The metric ${name} is already declared with other help or labels.`);
       }
-      return declared.counter;
+      return declared.metric as T;
     }
-    const counter = new Counter<L>({ name, help, labelNames, registers: [this.registry] });
-    const typed: MetricCounter<L> = {
-      inc: (labels, count = 1) => {
-        if (count > 0) counter.inc(labels, count);
-      },
-    };
-    this.counters.set(name, { help, labelNames, counter: typed as MetricCounter<string> });
-    return typed;
+    const metric = create();
+    this.counters.set(name, { kind, help, labelNames, metric });
+    return metric;
   }
 
   /** The Prometheus text exposition. */

@@ -1,10 +1,10 @@
-import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { type Type } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
 import { DEFAULT_PER_PAGE } from './page-query';
 
 /** One entry of the envelope's `links`: Previous, each page number or `...`, Next. */
 export class PageLinkDto {
-  @ApiProperty({ type: String, nullable: true, example: 'https://docstore.example.com/api/v1/things?page=2' })
+  @ApiProperty({ type: String, nullable: true, example: 'https://api.example.com/v1/things?page=2' })
   url!: string | null;
 
   @ApiProperty({ example: '2' })
@@ -14,54 +14,38 @@ export class PageLinkDto {
   active!: boolean;
 }
 
-const integer = { type: 'integer' } as const;
-const nullableInteger = { type: 'integer', nullable: true } as const;
-const url = { type: 'string', example: 'https://docstore.example.com/api/v1/things?page=1' } as const;
-const nullableUrl = { type: 'string', nullable: true } as const;
+const URL_EXAMPLE = 'https://api.example.com/v1/things?page=1';
+const pages = new Map<Type<unknown>, Type<unknown>>();
 
 /**
- * Documents a 200 answer as the paginated envelope (see `paginate`) of `item`: the envelope is
- * written out whole for each list rather than composed with `allOf`, so a checker that closes
- * every object schema (`additionalProperties: false`) reads it the way clients do.
+ * The schema of the paginated envelope (see `paginate`) around `item`: one named class per item type
+ * (`DocumentDto` → `DocumentPage`, or `name`), so `/docs-json` shows each list's rows and a DTO can nest a page.
+ * Only a type for Swagger; answers stay the plain envelope.
  */
+export function PageOf(item: Type<unknown>, name = `${item.name.replace(/Dto$/, '')}Page`): Type<unknown> {
+  const known = pages.get(item);
+  if (known) return known;
+  class Page {
+    @ApiProperty({ type: 'integer', example: 1 }) current_page!: number;
+    @ApiProperty({ type: [item] }) data!: unknown[];
+    @ApiProperty({ example: URL_EXAMPLE }) first_page_url!: string;
+    @ApiProperty({ type: 'integer', nullable: true, example: 1 }) from!: number | null;
+    @ApiProperty({ type: 'integer', example: 1 }) last_page!: number;
+    @ApiProperty({ example: URL_EXAMPLE }) last_page_url!: string;
+    @ApiProperty({ type: [PageLinkDto] }) links!: PageLinkDto[];
+    @ApiProperty({ type: String, nullable: true }) next_page_url!: string | null;
+    @ApiProperty({ example: URL_EXAMPLE }) path!: string;
+    @ApiProperty({ type: 'integer', example: DEFAULT_PER_PAGE }) per_page!: number;
+    @ApiProperty({ type: String, nullable: true }) prev_page_url!: string | null;
+    @ApiProperty({ type: 'integer', nullable: true, example: 1 }) to!: number | null;
+    @ApiProperty({ type: 'integer', example: 1 }) total!: number;
+  }
+  Object.defineProperty(Page, 'name', { value: name });
+  pages.set(item, Page);
+  return Page;
+}
+
+/** Documents a 200 answer as the paginated envelope of `item` (`PageOf`). */
 export function ApiPaginatedResponse(item: Type<unknown>, description = 'One page of the list.'): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    ApiExtraModels(item, PageLinkDto),
-    ApiOkResponse({
-      description,
-      schema: {
-        type: 'object',
-        required: [
-          'current_page',
-          'data',
-          'first_page_url',
-          'from',
-          'last_page',
-          'last_page_url',
-          'links',
-          'next_page_url',
-          'path',
-          'per_page',
-          'prev_page_url',
-          'to',
-          'total',
-        ],
-        properties: {
-          current_page: { ...integer, example: 1 },
-          data: { type: 'array', items: { $ref: getSchemaPath(item) } },
-          first_page_url: url,
-          from: { ...nullableInteger, example: 1 },
-          last_page: { ...integer, example: 1 },
-          last_page_url: url,
-          links: { type: 'array', items: { $ref: getSchemaPath(PageLinkDto) } },
-          next_page_url: nullableUrl,
-          path: url,
-          per_page: { ...integer, example: DEFAULT_PER_PAGE },
-          prev_page_url: nullableUrl,
-          to: { ...nullableInteger, example: 1 },
-          total: { ...integer, example: 1 },
-        },
-      },
-    }),
-  );
+  return ApiOkResponse({ type: PageOf(item), description });
 }

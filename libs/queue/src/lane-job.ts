@@ -4,6 +4,11 @@ import type { NewJob } from './queue-producer';
 export interface LaneItem {
   id: string;
   attempt: number;
+  /**
+   * The trace context stored with the row by the request that wrote it (`currentTraceContext()` of
+   * libs/observability): the worker's spans continue that trace. Absent when tracing was off.
+   */
+  trace?: string | null;
 }
 
 /** The data of every lane job: items of one grouping key (an account, a webhook), at most the lane's items per job. */

@@ -52,7 +52,7 @@ export interface OutboxSpec<Row, Item extends LaneItem> extends LaneGrouping<Row
   keyColumn: string;
   /** SQL selecting the keys that may be relayed now, as column `key` (e.g. active webhooks). */
   keys: string;
-  /** Extra condition on the rows, over alias `t` (e.g. `t.platform = 'ios'` for a per-platform relay). */
+  /** Extra condition on the rows, over alias `t` (e.g. `t.platform = 'ios'` for a per-platform relay); the caps count only such rows. */
   where?: string;
   /** Columns the claim returns, over alias `t`: what `key` and `item` need. */
   returning: string;
@@ -102,6 +102,14 @@ export class OutboxRelay<Row, Item extends LaneItem> {
     this.claimSql = spec.perOwner === undefined ? this.keyClaim() : this.ownerClaim();
   }
 
+  /**
+   * The rows of a key queued now, of this relay's rows only (`where`: a per-platform relay counts its own platform).
+   * Over alias `t`, as `where` is written; the inner alias hides an outer one.
+   */
+  private queuedCount(keyExpr: string): string {
+    return `SELECT count(*) FROM ${this.spec.table} t WHERE t.${this.spec.keyColumn} = ${keyExpr} AND t.queued_at IS NOT NULL${this.where}`;
+  }
+
   /** Per key: each key's oldest due rows, up to its room. */
   private keyClaim(): string {
     const { table, keyColumn: key, keys, returning } = this.spec;
@@ -111,7 +119,7 @@ export class OutboxRelay<Row, Item extends LaneItem> {
           SELECT t.id FROM ${table} t
           WHERE t.${key} = k.key AND t.queued_at IS NULL AND t.next_attempt_at <= now()${this.where}
           ORDER BY t.next_attempt_at
-          LIMIT GREATEST(0, ${this.spec.keyCaps ? 'LEAST($1, k.cap)' : '$1'} - (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL))
+          LIMIT GREATEST(0, ${this.spec.keyCaps ? 'LEAST($1, k.cap)' : '$1'} - (${this.queuedCount('k.key')}))
           FOR UPDATE SKIP LOCKED
         ) c
         LIMIT $2
@@ -129,7 +137,7 @@ export class OutboxRelay<Row, Item extends LaneItem> {
     const { table, keyColumn: key, keys, returning } = this.spec;
     return `WITH lane_keys AS MATERIALIZED (
         SELECT k.key, k.owner, ${this.spec.keyCaps ? 'LEAST($1::int, k.cap)' : '$1::int'} AS cap,
-          (SELECT count(*) FROM ${table} q WHERE q.${key} = k.key AND q.queued_at IS NOT NULL)::int AS queued
+          (${this.queuedCount('k.key')})::int AS queued
         FROM (${keys}) k
       ), lane_owners AS (
         SELECT owner, sum(queued)::int AS queued FROM lane_keys GROUP BY owner

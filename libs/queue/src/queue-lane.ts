@@ -8,6 +8,7 @@ import {
   type Type,
 } from '@nestjs/common';
 import { Sql } from '@app/database';
+import { inSpan, linkTo, SpanKind, untraced } from '@app/observability';
 import { RedisConfig, redisTarget } from '@app/redis';
 import { isLaneJob, type LaneItem, type LaneJob } from './lane-job';
 import { OutboxRelay, type OutboxSpec } from './outbox-relay';
@@ -89,7 +90,34 @@ export class LaneWorker<Row, Item extends LaneItem> extends QueueWorker<LaneJob<
       this.logger.warn(`job ${job.id} is of an unknown shape (an older version's?): its rows are relayed again`);
       return;
     }
-    await this.processor.process(job, token);
+    const items = job.data.items;
+    // One span per run of the job, in the trace of its first item's request; a run that is not the
+    // job's first (a retry after the worker failed) or a later attempt of the row is a new span in that
+    // trace, linked to it; the other items' requests (a job carries up to itemsPerJob rows) are linked.
+    const first = items.find((item) => item.trace);
+    const retry = job.attemptsMade > 0 || (first !== undefined && first.attempt > 1);
+    const links = items
+      .filter((item) => item.trace && (item !== first || retry))
+      .map((item) => linkTo(item.trace, { 'app.outbox.id': item.id, 'app.attempt': item.attempt }));
+    await inSpan(
+      `${this.queueName} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'bullmq',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': this.queueName,
+          'messaging.message.id': job.id ?? '',
+          'messaging.batch.message_count': items.length,
+          'app.queue.key': job.data.key,
+          'app.job.attempt': job.attemptsMade + 1,
+          'app.attempt': items.map((item) => item.attempt),
+        },
+        links,
+      },
+      () => this.processor.process(job, token),
+      first?.trace,
+    );
     this.relay.kick();
   }
 }
@@ -113,8 +141,11 @@ export class QueueLane<Row = unknown, Item extends LaneItem = LaneItem> implemen
   onApplicationBootstrap(): void {
     const { workers, concurrency, lockMs } = this.settings;
     // When Redis comes back (perhaps empty), the relay looks for rows whose jobs were lost.
-    if (runsWorkers(workers)) this.worker.start(this.connection, concurrency, () => void this.relay.requeueLost(), lockMs);
-    this.relay.start();
+    // Outside the app's start-up span: each job's span continues its own request's trace.
+    untraced(() => {
+      if (runsWorkers(workers)) this.worker.start(this.connection, concurrency, () => void this.relay.requeueLost(), lockMs);
+      this.relay.start();
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

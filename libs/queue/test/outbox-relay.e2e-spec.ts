@@ -265,6 +265,20 @@ describe('OutboxRelay', () => {
       await expect(relay.claim(async () => Promise.reject(new Error('Redis is away')))).rejects.toThrow('Redis is away');
       expect(await count(table, 'queued_at IS NULL AND next_attempt_at IS NOT NULL')).toBe(3);
     }));
+  it('fails a claim within seconds while Redis is unreachable (BullMQ alone would wait for it): the rows stay due', async () => {
+    const table = await newTable();
+    await insert(table, 'a', 3);
+    const producer = new QueueProducer<JobData>('items', connection(`redis://127.0.0.1:${await freePort()}`));
+    const relay = new OutboxRelay(db, producer, spec(table));
+    try {
+      const started = Date.now();
+      await expect(relay.claim()).rejects.toThrow('Redis is not connected');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await count(table, 'queued_at IS NULL AND next_attempt_at IS NOT NULL')).toBe(3);
+    } finally {
+      await producer.close();
+    }
+  });
 });
 
 describe('lost jobs', () => {

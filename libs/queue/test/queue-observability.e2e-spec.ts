@@ -44,4 +44,28 @@ describe('request ids and outcomes', () => {
       await producer.close();
     }
   });
+
+  it('tells since when the oldest job ready to run has waited, and nothing once none waits', async () => {
+    const producer = new QueueProducer<Work>('aged', conn, { attempts: 1 });
+    const worker = new RecordingWorker('aged');
+    let finished = 0;
+    worker.onFinished(() => finished++);
+    try {
+      expect(await producer.oldestWaitingSince()).toBeUndefined();
+      const before = Date.now();
+      await producer.add([{ name: 'work', data: { n: 1 }, jobId: 'first' }]);
+      const between = Date.now();
+      await producer.add([{ name: 'work', data: { n: 3 }, jobId: 'second' }]);
+      // The first job's creation (BullMQ stamps it in this process), not the second's.
+      const since = await producer.oldestWaitingSince();
+      expect(since).toBeGreaterThanOrEqual(before);
+      expect(since).toBeLessThanOrEqual(between);
+      worker.start(conn, 1);
+      while (finished < 2) await new Promise((r) => setTimeout(r, 20));
+      expect(await producer.oldestWaitingSince()).toBeUndefined();
+    } finally {
+      await worker.close();
+      await producer.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import type { ClassConstructor } from 'class-transformer';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { ObservabilityModule } from '@app/observability';
+import { DatabasePoolMetrics } from './database-pool.metrics';
 import { HealthController } from './health.controller';
 import { createRootLogger, loggerParams, ROOT_LOGGER } from './logger.config';
 import { MetricsController } from './metrics.controller';
@@ -76,7 +77,12 @@ export class CoreModule {
         DiscoveryModule,
       ],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: APP_FILTER, useClass: AppExceptionFilter }, { provide: APP_PIPE, useFactory: createValidationPipe }, QueueMetricsExplorer],
+      providers: [
+        { provide: APP_FILTER, useClass: AppExceptionFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        QueueMetricsExplorer,
+        DatabasePoolMetrics,
+      ],
     };
   }
 }

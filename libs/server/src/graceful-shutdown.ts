@@ -1,8 +1,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { flushTraces } from '@app/observability';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** Emitted on the HTTP server when the drain begins. */
+export const DRAINING_EVENT = 'draining';
 
 /** How long a connection that has sent no request yet may still send one once the drain has begun. */
 export const FRESH_CONNECTION_GRACE_MS = 2000;
@@ -21,6 +25,7 @@ export function closeGracefullyOnSignals(app: INestApplication): void {
     closing = true;
     void drain()
       .then(() => app.close())
+      .then(() => flushTraces())
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -65,6 +70,8 @@ export function drainOnDemand(server: Server): () => Promise<void> {
   return () => {
     if (!server.listening) return Promise.resolve();
     drainingSince = Date.now();
+    // Answers that never end by themselves (event streams, long polls) listen for this and end now.
+    server.emit(DRAINING_EVENT);
     return new Promise((resolve) => {
       const timer = setInterval(sweep, 100);
       // net.Server's close: stop listening, call back once every connection has ended (http.Server's would close idle ones first).

@@ -1,5 +1,6 @@
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { traceIds } from '@app/observability';
 import type { ServerConfig } from './server.config';
 
 /** Injection token of the process's root pino logger. */
@@ -24,6 +25,8 @@ export function createRootLogger(config: Pick<ServerConfig, 'LOG_LEVEL'>, servic
       level: config.LOG_LEVEL,
       base: { service, version },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The active span's ids (`trace_id`, `span_id`), so a log line and its trace join; none with tracing off.
+      mixin: traceIds,
       redact: {
         paths: [
           'req.headers.authorization',

@@ -12,7 +12,8 @@ export interface FolderGraph {
 // `import … from '…'`, `export … from '…'`, `import '…'`, `import('…')`, `require('…')`, type-only included.
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]*)['"]/g;
 
-function sourceFiles(dir: string): string[] {
+/** The source files under `dir`, tests left out. */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'test' || entry.name === 'node_modules' ? [] : sourceFiles(full);

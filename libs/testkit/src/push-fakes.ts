@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { createDecipheriv, createECDH, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,6 +89,8 @@ export class FakeFcm extends FakeProvider {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
+      // When the request arrived (its headers), not when its body was read: closer to when it was sent.
+      const arrived = Date.now();
       void readBody(req).then(async (raw) => {
         const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
           res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -103,7 +106,7 @@ export class FakeFcm extends FakeProvider {
         if (req.url !== `/v1/projects/${this.projectId}/messages:send`) return answer(404, { error: { status: 'NOT_FOUND' } });
         const body = JSON.parse(raw) as { message: { token: string } };
         const device = body.message.token;
-        this.received.push({ device, at: Date.now(), headers: req.headers, body });
+        this.received.push({ device, at: arrived, headers: req.headers, body });
         if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         if (!bearer || !this.tokensIssued.includes(bearer)) return answer(401, { error: { status: 'UNAUTHENTICATED', message: 'bad token' } });
@@ -130,6 +133,11 @@ export class FakeFcm extends FakeProvider {
       }),
     );
     return this;
+  }
+
+  /** The ingest-push settings that send Android pushes through this fake. */
+  settings(): Record<string, string> {
+    return { PUSH_PROVIDER_ANDROID: 'fcm', FCM_BASE_URL: this.baseUrl, FCM_SERVICE_ACCOUNT_FILE: this.serviceAccountFile };
   }
 
   async stop(): Promise<void> {
@@ -189,6 +197,19 @@ export class FakeApns extends FakeProvider {
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.baseUrl = `https://localhost:${(this.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** The ingest-push settings that send iOS pushes through this fake. */
+  settings(): Record<string, string> {
+    return {
+      PUSH_PROVIDER_IOS: 'apns',
+      APNS_BASE_URL: this.baseUrl,
+      APNS_KEY_FILE: this.keyFile,
+      APNS_KEY_ID: this.keyId,
+      APNS_TEAM_ID: this.teamId,
+      APNS_TOPIC: this.topic,
+      APNS_CA_FILE: this.caFile,
+    };
   }
 
   async stop(): Promise<void> {
@@ -283,4 +304,126 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => resolve(Buffer.concat(chunks).toString()));
   });
+}
+
+/** A browser push subscription, as PushSubscription.toJSON() gives it. */
+export interface WebSubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/**
+ * A Web Push service (RFC 8030) on loopback HTTPS: `subscribe(name)` makes a subscription whose keys
+ * the fake keeps, as a browser would. Each message must carry a VAPID Authorization (RFC 8292: an
+ * ES256 JWT whose `aud` is this origin, verified with the `k` key) and an aes128gcm body (RFC 8188,
+ * 8291), which the fake decrypts with the subscription's keys: `received[].body` is the plaintext JSON.
+ * A message that fails a check is answered 400 and recorded with `problem`.
+ */
+export class FakeWebPush extends FakeProvider {
+  baseUrl = '';
+  caFile = '';
+  /** Why messages were refused, in order. */
+  readonly problems: string[] = [];
+  private readonly subscribers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
+  private server?: HttpsServer;
+  private dir = '';
+
+  async start(): Promise<this> {
+    this.dir = mkdtempSync(join(tmpdir(), 'fake-webpush-'));
+    const { key, cert, ca } = makeServerCertificate(this.dir);
+    this.caFile = ca;
+    this.server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const name = decodeURIComponent((req.url ?? '').replace(/^\/push\//, ''));
+        let body: Record<string, unknown> = {};
+        let problem: string | null = null;
+        try {
+          this.checkVapid(req.headers.authorization);
+          if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error(`content-encoding ${String(req.headers['content-encoding'])}`);
+          if (!req.headers.ttl) throw new Error('no TTL header');
+          body = JSON.parse(this.decrypt(name, Buffer.concat(chunks)).toString('utf8')) as Record<string, unknown>;
+        } catch (error) {
+          problem = (error as Error).message;
+          this.problems.push(problem);
+        }
+        this.received.push({ device: name, at: Date.now(), headers: req.headers, body });
+        const answer = problem ? { status: 400, body: { problem } } : (this.next(name) ?? { status: 201 });
+        if (answer.hangUp) return req.socket.destroy();
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+        res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.baseUrl = `https://localhost:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** The ingest-push settings that send web pushes through this fake, signed with the `vapid` key pair (base64url). */
+  settings(vapid: { publicKey: string; privateKey: string }): Record<string, string> {
+    return {
+      PUSH_PROVIDER_WEB: 'webpush',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: 'mailto:push@example.com',
+      WEB_PUSH_CA_FILE: this.caFile,
+    };
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** A new subscription named `name` (the device of `received`), with its own P-256 key and auth secret. */
+  subscribe(name: string): WebSubscription {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const auth = randomBytes(16);
+    this.subscribers.set(name, { ecdh, auth });
+    return {
+      endpoint: `${this.baseUrl}/push/${encodeURIComponent(name)}`,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+    };
+  }
+
+  /** RFC 8292: `vapid t=<ES256 JWT>, k=<P-256 public key>`, the JWT's aud this origin, not expired. */
+  private checkVapid(header: string | undefined): void {
+    const m = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? '');
+    if (!m) throw new Error(`no VAPID authorization (${String(header)})`);
+    const raw = Buffer.from(m[2], 'base64url');
+    const key = createPublicKey({
+      key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
+      format: 'jwk',
+    });
+    const claims = FakeProvider.verifyJwt(m[1], key, 'ES256') as { aud?: string; exp?: number; sub?: string } | null;
+    if (!claims) throw new Error('VAPID JWT signature does not verify');
+    if (claims.aud !== new URL(this.baseUrl).origin) throw new Error(`VAPID aud ${claims.aud}`);
+    if (!claims.exp || claims.exp * 1000 < Date.now()) throw new Error('VAPID JWT expired');
+    if (!claims.sub) throw new Error('VAPID JWT has no sub');
+  }
+
+  /** RFC 8291 / 8188: one aes128gcm record, keys from ECDH with the sender's key in the header and the auth secret. */
+  private decrypt(name: string, body: Buffer): Buffer {
+    const subscriber = this.subscribers.get(name);
+    if (!subscriber) throw new Error(`no subscription ${name}`);
+    const salt = body.subarray(0, 16);
+    const idLength = body[20];
+    const senderKey = body.subarray(21, 21 + idLength);
+    const ciphertext = body.subarray(21 + idLength);
+    const shared = subscriber.ecdh.computeSecret(senderKey);
+    const info = Buffer.concat([Buffer.from('WebPush: info\0'), subscriber.ecdh.getPublicKey(), senderKey]);
+    const ikm = Buffer.from(hkdfSync('sha256', shared, subscriber.auth, info, 32));
+    const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
+    const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+    const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
+    decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
+    const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+    // The last record ends with the delimiter 0x02, then zero padding.
+    let end = padded.length - 1;
+    while (end >= 0 && padded[end] === 0) end--;
+    if (padded[end] !== 2) throw new Error('no last-record delimiter');
+    return padded.subarray(0, end);
+  }
 }

@@ -18,7 +18,8 @@ export * from './webhooks.exception';
 export * from './webhooks.module';
 export { WebhookAttemptsRepository, type AttemptView } from './webhook-attempts.repository';
 export { WebhookOutboxRepository, type DeliveryView } from './webhook-outbox.repository';
-export { type WebhookChanges, type WebhookRecord } from './webhook-registrations.repository';
+export { type WebhookChangeHook, type WebhookChanges, type WebhookRecord } from './webhook-registrations.repository';
+export * from './webhook-audit';
 export { WebhookTables } from './webhook-tables';
 export * from './webhooks.service';
 

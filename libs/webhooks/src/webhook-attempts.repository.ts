@@ -108,8 +108,9 @@ export class WebhookAttemptsRepository {
    * the update to the committed row. A condition on `queued_at` would skip the row, and
    * the delivery would wait for the lost-job sweep.
    */
-  async recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
-    const rows = await this.db.rows<{ id: string }>(
+  /** Writes the attempts; answers, for each one written, the seconds from its delivery's creation (its event) to now. */
+  async recordAttempts(records: AttemptRecord[]): Promise<Map<string, number>> {
+    const rows = await this.db.rows<{ id: string; age: number }>(
       `WITH r AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, attempt int, claim uuid, trigger text, status text, response_status int,
            duration_ms int, error text, response_body text, retry_in_ms bigint)
@@ -122,7 +123,7 @@ export class WebhookAttemptsRepository {
            last_attempt_at = CASE WHEN r.status = 'cancelled' THEN d.last_attempt_at ELSE now() END,
            next_attempt_at = CASE WHEN r.status = 'retrying' THEN now() + make_interval(secs => r.retry_in_ms / 1000.0) END
          FROM r WHERE d.id = r.id AND d.attempts = r.attempt - 1 AND d.claim_token = r.claim
-         RETURNING d.id, d.webhook_id
+         RETURNING d.id, d.webhook_id, extract(epoch FROM now() - d.created_at)::float8 AS age
        ), w AS (
          ${DELIVERY_WINDOW(this.tables.webhooks)}
        ), a AS (
@@ -131,9 +132,9 @@ export class WebhookAttemptsRepository {
            r.response_status, r.duration_ms, r.error, r.response_body
          FROM r JOIN u ON u.id = r.id WHERE r.status <> 'cancelled'
        )
-       SELECT id FROM u`,
+       SELECT id, age FROM u`,
       [JSON.stringify(records), this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK],
     );
-    return new Set(rows.map((r) => r.id));
+    return new Map(rows.map((r) => [r.id, r.age]));
   }
 }

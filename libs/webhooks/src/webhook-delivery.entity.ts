@@ -83,6 +83,10 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'varchar', length: 1024, nullable: true })
   error!: string | null;
 
+  /** The trace context of the request that wrote it (`traceparent[;tracestate]`): its attempts continue that trace. */
+  @Column({ name: 'trace_context', type: 'varchar', length: 600, nullable: true })
+  traceContext!: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { inSpan, linkTo, type Span } from '@app/observability';
 import { claimLeaseMs, DelayedError, nextRetryDelay, type Job, type LaneProcessor } from '@app/queue';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
@@ -83,11 +84,29 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
     else this.inFlight.set(webhookId, left);
   }
 
-  /** One request, its outcome recorded as soon as it is known. */
-  private async attempt(target: DeliveryTarget, delivery: ClaimedAttempt): Promise<void> {
+  /**
+   * One request, its outcome recorded as soon as it is known. Its span continues the trace of the request that
+   * wrote the delivery; a later attempt (a retry, a redelivery) is a new span in that trace, linked to it.
+   * The POST itself is the span's child (the undici instrumentation), and carries `traceparent`.
+   */
+  private attempt(target: DeliveryTarget, delivery: ClaimedAttempt): Promise<void> {
+    const attributes = {
+      'app.owner': target.owner,
+      'app.webhook.id': target.id,
+      'app.delivery.id': delivery.id,
+      'app.event.type': delivery.eventType ?? '',
+      'app.attempt': delivery.attempt,
+      'app.trigger': trigger(delivery),
+    };
+    const links = delivery.attempt > 1 ? [linkTo(delivery.trace, { 'app.attempt': delivery.attempt })] : [];
+    return inSpan('webhook deliver', { attributes, links }, (span) => this.send(target, delivery, span), delivery.trace);
+  }
+
+  private async send(target: DeliveryTarget, delivery: ClaimedAttempt, span: Span): Promise<void> {
     const signed = this.options.signer?.sign(target.secrets, delivery.eventId, Math.floor(Date.now() / 1000), delivery.body) ?? {};
     const outcome = await this.sender.send(target.url, { ...target.headers, ...signed }, delivery.body);
     const decision = this.decide(delivery, outcome);
+    span.setAttributes({ 'http.response.status_code': outcome.status ?? 0, 'app.delivery.status': decision.status });
     // The attempt log keeps the cause too, but an operator looks at the log first (an untrusted CA, a refused connection).
     if (!outcome.ok) {
       this.logger.warn(

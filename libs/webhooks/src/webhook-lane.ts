@@ -19,6 +19,8 @@ function toAttempt(row: QueuedDelivery, options: WebhookEngineOptions): Delivery
     attempt: row.attempts + 1,
     scheduleAttempt: row.attempts + 1 - row.retry_from,
     eventId: row.event_id,
+    eventType: row.event_type,
+    trace: row.trace_context,
     body: options.envelope({ id: row.event_id, type: row.event_type, occurredAt: row.occurred_at, owner: row.owner, data: row.data }),
   };
 }
@@ -43,7 +45,7 @@ export function webhookLane(): Provider[] {
       keyColumn: 'webhook_id',
       keys: outbox.relayKeys,
       keyCaps: true,
-      returning: `t.id, t.webhook_id, t.event_id, t.event_type, t.owner, ${isoTimestamp('t.occurred_at')}, t.data, t.attempts, t.retry_from`,
+      returning: `t.id, t.webhook_id, t.event_id, t.event_type, t.owner, ${isoTimestamp('t.occurred_at')}, t.data, t.attempts, t.retry_from, t.trace_context`,
       key: (row) => row.webhook_id,
       item: (row) => toAttempt(row, options),
       itemsPerJob: DELIVERIES_PER_JOB,

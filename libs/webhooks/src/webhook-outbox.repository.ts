@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isoTimestamp, Sql } from '@app/database';
+import { TRACE_CONTEXT_SQL } from '@app/observability';
 import type { DeliveryStatus } from './webhook-delivery.entity';
 import { WebhookTables } from './webhook-tables';
 
@@ -30,6 +31,7 @@ export interface QueuedDelivery {
   data: unknown;
   attempts: number;
   retry_from: number;
+  trace_context: string | null;
 }
 
 const DELIVERY_VIEW = `id, webhook_id, event_id, event_type AS event, status, attempts, response_status, duration_ms, error,
@@ -56,13 +58,14 @@ export class WebhookOutboxRepository {
    * The one SQL that records events: CTEs that take `events` (a SELECT of `event_id`,
    * `owner`, `event_type`, `data`) and write one delivery per active webhook of the owner
    * subscribed to the type. A CTE, so `event_id` is drawn once per event, not per webhook.
-   * `RECORDED_CTE` counts what was written.
+   * `RECORDED_CTE` counts what was written. Each delivery keeps the active trace context (the request's, bound
+   * by libs/database), so its attempts continue the request's trace.
    */
   eventCtes(events: string): string {
     return `${EVENT_CTE} AS (${events}),
       ${RECORDED_CTE} AS (
-        INSERT INTO ${this.table} (webhook_id, owner, event_id, event_type, occurred_at, data)
-        SELECT wh.id, e.owner, e.event_id, e.event_type, now(), e.data
+        INSERT INTO ${this.table} (webhook_id, owner, event_id, event_type, occurred_at, data, trace_context)
+        SELECT wh.id, e.owner, e.event_id, e.event_type, now(), e.data, ${TRACE_CONTEXT_SQL}
         FROM ${EVENT_CTE} e JOIN ${this.tables.webhooks} wh
           ON wh.owner = e.owner AND wh.status = 'active' AND e.event_type = ANY (wh.events)
         RETURNING 1

@@ -21,6 +21,10 @@ export interface DeliveryAttempt {
   scheduleAttempt: number;
   /** The `webhook-id` header: the event's id, the same on every attempt. */
   eventId: string;
+  /** The event's type (a span attribute). */
+  eventType?: string;
+  /** The trace context of the request that wrote the delivery (LaneItem.trace). */
+  trace?: string | null;
   /** The exact bytes that are signed and sent. */
   body: string;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql } from '@app/database';
+import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import { START_WINDOW, type WebhookStatus } from './webhook.entity';
 import { WebhookTables } from './webhook-tables';
 
@@ -42,6 +42,14 @@ export interface WebhookChanges {
   headers?: Record<string, string>;
 }
 
+/**
+ * Runs inside the change's transaction with the webhook before and after it (null for a creation or a deletion),
+ * so the caller's audit record commits or rolls back with the change.
+ */
+export type WebhookChangeHook = (tx: SqlRunner, before: WebhookRecord | null, after: WebhookRecord | null) => Promise<void>;
+
+const NO_HOOK: WebhookChangeHook = () => Promise.resolve();
+
 /** Why `insert` wrote nothing. */
 export type InsertRefusal = 'url-taken' | 'limit-reached';
 
@@ -68,7 +76,7 @@ export class WebhookRegistrationsRepository {
    * The creates of one owner take turns (a transaction-level advisory lock on the owner), so creates
    * racing each other, on any replica, never take the owner past `max`.
    */
-  insert(owner: string, row: NewWebhookRow, max: number): Promise<WebhookRecord | InsertRefusal> {
+  insert(owner: string, row: NewWebhookRow, max: number, hook: WebhookChangeHook = NO_HOOK): Promise<WebhookRecord | InsertRefusal> {
     return this.db.transaction(async (tx) => {
       await tx.rows(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${this.table}:${owner}`]);
       // A statement of its own: its snapshot, taken after the lock, sees the webhooks the previous holder committed.
@@ -79,6 +87,7 @@ export class WebhookRegistrationsRepository {
          ON CONFLICT (owner, url) DO NOTHING RETURNING ${VIEW}`,
         [owner, row.url, row.events, row.status, row.headers, row.secret],
       );
+      if (inserted) await hook(tx, null, inserted);
       return inserted ?? 'url-taken';
     });
   }
@@ -97,8 +106,10 @@ export class WebhookRegistrationsRepository {
    * inactive webhook made active, starts again from the first delivery window: that
    * receiver has earned nothing yet. Throws 23505 when the url is another webhook's.
    */
-  update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
+  update(owner: string, id: string, changes: WebhookChanges, hook: WebhookChangeHook = NO_HOOK): Promise<WebhookRecord | null> {
     return this.db.transaction(async (tx) => {
+      const before = await tx.one<WebhookRecord>(`SELECT ${VIEW} FROM ${this.table} WHERE owner = $1 AND id = $2 FOR UPDATE`, [owner, id]);
+      if (!before) return null;
       const row = await tx.one<WebhookRecord>(
         `UPDATE ${this.table} SET url = COALESCE($3, url), events = COALESCE($4, events), status = COALESCE($5, status),
            headers = COALESCE($6, headers),
@@ -110,22 +121,37 @@ export class WebhookRegistrationsRepository {
         [owner, id, changes.url ?? null, changes.events ?? null, changes.status ?? null, changes.headers ?? null],
       );
       if (row?.status === 'inactive') await tx.rows(this.cancelOpen, [id]);
+      if (row) await hook(tx, before, row);
       return row;
     });
   }
 
-  async delete(owner: string, id: string): Promise<boolean> {
-    return (await this.db.rows(`DELETE FROM ${this.table} WHERE owner = $1 AND id = $2 RETURNING id`, [owner, id])).length > 0;
+  delete(owner: string, id: string, hook: WebhookChangeHook = NO_HOOK): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const row = await tx.one<WebhookRecord>(`DELETE FROM ${this.table} WHERE owner = $1 AND id = $2 RETURNING ${VIEW}`, [owner, id]);
+      if (row) await hook(tx, row, null);
+      return row !== null;
+    });
   }
 
   /** Installs a new (encrypted) secret; the current one keeps signing for `graceSeconds`. */
-  rotate(owner: string, id: string, secret: string, graceSeconds: number): Promise<(WebhookRecord & { previous_secret_expires_at: string }) | null> {
-    return this.db.one(
-      `UPDATE ${this.table} SET previous_secret = secret, secret = $3,
+  rotate(
+    owner: string,
+    id: string,
+    secret: string,
+    graceSeconds: number,
+    hook: WebhookChangeHook = NO_HOOK,
+  ): Promise<(WebhookRecord & { previous_secret_expires_at: string }) | null> {
+    return this.db.transaction(async (tx) => {
+      const row = await tx.one<WebhookRecord & { previous_secret_expires_at: string }>(
+        `UPDATE ${this.table} SET previous_secret = secret, secret = $3,
          previous_secret_expires_at = now() + make_interval(secs => $4), updated_at = now()
        WHERE owner = $1 AND id = $2 RETURNING ${VIEW}, ${isoTimestamp('previous_secret_expires_at')}`,
-      [owner, id, secret, graceSeconds],
-    );
+        [owner, id, secret, graceSeconds],
+      );
+      if (row) await hook(tx, row, row);
+      return row;
+    });
   }
 
   /** The event types the owner's active webhooks subscribe to. */
@@ -155,6 +181,15 @@ export class WebhookRegistrationsRepository {
       [id],
     );
     return row?.seconds ?? 0;
+  }
+
+  /** Active webhooks in a run of failures, and the longest run's length in seconds (0 when none fails). */
+  async failingRuns(): Promise<{ failing: number; longest_seconds: number }> {
+    const row = await this.db.one<{ failing: number; longest_seconds: number }>(
+      `SELECT count(*)::int AS failing, COALESCE(extract(epoch FROM now() - min(failing_since)), 0)::float8 AS longest_seconds
+       FROM ${this.table} WHERE failing_since IS NOT NULL AND status = 'active'`,
+    );
+    return row ?? { failing: 0, longest_seconds: 0 };
   }
 
   async clearFailing(id: string): Promise<void> {

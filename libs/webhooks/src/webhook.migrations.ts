@@ -3,6 +3,7 @@ import { WebhookOwnerAttempts1763942400000 } from './migrations/1763942400000-we
 import { WebhookDeliveryWindow1764115200000 } from './migrations/1764115200000-webhook-delivery-window.migration';
 import { WebhookDeliveryClaim1765000000000 } from './migrations/1765000000000-webhook-delivery-claim.migration';
 import { WebhookDeliveryFinishedIndex1765000000001 } from './migrations/1765000000001-webhook-delivery-finished-index.migration';
+import { WebhookDeliveryTrace1766500000000 } from './migrations/1766500000000-webhook-delivery-trace.migration';
 
 /**
  * Add to the app's migrations (they create the tables in the app's own schema). Also importable alone as
@@ -15,4 +16,5 @@ export const webhookMigrations = [
   WebhookDeliveryWindow1764115200000,
   WebhookDeliveryClaim1765000000000,
   WebhookDeliveryFinishedIndex1765000000001,
+  WebhookDeliveryTrace1766500000000,
 ];

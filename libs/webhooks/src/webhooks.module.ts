@@ -10,6 +10,7 @@ import { WebhookSubscriptions } from './webhook-subscriptions.service';
 import { TargetPolicy } from './webhook-target';
 import { WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookOutboxRepository } from './webhook-outbox.repository';
+import { WebhookFailingMetrics } from './webhook-failing.metrics';
 import { WebhookRegistrationsRepository } from './webhook-registrations.repository';
 import { WebhookSecretsRepository } from './webhook-secrets.repository';
 import { WebhookTables } from './webhook-tables';
@@ -47,6 +48,7 @@ export class WebhooksModule {
         WebhookSecretsRepository,
         WebhookSubscriptions,
         AttemptRecorder,
+        WebhookFailingMetrics,
         ...webhookLane(),
         WebhookMaintenance,
         WebhooksService,

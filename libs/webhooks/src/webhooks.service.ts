@@ -20,7 +20,7 @@ import {
 } from './webhooks.exception';
 import { WebhookAttemptsRepository, type AttemptView } from './webhook-attempts.repository';
 import { WebhookOutboxRepository, type DeliveryView } from './webhook-outbox.repository';
-import { WebhookRegistrationsRepository, type WebhookChanges, type WebhookRecord } from './webhook-registrations.repository';
+import { WebhookRegistrationsRepository, type WebhookChangeHook, type WebhookChanges, type WebhookRecord } from './webhook-registrations.repository';
 
 export interface NewWebhook {
   url: string;
@@ -59,7 +59,7 @@ export class WebhooksService {
    * Returns the webhook with its signing secret (null when the service signs nothing): the only time the secret is shown.
    * An owner has at most WEBHOOKS_MAX_PER_OWNER webhooks (422 beyond), since each one multiplies every event.
    */
-  async create(owner: string, input: NewWebhook): Promise<{ webhook: WebhookRecord; secret: string | null }> {
+  async create(owner: string, input: NewWebhook, hook?: WebhookChangeHook): Promise<{ webhook: WebhookRecord; secret: string | null }> {
     await this.assertTarget(input.url);
     const secret = this.options.signer?.generateSecret() ?? null;
     const max = this.config.WEBHOOKS_MAX_PER_OWNER;
@@ -73,6 +73,7 @@ export class WebhooksService {
         secret: secret && this.cipher.encrypt(secret),
       },
       max,
+      hook,
     );
     if (webhook === 'limit-reached') throw new WebhookLimitReachedException(max, this.urlField);
     if (webhook === 'url-taken') throw new WebhookUrlTakenException(this.urlField);
@@ -91,15 +92,20 @@ export class WebhooksService {
     return { rows: rows.map((row) => this.readable(row)), total };
   }
 
-  async update(owner: string, id: string, changes: WebhookChanges): Promise<WebhookRecord> {
+  async update(owner: string, id: string, changes: WebhookChanges, hook?: WebhookChangeHook): Promise<WebhookRecord> {
     await this.get(owner, id);
     if (changes.url !== undefined) await this.assertTarget(changes.url);
     const webhook = await this.registrations
-      .update(owner, id, {
-        ...changes,
-        events: changes.events && unique(changes.events),
-        headers: changes.headers && sealHeaders(this.cipher, changes.headers),
-      })
+      .update(
+        owner,
+        id,
+        {
+          ...changes,
+          events: changes.events && unique(changes.events),
+          headers: changes.headers && sealHeaders(this.cipher, changes.headers),
+        },
+        hook,
+      )
       .catch((error: { code?: string }) => {
         throw error.code === '23505' ? new WebhookUrlTakenException(this.urlField) : error;
       });
@@ -108,17 +114,19 @@ export class WebhooksService {
     return this.readable(webhook);
   }
 
-  async delete(owner: string, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.registrations.delete(owner, id))) throw new WebhookNotFoundException();
+  async delete(owner: string, id: string, hook?: WebhookChangeHook): Promise<void> {
+    if (!UUID.test(id) || !(await this.registrations.delete(owner, id, hook))) throw new WebhookNotFoundException();
     this.subscriptions.changed(owner, id);
   }
 
   /** A new secret, shown once; the old one keeps signing for WEBHOOK_SECRET_GRACE_SECONDS. */
-  async rotateSecret(owner: string, id: string): Promise<WebhookRecord & { secret: string; previous_secret_expires_at: string }> {
+  async rotateSecret(owner: string, id: string, hook?: WebhookChangeHook): Promise<WebhookRecord & { secret: string; previous_secret_expires_at: string }> {
     const signer = this.options.signer;
     if (!signer) throw new Error('This service signs nothing: its webhooks have no secret to rotate.');
     const secret = signer.generateSecret();
-    const webhook = UUID.test(id) ? await this.registrations.rotate(owner, id, this.cipher.encrypt(secret), this.config.WEBHOOK_SECRET_GRACE_SECONDS) : null;
+    const webhook = UUID.test(id)
+      ? await this.registrations.rotate(owner, id, this.cipher.encrypt(secret), this.config.WEBHOOK_SECRET_GRACE_SECONDS, hook)
+      : null;
     if (!webhook) throw new WebhookNotFoundException();
     this.subscriptions.changed(owner, id);
     return { ...this.readable(webhook), secret };

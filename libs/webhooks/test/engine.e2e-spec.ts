@@ -201,10 +201,14 @@ describe('webhook engine, in-flight cap per webhook', () => {
   it('a slow request holds only its own place under the cap: later deliveries go out while it still waits', async () => {
     receiver.answer((_call, n) => (n === 0 ? 'hang' : { status: 200 }));
     const who = owner();
-    await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
+    const { webhook } = await t.get(WebhooksService).create(who, { url: receiver.url, events: ['e'] });
     await t.get(WebhookEvents).emit(who, 'e', [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
     await receiver.waitFor(4);
-    // Three of the four are done: their places are free although their job still waits for the fourth.
+    // Three of the four are done (recorded, so their places are free), although their job still waits for the fourth.
+    await eventually(async () => ((await deliveriesOf(t, who, webhook.id)).filter((d) => d.status === 'succeeded').length === 3 ? true : undefined), {
+      what: 'three deliveries recorded as succeeded',
+      timeoutMs: 10_000,
+    });
     await t.get(WebhookEvents).emit(who, 'e', [{ n: 5 }, { n: 6 }, { n: 7 }]);
     await receiver.waitFor(7);
     expect(receiver.hanging).toBe(1);

@@ -1,6 +1,6 @@
 import { ApiError, errorMessage } from './errors';
 import { nextPage } from './paging';
-import { series } from './stats';
+import { formatAmount, formatAxis, formatCount, isEmpty, series, seriesLabel } from './stats';
 
 describe('error messages as the APIs word them', () => {
   it('reads {message}, the gateway {error: {message}} and text', () => {
@@ -51,5 +51,25 @@ describe('stats series', () => {
       { name: 'webhook_deliveries.total', values: [0, 1] },
       { name: 'webhook_deliveries.failed', values: [0, 1] },
     ]);
+  });
+});
+
+describe('stats labels and numbers', () => {
+  it('names series as people read them', () => {
+    expect(seriesLabel('total', 'gateway')).toBe('All messages');
+    expect(seriesLabel('sent', 'gateway')).toBe('Sent');
+    expect(seriesLabel('webhook_deliveries.succeeded', 'docstore')).toBe('Webhook deliveries: succeeded');
+    expect(seriesLabel('webhook_deliveries.total', 'docstore')).toBe('Webhook deliveries: all');
+    expect(seriesLabel('android.invalid_token', 'push')).toBe('Android: invalid token');
+  });
+
+  it('formats counts with separators, axes compactly, and knows an empty window', () => {
+    expect(formatCount(170005)).toBe('170,005');
+    expect(formatAxis(1_200_000)).toBe('1.2M');
+    expect(formatAxis(950)).toBe('950');
+    expect(formatAmount('1234.5')).toBe('1,234.50');
+    expect(formatAmount(0.0042, 4)).toBe('0.0042');
+    expect(isEmpty({ hours: [1, 2], series: [{ name: 'a', values: [0, 0] }] })).toBe(true);
+    expect(isEmpty({ hours: [1, 2], series: [{ name: 'a', values: [0, 3] }] })).toBe(false);
   });
 });

@@ -29,3 +29,38 @@ export function series<B extends { hour: string }>(answer: { data: readonly B[] 
     series: names.map((name) => ({ name, values: rows.map((r) => r[name] ?? 0) })),
   };
 }
+
+/** What `total` counts in each service's statistics. */
+const TOTALS: Record<string, string> = { docstore: 'All writes', gateway: 'All messages', ingestion: 'All rows', push: 'All pushes' };
+const WORDS: Record<string, string> = { android: 'Android', ios: 'iOS', total: 'all', invalid_token: 'invalid token' };
+
+/**
+ * A series' name as people read it: `total` is what the service counts ("All messages"), `sent` is "Sent",
+ * `webhook_deliveries.failed` is "Webhook deliveries: failed", `android.invalid_token` "Android: invalid token".
+ */
+export function seriesLabel(name: string, service: string): string {
+  if (name === 'total') return TOTALS[service] ?? 'All';
+  const words = name.split('.').map((part) => WORDS[part] ?? part.replace(/_/g, ' '));
+  const text = words.length > 1 ? `${words.slice(0, -1).join(' ')}: ${words[words.length - 1]}` : words[0];
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A count in the viewer's locale: 170,005. */
+export function formatCount(n: number): string {
+  return n.toLocaleString();
+}
+
+/** An amount (a price, or a sum the API sends as a decimal string) in the viewer's locale with `digits` decimals: 1,234.50. */
+export function formatAmount(value: number | string, digits = 2): string {
+  return Number(value).toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A count on an axis, short: 950, 1.2K, 1.2M (the locale's compact notation). */
+export function formatAxis(n: number): string {
+  return new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}
+
+/** Whether every value of every series is zero (nothing happened in the window). */
+export function isEmpty(data: Series): boolean {
+  return data.series.every((s) => s.values.every((v) => v === 0));
+}

@@ -4,7 +4,8 @@ import { call } from '../api/client';
 import type { Row } from '../api/openapi';
 import { useSession } from '../auth/session';
 import { ErrorNote } from './ErrorNote';
-import { when } from './Json';
+import { StatusBadge } from './StatusBadge';
+import { When } from './When';
 import { List } from './List';
 import type { Column } from './Table';
 
@@ -20,11 +21,11 @@ type Attempt = Row<'docstore', `${typeof DOCSTORE}/{deliveryId}/attempts`> | Row
 const ATTEMPT_COLUMNS: Column<Attempt>[] = [
   { header: '#', cell: (a) => a.attempt },
   { header: 'Trigger', cell: (a) => a.trigger },
-  { header: 'Outcome', cell: (a) => a.outcome },
+  { header: 'Outcome', cell: (a) => <StatusBadge status={a.outcome} /> },
   { header: 'Status', cell: (a) => a.response_status ?? '—' },
   { header: 'Duration', cell: (a) => (a.duration_ms !== null ? `${a.duration_ms} ms` : '—') },
   { header: 'Answer', cell: (a) => <code className="clip">{a.response_body ?? a.error ?? ''}</code> },
-  { header: 'When', cell: (a) => when(a.attempted_at) },
+  { header: 'When', cell: (a) => <When iso={a.attempted_at} /> },
 ];
 
 /** A delivery's attempts, from the service that made them. */
@@ -67,7 +68,7 @@ export function DeliveryLog({ webhook }: { webhook: WebhookTarget }) {
   });
   const columns: Column<Delivery>[] = [
     { header: 'Event', cell: (d) => d.event },
-    { header: 'Status', cell: (d) => d.status },
+    { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
     { header: 'Attempts', cell: (d) => d.attempts },
     {
       header: 'Last answer',
@@ -79,7 +80,7 @@ export function DeliveryLog({ webhook }: { webhook: WebhookTarget }) {
         </>
       ),
     },
-    { header: 'Created', cell: (d) => when(d.created_at) },
+    { header: 'Created', cell: (d) => <When iso={d.created_at} /> },
     {
       header: 'Actions',
       cell: (d) => (

@@ -57,6 +57,7 @@ export default function Diff({ left, right, leftLabel, rightLabel }: { left: unk
       caption={`${leftLabel} beside ${rightLabel}`}
       note={<p aria-live="polite">{changed === 0 ? 'The two versions hold the same data.' : `${changed} changed line${changed === 1 ? '' : 's'}.`}</p>}
       className="diff"
+      phone="scroll"
       columns={[side('left', leftLabel, 'del', 'removed'), side('right', rightLabel, 'ins', 'added')]}
       rows={rows}
       rowKey={(_, i) => i}

@@ -26,40 +26,53 @@ export interface TableProps<T> {
   /** Shown inside the region above the table, read with it. */
   note?: ReactNode;
   className?: string;
+  /**
+   * On phones: `stack` (default) turns each row into a card of label/value lines; `scroll` keeps the columns and
+   * shows a scroll cue (a diff, where columns side by side are the point).
+   */
+  phone?: 'stack' | 'scroll';
 }
 
 /** A table in a keyboard-scrollable region named `label`, with a screen-reader caption and column headers. */
-export function Table<T>({ label, caption = label, columns, rows, rowKey, rowProps, details, empty, note, className }: TableProps<T>) {
+export function Table<T>({ label, caption = label, columns, rows, rowKey, rowProps, details, empty, note, className, phone = 'stack' }: TableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <p>{empty}</p>;
   return (
-    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+    // Explicit roles keep the table's semantics when the phone layout displays its parts as blocks.
+    <div className={`table-wrap ${phone === 'stack' ? 'stack' : 'scroll-cue'}`} role="region" aria-label={label} tabIndex={0}>
       {note}
-      <table className={className}>
+      <table className={className} role="table">
         <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             {columns.map((c) => (
-              <th key={c.key ?? c.header} scope="col">
+              <th key={c.key ?? c.header} scope="col" role="columnheader" className={typeof c.className === 'string' ? c.className : undefined}>
                 {c.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {rows.map((row, i) => {
             const more = details?.(row);
             return (
               <Fragment key={rowKey(row, i)}>
-                <tr {...rowProps?.(row)}>
+                <tr role="row" {...rowProps?.(row)}>
                   {columns.map((c) => (
-                    <td key={c.key ?? c.header} className={typeof c.className === 'function' ? c.className(row) : c.className}>
-                      {c.cell(row, i)}
+                    <td
+                      key={c.key ?? c.header}
+                      role="cell"
+                      data-label={c.header}
+                      className={typeof c.className === 'function' ? c.className(row) : c.className}
+                    >
+                      <span className="cell">{c.cell(row, i)}</span>
                     </td>
                   ))}
                 </tr>
                 {more ? (
-                  <tr>
-                    <td colSpan={columns.length}>{more}</td>
+                  <tr role="row">
+                    <td role="cell" className="full" colSpan={columns.length}>
+                      {more}
+                    </td>
                   </tr>
                 ) : null}
               </Fragment>

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
-import { Link } from 'react-router';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { call } from '../api/client';
 import type { Answer } from '../api/openapi';
-import { series } from '../api/stats';
+import { formatCount, isEmpty, series, seriesLabel } from '../api/stats';
 import { useSession } from '../auth/session';
 import type { Credentials, Service } from '../auth/credentials';
 import { ErrorNote } from '../components/ErrorNote';
 import { SERVICE_TITLES } from '../Layout';
+import SignIn from './SignIn';
 
 const Chart = lazy(() => import('../components/Chart'));
 
@@ -37,16 +37,7 @@ function fetchStats(service: Service, c: Credentials, window: StatsWindow): Prom
 export default function Overview() {
   const { services } = useSession();
   const [window, setWindow] = useState<StatsWindow>('24h');
-  if (services.length === 0) {
-    return (
-      <>
-        <h1>Services console</h1>
-        <p>
-          Documents, messages, uploads and pushes of the three services in one place. <Link to="/signin">Sign in</Link> with the credentials you have.
-        </p>
-      </>
-    );
-  }
+  if (services.length === 0) return <SignIn />;
   return (
     <>
       <h1>Overview</h1>
@@ -69,22 +60,28 @@ function ServiceStats({ service, window }: { service: Service; window: StatsWind
   const { credentials } = useSession();
   const stats = useQuery({ queryKey: [service, 'stats', window], queryFn: () => fetchStats(service, credentials, window) });
   const title = `${SERVICE_TITLES[service]}, ${window === '24h' ? 'last 24 hours' : 'last 7 days'}`;
-  const data = stats.data ? series(stats.data) : null;
+  const data = useMemo(() => (stats.data ? series(stats.data) : null), [stats.data]);
+  const labels = useMemo(() => data?.series.map((s) => seriesLabel(s.name, service)) ?? [], [data, service]);
   return (
     <section aria-labelledby={`stats-${service}`} className="card">
       <h2 id={`stats-${service}`}>{SERVICE_TITLES[service]}</h2>
       {stats.isPending && <p aria-live="polite">Loading…</p>}
       <ErrorNote error={stats.error} />
-      {data && (
+      {data && isEmpty(data) && (
+        <p className="chart-empty" data-testid={`empty-${service}`}>
+          Nothing happened {window === '24h' ? 'in the last 24 hours' : 'in the last 7 days'}.
+        </p>
+      )}
+      {data && !isEmpty(data) && (
         <>
           <Suspense fallback={<p>Loading the chart…</p>}>
-            <Chart data={data} title={title} />
+            <Chart data={data} title={title} labels={labels} />
           </Suspense>
           <dl className="totals">
-            {data.series.map((s) => (
+            {data.series.map((s, i) => (
               <div key={s.name}>
-                <dt>{s.name}</dt>
-                <dd>{s.values.reduce((a, b) => a + b, 0)}</dd>
+                <dt>{labels[i]}</dt>
+                <dd>{formatCount(s.values.reduce((a, b) => a + b, 0))}</dd>
               </div>
             ))}
           </dl>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
+import { CopyButton } from '../components/CopyButton';
 import { cleanCredentials, servicesOf, type Credentials } from '../auth/credentials';
 
 const FIELDS: Array<{ name: keyof Credentials; label: string; hint: string; secret: boolean }> = [
@@ -11,8 +12,46 @@ const FIELDS: Array<{ name: keyof Credentials; label: string; hint: string; secr
   { name: 'pushToken', label: 'Push token', hint: 'push_… from npm run push:token', secret: true },
 ];
 
-/** Any subset of the four credentials; each opens its service's pages. Kept in this tab's session only. */
+const COMMANDS = `CLIENT=$(node -e "console.log(crypto.randomUUID())")
+npm run -s docstore:token -- --client $CLIENT --name admin --scopes '*'
+npm run -s gateway:apikey -- --phone 15550100001 --phone-id 106540352242922 --name shop
+npm run -s ingest:apikey -- --name loader --account shop
+npm run -s push:token -- --name sender --account shop`;
+
+/**
+ * The signed-out page (at `/` and `/signin`): what the console is, how to get credentials (the CLI commands of
+ * the root README), and the sign-in form.
+ */
 export default function SignIn() {
+  return (
+    <div className="landing">
+      <section aria-labelledby="about-title">
+        <h1 id="about-title">Services console</h1>
+        <p className="lead">One place to see and operate the docstore, the messaging gateway, sales ingestion and push.</p>
+        <ul className="features">
+          <li>Documents with their history, side-by-side diffs and restore; schemas, tokens and webhooks.</li>
+          <li>Messages with their status timelines; a sandbox send; templates and the business profile.</li>
+          <li>Sales uploads with live progress, rejected rows and the error CSV.</li>
+          <li>Push batches, now or scheduled, with per-device results and cancel.</li>
+          <li>Every webhook's delivery log, each attempt, and redeliver.</li>
+        </ul>
+        <h2>Getting credentials</h2>
+        <p>
+          Credentials come from the command line of the machine that runs the services (<code>npm start</code>). Each command prints a new secret once:
+        </p>
+        <pre tabIndex={0} aria-label="Commands that make credentials">
+          {COMMANDS}
+        </pre>
+        <CopyButton value={COMMANDS} label="Copy the commands to the clipboard" />
+        <p className="hint">Any subset works: each credential opens its service's pages. They stay in this browser tab only, never in cookies.</p>
+      </section>
+      <SignInForm />
+    </div>
+  );
+}
+
+/** Any subset of the four credentials; each opens its service's pages. Kept in this tab's session only. */
+function SignInForm() {
   const { credentials, signIn } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -29,9 +68,9 @@ export default function SignIn() {
   };
 
   return (
-    <form onSubmit={submit} className="signin" aria-labelledby="signin-title">
-      <h1 id="signin-title">Sign in</h1>
-      <p>Give the credentials of the services you want to see; any subset works. They stay in this browser tab only.</p>
+    <form onSubmit={submit} className="signin card" aria-labelledby="signin-title">
+      <h2 id="signin-title">Sign in</h2>
+      <p>Give the credentials of the services you want to see.</p>
       {FIELDS.map((f) => (
         <div className="field" key={f.name}>
           <label htmlFor={f.name}>{f.label}</label>

@@ -1,6 +1,8 @@
+import { auditRecorder, CLI_ACTOR } from '@app/audit/recorder';
 import { isUuid } from '@app/auth/uuid';
 import { defineCommand } from '@app/database';
 import { clientIdOf } from '../address/client-id.param';
+import { DOCSTORE_SCHEMA } from '../database/docstore.schema';
 import { DOCSTORE_SCOPES } from '../tokens/docstore-scopes';
 import { tokenScopesProblem } from '../tokens/token-scopes.validator';
 import { TokensRepository } from '../tokens/tokens.repository';
@@ -27,5 +29,8 @@ export const TOKEN_COMMAND = defineCommand({
     if (expiresAt !== null && Number.isNaN(Date.parse(expiresAt))) throw new Error('--expires-at must be an ISO 8601 timestamp.');
     return { client: clientIdOf(client), name: values.name ?? 'cli', scopes, expiresAt };
   },
-  run: async (sql, args) => (await issueToken(new TokensRepository(sql), args.client, args.name, args.scopes, args.expiresAt)).plainText,
+  run: async (sql, args) => {
+    const db = { sql, audit: auditRecorder(DOCSTORE_SCHEMA), actor: CLI_ACTOR };
+    return (await issueToken(new TokensRepository(sql), db, args.client, args.name, args.scopes, args.expiresAt)).plainText;
+  },
 });

@@ -13,7 +13,7 @@ export type OverviewKind = 'created' | 'updated' | 'deleted' | 'succeeded' | 'fa
  * SQL limiting rows to the areas (`'all'`: no limit), with the environment and context read by
  * `environment` and `context`; the areas' names are appended to `params`.
  */
-function within(areas: 'all' | ScopeArea[], environment: string, context: string, params: unknown[]): string {
+export function within(areas: 'all' | ScopeArea[], environment: string, context: string, params: unknown[]): string {
   if (areas === 'all') return 'true';
   const one = (a: ScopeArea): string => {
     const parts = [

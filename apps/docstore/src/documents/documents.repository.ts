@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { isoTimestamp, prepared, Sql, type PreparedStatement, type SqlRunner } from '@app/database';
 import { splitRecorded, WebhookEvents, type EventRows } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
+import { ChangeKind, changeLogCte } from './document-changes';
 import { DocumentEvent } from './document-events';
 import { filterConditions, orderBy } from './document-filter.sql';
 import type { DocumentListQuery } from './document-query.dto';
@@ -114,11 +115,17 @@ export class DocumentsRepository {
   }
 
   /**
-   * A write statement that ends with the rows as the API shows them (`v`) and records the
-   * webhook event of each in the same statement, so it commits or rolls back with the change.
+   * A write statement that ends with the rows as the API shows them (`v`) and records, in the
+   * same statement, the webhook event and the change-feed entry of each, so they commit or roll
+   * back with the change. The change's kind is the event's (`document.created` → `created`) unless given.
    */
-  private withEvents(ctes: string, eventType: EventRows['eventType']): string {
-    return this.events.withEvents(`${ctes}, v AS (SELECT ${DOCUMENT_VIEW} FROM w)`, EVENTS(eventType));
+  private withEvents(ctes: string, eventType: EventRows['eventType'], kind?: ChangeKind): string {
+    const changeKind = kind
+      ? `'${kind}'`
+      : typeof eventType === 'string'
+        ? `'${eventType.slice('document.'.length)}'`
+        : `substr(${eventType('r')}, ${'document.'.length + 1})`;
+    return this.events.withEvents(`${ctes}, v AS (SELECT ${DOCUMENT_VIEW} FROM w), ${changeLogCte('v', changeKind)}`, EVENTS(eventType));
   }
 
   /**
@@ -170,6 +177,7 @@ export class DocumentsRepository {
          WHERE id = $1 RETURNING *
        ) ${WITH_HISTORY('w')}`,
           DocumentEvent.Updated,
+          ChangeKind.Restored,
         ),
         [id, data],
       ),

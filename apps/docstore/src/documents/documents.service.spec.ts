@@ -150,8 +150,10 @@ describe('DocumentsService (in-memory repository)', () => {
   let repository: FakeDocumentsRepository;
   let events: FakeWebhookEvents;
   let service: DocumentsService;
+  let changeSignals: number;
 
   beforeEach(() => {
+    changeSignals = 0;
     repository = new FakeDocumentsRepository();
     events = new FakeWebhookEvents();
     const config = { BULK_MAX_ITEMS: 3 } as DocumentsConfig;
@@ -160,7 +162,16 @@ describe('DocumentsService (in-memory repository)', () => {
       new FakeSchemas() as unknown as SchemasService,
       config,
       events as unknown as WebhookEvents,
+      { recorded: () => changeSignals++ },
     );
+  });
+
+  it('wakes the change feed after each write that changed a document, not after one that changed nothing', async () => {
+    await service.create(scope, 'sku-1', body('sku-1', {}));
+    await expect(service.create(scope, 'sku-1', body('sku-1', {}))).rejects.toBeInstanceOf(DocumentAlreadyExistsException);
+    await service.update(scope, 'sku-1', body('sku-1', { v: 2 }));
+    await service.delete(scope, 'sku-1');
+    expect(changeSignals).toBe(3);
   });
 
   it('creates version 1 and reads it back as stored', async () => {

@@ -7,6 +7,7 @@ import type { DocumentScope } from '../address/document-scope';
 import { DocumentsConfig } from './documents.config';
 import { SchemasService } from '../schemas/schemas.service';
 import type { DocumentListQuery } from './document-query.dto';
+import { DocumentChangeSignal } from './document-changes';
 import { DocumentEvent, pageRead } from './document-events';
 import type { BulkItemDto, DocumentBodyDto, DocumentDto } from './document.dto';
 import {
@@ -27,6 +28,7 @@ export class DocumentsService {
     private readonly schemas: SchemasService,
     private readonly config: DocumentsConfig,
     private readonly events: WebhookEvents,
+    private readonly changes: DocumentChangeSignal,
   ) {}
 
   async create(scope: DocumentScope, key: string, body: DocumentBodyDto): Promise<DocumentDto> {
@@ -35,7 +37,7 @@ export class DocumentsService {
     const write = toWrite(body);
     await this.schemas.assertValid(scope, [body.data]);
     const created = await this.documents.create(scope, key, write);
-    this.events.recorded(created.deliveries);
+    this.recorded(created.deliveries, created.value !== null);
     if (!created.value) throw new DocumentAlreadyExistsException();
     return created.value;
   }
@@ -53,14 +55,14 @@ export class DocumentsService {
     const write = toWrite(body);
     await this.schemas.assertValid(scope, [body.data]);
     const updated = await this.documents.update(scope, key, write, expectedVersion);
-    this.events.recorded(updated.deliveries);
+    this.recorded(updated.deliveries, updated.value !== null);
     if (updated.value) return updated.value;
     throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
   async delete(scope: DocumentScope, key: string, expectedVersion?: number): Promise<void> {
     const deleted = await this.documents.softDelete(scope, key, expectedVersion);
-    this.events.recorded(deleted.deliveries);
+    this.recorded(deleted.deliveries, deleted.value !== null);
     if (!deleted.value) throw await this.whyNothingMatched(scope, key, expectedVersion);
   }
 
@@ -90,8 +92,14 @@ export class DocumentsService {
       (i) => `documents.${i}.data`,
     );
     const written = await this.documents.transaction((tx) => this.documents.bulkUpsert(scope, writes, tx));
-    this.events.recorded(written.deliveries);
+    this.recorded(written.deliveries, written.value.length > 0);
     return written.value;
+  }
+
+  /** After a write committed: wakes the webhook relay, and the change feed when the write changed something. */
+  private recorded(deliveries: number, changed: boolean): void {
+    this.events.recorded(deliveries);
+    if (changed) this.changes.recorded();
   }
 
   /**

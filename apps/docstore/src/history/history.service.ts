@@ -4,6 +4,7 @@ import { WebhookEvents } from '@app/webhooks';
 import type { DocumentScope } from '../address/document-scope';
 import type { DocumentDto } from '../documents/document.dto';
 import { DocumentNotFoundException, DocumentVersionMismatchException, HistoryEntryNotFoundException } from '../documents/documents.exception';
+import { DocumentChangeSignal } from '../documents/document-changes';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { SchemasService } from '../schemas/schemas.service';
 import type { HistoryEntryDto } from './history-entry.dto';
@@ -16,6 +17,7 @@ export class HistoryService {
     private readonly documents: DocumentsRepository,
     private readonly schemas: SchemasService,
     private readonly events: WebhookEvents,
+    private readonly changes: DocumentChangeSignal,
   ) {}
 
   /** The history of the document at this key, also while it is soft-deleted (so it can be restored). */
@@ -40,6 +42,7 @@ export class HistoryService {
       return this.documents.restore(document.id, entry.data, tx);
     });
     this.events.recorded(restored.deliveries);
+    this.changes.recorded();
     return restored.value!;
   }
 }

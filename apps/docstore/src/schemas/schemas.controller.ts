@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Actor, type AuditActor } from '@app/audit';
 import { RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import type { Response } from 'express';
@@ -24,8 +25,13 @@ export class SchemasController {
   @ApiBody({ type: PutSchemaDto, examples: PUT_SCHEMA_EXAMPLES })
   @ApiCreatedResponse({ type: SchemaDto, description: 'The collection had no schema.' })
   @ApiOkResponse({ type: SchemaDto, description: "It replaced the collection's schema." })
-  async put(@Param(DocumentPathPipe) at: DocumentAddress, @Body() body: PutSchemaDto, @Res({ passthrough: true }) res: Response): Promise<SchemaDto> {
-    const { schema, created } = await this.schemas.put(at.scope, body.schema);
+  async put(
+    @Param(DocumentPathPipe) at: DocumentAddress,
+    @Body() body: PutSchemaDto,
+    @Res({ passthrough: true }) res: Response,
+    @Actor() actor: AuditActor,
+  ): Promise<SchemaDto> {
+    const { schema, created } = await this.schemas.put(at.scope, body.schema, actor);
     res.status(created ? 201 : 200);
     return schema;
   }
@@ -43,7 +49,7 @@ export class SchemasController {
   @ApiErrors(404)
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed.' })
-  async delete(@Param(DocumentPathPipe) at: DocumentAddress): Promise<void> {
-    await this.schemas.delete(at.scope);
+  async delete(@Param(DocumentPathPipe) at: DocumentAddress, @Actor() actor: AuditActor): Promise<void> {
+    await this.schemas.delete(at.scope, actor);
   }
 }

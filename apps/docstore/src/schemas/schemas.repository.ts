@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql } from '@app/database';
+import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import type { DocumentScope } from '../address/document-scope';
 import type { SchemaDto } from './schema.dto';
 
@@ -24,9 +24,14 @@ export class SchemasRepository {
     return this.db.one<SchemaDto>(`SELECT ${VIEW} FROM docstore.schemas WHERE ${SCOPE}`, params(scope));
   }
 
+  /** The collection's schema as it is, locked until `tx` ends (what the audit log records as before). */
+  locked(tx: SqlRunner, scope: DocumentScope): Promise<SchemaDto | null> {
+    return tx.one<SchemaDto>(`SELECT ${VIEW} FROM docstore.schemas WHERE ${SCOPE} FOR UPDATE`, params(scope));
+  }
+
   /** Changes commit with a NOTIFY naming the collection, which drops it from every replica's schema cache. */
-  async upsert(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaDto; created: boolean }> {
-    const row = await this.db.one<SchemaDto & { created: boolean; notified: unknown }>(
+  async upsert(tx: SqlRunner, scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaDto; created: boolean }> {
+    const row = await tx.one<SchemaDto & { created: boolean; notified: unknown }>(
       `INSERT INTO docstore.schemas AS s (client_id, environment, context, type, schema) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (client_id, environment, context, type) DO UPDATE SET schema = EXCLUDED.schema, updated_at = now()
        RETURNING ${VIEW}, (xmax = 0) AS created, ${notifyChanged('$6')}`,
@@ -36,10 +41,9 @@ export class SchemasRepository {
     return { schema: view, created };
   }
 
-  async delete(scope: DocumentScope): Promise<boolean> {
+  async delete(tx: SqlRunner, scope: DocumentScope): Promise<boolean> {
     return (
-      (await this.db.rows(`DELETE FROM docstore.schemas WHERE ${SCOPE} RETURNING id, ${notifyChanged('$5')}`, [...params(scope), schemaCacheKey(scope)]))
-        .length > 0
+      (await tx.rows(`DELETE FROM docstore.schemas WHERE ${SCOPE} RETURNING id, ${notifyChanged('$5')}`, [...params(scope), schemaCacheKey(scope)])).length > 0
     );
   }
 }

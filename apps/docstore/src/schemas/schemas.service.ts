@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { audited, AuditLog, type AuditActor } from '@app/audit';
+import { Sql } from '@app/database';
 import type { DocumentScope } from '../address/document-scope';
 import { JsonSchemaValidator, type SchemaViolation } from './json-schema.validator';
 import { SchemaCache } from './schema-cache.service';
@@ -12,12 +14,22 @@ export class SchemasService {
     private readonly schemas: SchemasRepository,
     private readonly validator: JsonSchemaValidator,
     private readonly cache: SchemaCache,
+    private readonly sql: Sql,
+    private readonly audit: AuditLog,
   ) {}
 
-  async put(scope: DocumentScope, schema: Record<string, unknown>): Promise<{ schema: SchemaDto; created: boolean }> {
+  /** Sets the schema; the change and its audit record (`schema.set`, the schema before and after) commit together. */
+  async put(scope: DocumentScope, schema: Record<string, unknown>, actor: AuditActor): Promise<{ schema: SchemaDto; created: boolean }> {
     const problems = this.validator.schemaProblems(schema);
     if (problems) throw new InvalidSchemaException(problems);
-    return this.cache.change(scope, () => this.schemas.upsert(scope, schema));
+    return this.cache.change(scope, () =>
+      audited(this.sql, this.audit, actor, async (tx, record) => {
+        const before = await this.schemas.locked(tx, scope);
+        const result = await this.schemas.upsert(tx, scope, schema);
+        await record({ ...auditTarget(scope, 'schema.set'), before: before && { schema: before.schema }, after: { schema } });
+        return result;
+      }),
+    );
   }
 
   async get(scope: DocumentScope): Promise<SchemaDto> {
@@ -26,10 +38,17 @@ export class SchemasService {
     return schema;
   }
 
-  async delete(scope: DocumentScope): Promise<void> {
+  async delete(scope: DocumentScope, actor: AuditActor): Promise<void> {
     const deleted = await this.cache.change(
       scope,
-      () => this.schemas.delete(scope),
+      () =>
+        audited(this.sql, this.audit, actor, async (tx, record) => {
+          const before = await this.schemas.locked(tx, scope);
+          if (!before) return false;
+          await this.schemas.delete(tx, scope);
+          await record({ ...auditTarget(scope, 'schema.removed'), before: { schema: before.schema }, after: null });
+          return true;
+        }),
       (found) => found,
     );
     if (!deleted) throw new SchemaNotFoundException();
@@ -51,4 +70,9 @@ export class SchemasService {
     });
     if (violations.length > 0) throw new SchemaValidationException(violations.slice(0, 100));
   }
+}
+
+/** A schema's audit target: its collection, `environment/context/type`. */
+function auditTarget(scope: DocumentScope, action: string) {
+  return { tenantId: scope.clientId, action, targetType: 'schema', targetId: `${scope.environment}/${scope.context}/${scope.type}` };
 }

@@ -22,7 +22,7 @@ export class TokenVerifier extends CachedCredentialStore<DocstorePrincipal> {
               secretHash: row.secret_hash,
               active: row.status === 'active',
               expiresAt: row.expires_at,
-              principal: { credentialId: id, ownerId: row.client_id, scopes: row.scopes },
+              principal: { credentialId: id, credentialName: row.name, ownerId: row.client_id, scopes: row.scopes },
             }
           );
         },

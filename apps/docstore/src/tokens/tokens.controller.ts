@@ -1,6 +1,7 @@
 import { ClientIdParam } from '../address/client-id.param';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Actor, type AuditActor } from '@app/audit';
 import { AuthEndpoint, RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
@@ -32,8 +33,8 @@ export class TokensController {
   @ApiErrors(400, 413, 415, 422)
   @ApiBody({ type: CreateTokenDto, examples: CREATE_TOKEN_EXAMPLES })
   @ApiCreatedResponse({ type: TokenCreatedDto })
-  async create(@ClientIdParam() client: string, @Req() req: Request, @Body() body: CreateTokenDto): Promise<TokenCreatedDto> {
-    const { plainText, token } = await this.tokens.create(client, callerScopes(req), body);
+  async create(@ClientIdParam() client: string, @Req() req: Request, @Body() body: CreateTokenDto, @Actor() actor: AuditActor): Promise<TokenCreatedDto> {
+    const { plainText, token } = await this.tokens.create(client, callerScopes(req), body, actor);
     const { last_used_at: _lastUsed, ...details } = token; // not shown at creation
     return { message: 'Token created. Store it now: it will not be shown again.', token: plainText, token_details: details };
   }
@@ -42,16 +43,22 @@ export class TokensController {
   @ApiErrors(400, 404, 413, 415, 422)
   @ApiBody({ type: UpdateTokenDto, examples: UPDATE_TOKEN_EXAMPLES })
   @ApiOkResponse({ type: TokenDto })
-  update(@ClientIdParam() client: string, @Param('tokenId') id: string, @Req() req: Request, @Body() body: UpdateTokenDto): Promise<TokenDto> {
-    return this.tokens.update(client, callerScopes(req), id, body);
+  update(
+    @ClientIdParam() client: string,
+    @Param('tokenId') id: string,
+    @Req() req: Request,
+    @Body() body: UpdateTokenDto,
+    @Actor() actor: AuditActor,
+  ): Promise<TokenDto> {
+    return this.tokens.update(client, callerScopes(req), id, body, actor);
   }
 
   @Delete(':tokenId')
   @ApiErrors(404)
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked.' })
-  async revoke(@ClientIdParam() client: string, @Param('tokenId') id: string): Promise<void> {
-    await this.tokens.revoke(client, id);
+  async revoke(@ClientIdParam() client: string, @Param('tokenId') id: string, @Actor() actor: AuditActor): Promise<void> {
+    await this.tokens.revoke(client, id, actor);
   }
 }
 

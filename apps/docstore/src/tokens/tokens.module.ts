@@ -7,6 +7,6 @@ import { TokensService } from './tokens.service';
 @Module({
   controllers: [TokensController],
   providers: [TokensRepository, TokensService, TokenVerifier],
-  exports: [TokenVerifier, TokensService],
+  exports: [TokenVerifier, TokensService, TokensRepository],
 })
 export class TokensModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isoTimestamp, Sql } from '@app/database';
+import { isoTimestamp, Sql, type SqlRunner } from '@app/database';
 import type { TokenDto } from './token.dto';
 import type { TokenStatus } from './token.entity';
 import type { TokenScopes } from './token-scopes';
@@ -11,10 +11,20 @@ const VIEW = `id, client_id, name, scopes, status, ${isoTimestamp('last_used_at'
 export interface TokenSecretRow {
   id: string;
   client_id: string;
+  name: string;
   secret_hash: Buffer;
   scopes: TokenScopes;
   status: TokenStatus;
   expires_at: Date | null;
+}
+
+/** What a long-lived reader (an event stream) rechecks about its token. */
+export interface TokenState {
+  id: string;
+  scopes: TokenScopes;
+  /** Still usable: active and not past its expiry. */
+  usable: boolean;
+  expired: boolean;
 }
 
 export interface NewToken {
@@ -36,8 +46,19 @@ export interface TokenChanges {
 export class TokensRepository {
   constructor(private readonly db: Sql) {}
 
-  async insert(token: NewToken): Promise<TokenDto> {
-    return (await this.db.one<TokenDto>(
+  /** The tokens among `ids` that still exist, with whether each is still usable; one statement for every open stream. */
+  states(ids: readonly string[]): Promise<TokenState[]> {
+    return this.db.rows<TokenState>(
+      `SELECT id, scopes, status = 'active' AND (expires_at IS NULL OR expires_at > now()) AS usable,
+              coalesce(expires_at <= now(), false) AS expired
+         FROM docstore.tokens WHERE id = ANY ($1::uuid[])`,
+      [ids],
+    );
+  }
+
+  /** `db`: the transaction that also records the change (the audit log). */
+  async insert(token: NewToken, db: SqlRunner = this.db): Promise<TokenDto> {
+    return (await db.one<TokenDto>(
       `INSERT INTO docstore.tokens (id, client_id, name, secret_hash, scopes, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${VIEW}`,
       [token.id, token.clientId, token.name, token.secretHash, JSON.stringify(token.scopes), token.expiresAt],
@@ -45,7 +66,7 @@ export class TokensRepository {
   }
 
   async findSecret(id: string): Promise<TokenSecretRow | null> {
-    return this.db.one<TokenSecretRow>(`SELECT id, client_id, secret_hash, scopes, status, expires_at FROM docstore.tokens WHERE id = $1`, [id]);
+    return this.db.one<TokenSecretRow>(`SELECT id, client_id, name, secret_hash, scopes, status, expires_at FROM docstore.tokens WHERE id = $1`, [id]);
   }
 
   /** Revoked tokens are gone from the API. */
@@ -57,8 +78,13 @@ export class TokensRepository {
     );
   }
 
-  async update(clientId: string, id: string, changes: TokenChanges): Promise<TokenDto | null> {
-    return this.db.one<TokenDto>(
+  /** The token as it is, locked until `tx` ends (what the audit log records as before). */
+  locked(tx: SqlRunner, clientId: string, id: string): Promise<TokenDto | null> {
+    return tx.one<TokenDto>(`SELECT ${VIEW} FROM docstore.tokens WHERE client_id = $1 AND id = $2 AND status <> 'revoked' FOR UPDATE`, [clientId, id]);
+  }
+
+  async update(clientId: string, id: string, changes: TokenChanges, db: SqlRunner = this.db): Promise<TokenDto | null> {
+    return db.one<TokenDto>(
       `UPDATE docstore.tokens SET
          name = COALESCE($3, name), scopes = COALESCE($4::jsonb, scopes), status = COALESCE($5, status), updated_at = now()
        WHERE client_id = $1 AND id = $2 AND status <> 'revoked' RETURNING ${VIEW}`,

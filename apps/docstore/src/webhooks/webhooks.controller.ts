@@ -1,6 +1,7 @@
 import { ClientIdParam } from '../address/client-id.param';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Actor, type AuditActor } from '@app/audit';
 import { RequireScopes } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import { ApiPaginatedResponse, paginate, PageQueryDto, PageRequest, type Paginated, type Paging } from '@app/pagination';
@@ -39,8 +40,8 @@ export class WebhooksController {
   @ApiErrors(400, 409, 413, 415, 422)
   @ApiBody({ type: CreateWebhookDto, examples: CREATE_WEBHOOK_EXAMPLES })
   @ApiCreatedResponse({ type: CreatedWebhookDto })
-  create(@ClientIdParam() client: string, @Body() body: CreateWebhookDto): Promise<CreatedWebhookDto> {
-    return this.webhooks.create(client, body);
+  create(@ClientIdParam() client: string, @Body() body: CreateWebhookDto, @Actor() actor: AuditActor): Promise<CreatedWebhookDto> {
+    return this.webhooks.create(client, body, actor);
   }
 
   @Get(':webhookId')
@@ -54,24 +55,24 @@ export class WebhooksController {
   @ApiErrors(400, 404, 409, 413, 415, 422)
   @ApiBody({ type: UpdateWebhookDto, examples: UPDATE_WEBHOOK_EXAMPLES })
   @ApiOkResponse({ type: WebhookDto })
-  update(@ClientIdParam() client: string, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookDto> {
-    return this.webhooks.update(client, id, body);
+  update(@ClientIdParam() client: string, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto, @Actor() actor: AuditActor): Promise<WebhookDto> {
+    return this.webhooks.update(client, id, body, actor);
   }
 
   @Delete(':webhookId')
   @ApiErrors(404)
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed.' })
-  async delete(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<void> {
-    await this.webhooks.delete(client, id);
+  async delete(@ClientIdParam() client: string, @Param('webhookId') id: string, @Actor() actor: AuditActor): Promise<void> {
+    await this.webhooks.delete(client, id, actor);
   }
 
   @Post(':webhookId/rotate-secret')
   @ApiErrors(404)
   @HttpCode(200)
   @ApiOkResponse({ type: RotatedWebhookDto })
-  rotateSecret(@ClientIdParam() client: string, @Param('webhookId') id: string): Promise<RotatedWebhookDto> {
-    return this.webhooks.rotateSecret(client, id);
+  rotateSecret(@ClientIdParam() client: string, @Param('webhookId') id: string, @Actor() actor: AuditActor): Promise<RotatedWebhookDto> {
+    return this.webhooks.rotateSecret(client, id, actor);
   }
 
   @Get(':webhookId/deliveries')

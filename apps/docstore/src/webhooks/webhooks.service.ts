@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PageQuery } from '@app/pagination';
-import { WebhooksService, type WebhookRecord } from '@app/webhooks';
+import { AuditLog, type AuditActor } from '@app/audit';
+import { auditWebhookChange, WebhooksService, type WebhookRecord } from '@app/webhooks';
 import type { AttemptDto, CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedWebhookDto, UpdateWebhookDto, WebhookDto } from './webhook.dto';
 
 /** A webhook as the docstore's API shows it. */
@@ -19,11 +20,14 @@ function view(record: WebhookRecord): WebhookDto {
 /** The docstore's webhook API on the shared engine: a client owns its webhooks. */
 @Injectable()
 export class DocstoreWebhooksService {
-  constructor(private readonly engine: WebhooksService) {}
+  constructor(
+    private readonly engine: WebhooksService,
+    private readonly audit: AuditLog,
+  ) {}
 
   /** The answer carries `secret`, shown only here and on rotation. */
-  async create(clientId: string, input: CreateWebhookDto): Promise<CreatedWebhookDto> {
-    const { webhook, secret } = await this.engine.create(clientId, input);
+  async create(clientId: string, input: CreateWebhookDto, actor: AuditActor): Promise<CreatedWebhookDto> {
+    const { webhook, secret } = await this.engine.create(clientId, input, auditWebhookChange(this.audit, actor, clientId, 'webhook.created'));
     return { ...view(webhook), secret: secret! };
   }
 
@@ -36,16 +40,16 @@ export class DocstoreWebhooksService {
     return { rows: rows.map(view), total };
   }
 
-  async update(clientId: string, id: string, changes: UpdateWebhookDto): Promise<WebhookDto> {
-    return view(await this.engine.update(clientId, id, changes));
+  async update(clientId: string, id: string, changes: UpdateWebhookDto, actor: AuditActor): Promise<WebhookDto> {
+    return view(await this.engine.update(clientId, id, changes, auditWebhookChange(this.audit, actor, clientId, 'webhook.updated')));
   }
 
-  delete(clientId: string, id: string): Promise<void> {
-    return this.engine.delete(clientId, id);
+  delete(clientId: string, id: string, actor: AuditActor): Promise<void> {
+    return this.engine.delete(clientId, id, auditWebhookChange(this.audit, actor, clientId, 'webhook.deleted'));
   }
 
-  async rotateSecret(clientId: string, id: string): Promise<RotatedWebhookDto> {
-    const rotated = await this.engine.rotateSecret(clientId, id);
+  async rotateSecret(clientId: string, id: string, actor: AuditActor): Promise<RotatedWebhookDto> {
+    const rotated = await this.engine.rotateSecret(clientId, id, auditWebhookChange(this.audit, actor, clientId, 'webhook.rotated'));
     return { ...view(rotated), secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at };
   }
 

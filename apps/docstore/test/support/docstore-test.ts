@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { AuditLog, CLI_ACTOR } from '@app/audit';
+import { Sql } from '@app/database';
 import { createTestApp, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
@@ -30,7 +32,8 @@ export interface Client {
 export async function startDocstore(env: Record<string, string> = {}): Promise<Docstore> {
   const app = await createTestApp(env.WEBHOOK_WORKERS === 'only' ? DocstoreWebhookWorkerModule : AppModule, env);
   const mintToken = async (clientId: string, scopes: TokenScopes, expiresAt: string | null = null): Promise<string> =>
-    (await issueToken(app.get(TokensRepository), clientId, 'test', scopes, expiresAt)).plainText;
+    (await issueToken(app.get(TokensRepository), { sql: app.get(Sql), audit: app.get(AuditLog), actor: CLI_ACTOR }, clientId, 'test', scopes, expiresAt))
+      .plainText;
   return {
     ...app,
     mintToken,

@@ -1,8 +1,11 @@
+import { audited, auditRecorder, CLI_ACTOR } from '@app/audit/recorder';
+import { GATEWAY_SCHEMA } from '../database/gateway.schema';
 import { Injectable } from '@nestjs/common';
-import { Sql, type SqlRunner } from '@app/database';
+import { Sql } from '@app/database';
 
 export interface ApiKeyRow {
   secret_hash: Buffer;
+  name: string;
   account_id: string;
   phone_ref: string;
   phone: string;
@@ -28,7 +31,7 @@ export class AccountsRepository {
 
   findKey(id: string): Promise<ApiKeyRow | null> {
     return this.sql.one<ApiKeyRow>(
-      `SELECT k.key_hash AS secret_hash, ${PHONE_COLUMNS}
+      `SELECT k.key_hash AS secret_hash, k.name, ${PHONE_COLUMNS}
          FROM gateway.api_keys k JOIN gateway.phones p ON p.id = k.phone_ref JOIN gateway.accounts a ON a.id = p.account_id
         WHERE k.id = $1`,
       [id],
@@ -80,7 +83,8 @@ export class AccountsRepository {
     accessToken?: string;
     wabaId?: string;
   }): Promise<{ created: boolean }> {
-    return this.sql.transaction(async (tx: SqlRunner) => {
+    // Keys are issued by the command line only; its record names no credential and no address.
+    return audited(this.sql, auditRecorder(GATEWAY_SCHEMA), CLI_ACTOR, async (tx, record) => {
       let phone = await tx.one<{ id: string; account_id: string; phone: string }>(
         `SELECT id, account_id, phone FROM gateway.phones WHERE phone_id = $1 FOR UPDATE`,
         [input.phoneId],
@@ -112,6 +116,13 @@ export class AccountsRepository {
         input.name,
         input.secretHash,
       ]);
+      await record({
+        tenantId: phone!.account_id,
+        action: 'api_key.created',
+        targetType: 'api_key',
+        targetId: input.id,
+        after: { name: input.name, phone: input.phone, phone_id: input.phoneId, waba_id: input.wabaId, access_token: input.accessToken && 'set' },
+      });
       return { created };
     });
   }

@@ -22,7 +22,13 @@ export class ApiKeyStore extends CachedCredentialStore<GatewayPrincipal> {
       {
         find: async (id) => {
           const row = await accounts.findKey(id);
-          return row && { secretHash: row.secret_hash, active: true, principal: { credentialId: id, ownerId: row.account_id, phone: this.phoneContext(row) } };
+          return (
+            row && {
+              secretHash: row.secret_hash,
+              active: true,
+              principal: { credentialId: id, credentialName: row.name, ownerId: row.account_id, phone: this.phoneContext(row) },
+            }
+          );
         },
         touch: (lastUsed) => accounts.touch(lastUsed),
       },

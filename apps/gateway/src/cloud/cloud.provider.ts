@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
+import { errors as undiciErrors, Pool, request, type Dispatcher } from 'undici';
 import { NetworkConfig } from '../network/network.config';
 import { CloudConfig } from './cloud.config';
 import { NetworkErrorCode, UpstreamException, type NetworkError } from '../errors/network-error.exception';
@@ -65,6 +65,25 @@ export class CloudProvider implements ChatProvider, OnApplicationShutdown {
     });
     if (typeof answer.id !== 'string') throw malformed('the upload answer carried no media id');
     return answer.id;
+  }
+
+  /** The network's two steps: the media's URL (`GET /{media-id}`), then its bytes from that URL with the same token. */
+  async downloadMedia(phone: PhoneContext, mediaId: string): Promise<Readable> {
+    const found = await this.call<{ url?: string }>(phone, 'GET', `${encodeURIComponent(mediaId)}?phone_number_id=${encodeURIComponent(phone.phoneId)}`);
+    if (typeof found.url !== 'string' || !/^https?:\/\//.test(found.url)) throw malformed('the media answer carried no url');
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(found.url, {
+        headers: { authorization: `Bearer ${phone.accessToken}` },
+        headersTimeout: this.config.CLOUD_API_TIMEOUT_MS,
+        bodyTimeout: this.config.CLOUD_API_TIMEOUT_MS,
+      });
+    } catch (error) {
+      throw unreachable(error);
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) return Readable.from(response.body);
+    await response.body.dump();
+    throw refusal(response.statusCode, null, undefined);
   }
 
   async discardMedia(): Promise<void> {

@@ -1,9 +1,9 @@
-import { applyDecorators, Controller, Injectable, UseGuards, UseInterceptors, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, Controller, Injectable, UseFilters, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '@app/errors';
 import { InvalidParameterException } from '../errors/network-error.exception';
-import { InvalidInputInterceptor } from './invalid-input.interceptor';
+import { InvalidInputFilter } from './invalid-input.filter';
 import { SingleQueryValuesGuard } from './single-query-values.guard';
 
 /** The interface versions a client may ask for; they behave the same (see the README's Gateway section). */
@@ -26,7 +26,7 @@ export function GatewayApi(resource: string): ClassDecorator {
   return applyDecorators(
     Controller(`api/${resource}`),
     UseGuards(SingleQueryValuesGuard, ApiVersionGuard),
-    UseInterceptors(InvalidInputInterceptor),
+    UseFilters(InvalidInputFilter),
     ApiTags(resource),
     ApiSecurity('apikey'),
     ApiHeader({ name: 'version', required: true, enum: [...API_VERSIONS] }),

@@ -15,7 +15,7 @@ export type Refusal = string | null;
 
 /**
  * One field rule for class-validator, worded as the network words a refusal: the global
- * ValidationPipe reports it as `field: <refusal>`, which InvalidInputInterceptor puts in the
+ * ValidationPipe reports it as `field: <refusal>`, which InvalidInputFilter puts in the
  * network's `(#100) Invalid parameter` body. One rule per field, so one refusal per field.
  * `check` gets the field's value and the whole DTO (for rules between fields). A refusal
  * from partRefusal names a part of the field (`websites.0`).
@@ -121,7 +121,7 @@ export function optional(value: unknown, check: (value: unknown) => Refusal): Re
   return value === undefined ? null : value === null ? 'is not allowed here' : check(value);
 }
 
-/** A refusal of the part `key` of a field (an item, a key): InvalidInputInterceptor names the field `field.key`. */
+/** A refusal of the part `key` of a field (an item, a key): InvalidInputFilter names the field `field.key`. */
 export function partRefusal(key: string, refusal: string): string {
   return refusal.startsWith('.') ? `.${key}${refusal}` : `.${key}\u0000${refusal}`;
 }

@@ -15,6 +15,8 @@ export enum NetworkErrorCode {
   TemplateParamCountMismatch = 132000,
   TemplateMissing = 132001,
   TemplateNotApproved = 132015,
+  ReEngagement = 131047,
+  MarketingOptOut = 131050,
   NotFound = 33,
 }
 
@@ -28,6 +30,8 @@ export enum GatewayErrorCode {
   Conflict = 'GW_CONFLICT',
   TooLarge = 'GW_TOO_LARGE',
   Forbidden = 'GW_FORBIDDEN',
+  WindowClosed = 'GW_WINDOW_CLOSED',
+  OptedOut = 'GW_OPTED_OUT',
 }
 
 export interface NetworkError {

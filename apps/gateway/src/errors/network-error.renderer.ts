@@ -44,7 +44,7 @@ const NETWORK_ERROR_BODY: SchemaObject = {
 };
 
 /** The spec's resources; other paths (health, docs, unknown routes) keep the shared body. */
-const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles)(\/|\?|$)/;
+const SPEC_PATHS = /^\/api\/(Messages|Medias|Templates|Webhooks|Profiles|Usage|Conversations|OptOuts|Sandbox)(\/|\?|$)/;
 
 /**
  * Renders every refusal on the spec's endpoints in the network's error body
@@ -56,6 +56,14 @@ export class NetworkErrorRenderer implements ErrorRenderer {
   readonly schema = NETWORK_ERROR_BODY;
 
   constructor(private readonly config: NetworkConfig) {}
+
+  /**
+   * The network answers an invalid parameter 400: so do the shared 422s on its endpoints, those of the checks that run
+   * before any DTO too (the request body reader: NUL, `__proto__`, depth, lossy numbers), wherever InvalidInputFilter does not answer them.
+   */
+  status(error: AppException, req: Request): number {
+    return error.code === CommonErrorCode.ValidationFailed && SPEC_PATHS.test(req.originalUrl ?? req.url) ? 400 : error.status;
+  }
 
   body(error: AppException, req: Request): unknown {
     if (!SPEC_PATHS.test(req.originalUrl ?? req.url)) return error.body();

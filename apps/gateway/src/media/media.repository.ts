@@ -15,6 +15,12 @@ export interface MediaRecord {
 export class MediaRepository {
   constructor(private readonly sql: Sql) {}
 
+  /** The mime type of a media of the account, or null (another account's, or none). */
+  async mimeType(accountId: string, id: string): Promise<string | null> {
+    const row = await this.sql.one<{ mime_type: string }>(`SELECT mime_type FROM gateway.media WHERE account_id = $1 AND id = $2`, [accountId, id]);
+    return row?.mime_type ?? null;
+  }
+
   /**
    * Records an upload under the network's id. An id the account already holds (the network
    * answered with it again) now describes this upload; false when the id is another account's.

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { NetworkConfig } from '../network/network.config';
-import { FileTooLargeException, InvalidParameterException } from '../errors/network-error.exception';
+import { FileTooLargeException, InvalidParameterException, ResourceNotFoundException } from '../errors/network-error.exception';
 import { CHAT_PROVIDER, type ChatProvider, type PhoneContext } from '../network/chat-provider';
 import { MEDIA_KINDS, SNIFF_BYTES, sniffMedia, type MediaKind } from './media-type';
 import { MediaIdTakenException } from './media-id-taken.exception';
@@ -27,7 +26,6 @@ export interface ReceivedMedia {
 @Injectable()
 export class MediaService {
   constructor(
-    private readonly config: NetworkConfig,
     private readonly media: MediaRepository,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}
@@ -81,21 +79,21 @@ export class MediaService {
   }
 
   /**
-   * The form is complete: the media is recorded, or (a bad form) the stored file is discarded.
+   * The form is valid: the media is recorded (a refusal lets MediaDiscardInterceptor discard the stored file).
    * The network repeating an id of this account answers with it again; another account's id is a 409.
    */
-  async complete(phone: PhoneContext, fields: Record<string, unknown>, media: ReceivedMedia | undefined): Promise<{ id: string }> {
+  async complete(phone: PhoneContext, media: ReceivedMedia | undefined): Promise<{ id: string }> {
     if (!media) throw new InvalidParameterException('File', 'is required: send the file as the multipart form field File');
-    if (fields.messaging_product !== this.config.NETWORK) {
-      await this.discard(phone, media.id);
-      throw new InvalidParameterException('messaging_product', `must be ${this.config.NETWORK}`);
-    }
     const recorded = await this.media.record({ ...media, accountId: phone.accountId, phoneRef: phone.phoneRef });
-    if (!recorded) {
-      await this.discard(phone, media.id);
-      throw new MediaIdTakenException(media.id);
-    }
+    if (!recorded) throw new MediaIdTakenException(media.id);
     return { id: media.id };
+  }
+
+  /** The bytes of a media of the account, with its type; 404 for an id of another account or none. */
+  async download(phone: PhoneContext, id: string): Promise<{ stream: Readable; mimeType: string }> {
+    const mimeType = id.length <= 128 ? await this.media.mimeType(phone.accountId, id) : null;
+    if (mimeType === null) throw new ResourceNotFoundException('media', id);
+    return { stream: await this.provider.downloadMedia(phone, id), mimeType };
   }
 
   /** A request failed after its file was stored: the provider lets go of the file. */

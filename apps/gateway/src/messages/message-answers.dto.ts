@@ -14,8 +14,14 @@ class MessageContact {
 }
 
 class MessageId {
-  @ApiProperty({ example: 'wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA' })
+  @ApiProperty({
+    description: "The network's message id, or a scheduled message's (`sched.…`).",
+    example: 'wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA',
+  })
   id!: string;
+
+  @ApiPropertyOptional({ enum: ['scheduled'], description: 'A message with `send_at`: stored, sent at its time.' })
+  message_status?: 'scheduled';
 }
 
 /** POST api/Messages, a message sent. */
@@ -47,7 +53,10 @@ export class MessageSummary {
   @ApiProperty({ enum: MESSAGE_TYPES, example: 'text' })
   type!: string;
 
-  @ApiProperty({ description: 'The latest status: accepted, sent, delivered, read or failed.', example: 'read' })
+  @ApiProperty({
+    description: 'The latest status: accepted, sent, delivered, read or failed; a scheduled message is scheduled, sending or cancelled before it is sent.',
+    example: 'read',
+  })
   status!: string;
 
   @ApiProperty(TIME)
@@ -55,6 +64,38 @@ export class MessageSummary {
 
   @ApiProperty(TIME)
   updated_at!: string;
+}
+
+/** A status's `pricing`, in the network's shape. */
+export class StatusPricingView {
+  @ApiProperty({ description: 'Whether the network bills the message.', example: true })
+  billable!: boolean;
+
+  @ApiProperty({ description: 'PMP (per-message pricing).', example: 'PMP' })
+  pricing_model!: string;
+
+  @ApiProperty({ description: 'marketing, utility, authentication, service…', example: 'utility' })
+  category!: string;
+
+  @ApiPropertyOptional({ description: 'regular, free_customer_service or free_entry_point.', example: 'regular' })
+  type?: string;
+}
+
+class ConversationOrigin {
+  @ApiProperty({ example: 'utility' })
+  type!: string;
+}
+
+/** A status's `conversation`, in the network's shape. */
+export class StatusConversationView {
+  @ApiProperty({ example: '5f1b7c3c0d1e2f3a4b5c6d7e8f901234' })
+  id!: string;
+
+  @ApiPropertyOptional({ description: 'Unix seconds (with `sent`).', example: '1764288000' })
+  expiration_timestamp?: string;
+
+  @ApiPropertyOptional({ type: ConversationOrigin })
+  origin?: ConversationOrigin;
 }
 
 class MessageStatusEntry {
@@ -66,12 +107,24 @@ class MessageStatusEntry {
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: "The network's errors (failed)." })
   errors?: unknown[];
+
+  @ApiPropertyOptional({ type: StatusPricingView, description: 'How the network prices the message (sent, delivered, read).' })
+  pricing?: StatusPricingView;
+
+  @ApiPropertyOptional({ type: StatusConversationView })
+  conversation?: StatusConversationView;
 }
 
 /** GET api/Messages/{id}: the message and its status history, in arrival order. */
 export class MessageView extends MessageSummary {
   @ApiProperty({ type: [MessageStatusEntry] })
   statuses!: MessageStatusEntry[];
+
+  @ApiPropertyOptional({ ...TIME, description: 'A scheduled message: when it is (or was) to be sent.' })
+  send_at?: string;
+
+  @ApiPropertyOptional({ description: "A scheduled message once sent: the network's message id (its statuses and webhooks carry it)." })
+  message_id?: string;
 }
 
 export const MessagesPage = PageOf(MessageSummary, 'MessagesPage');

@@ -19,6 +19,14 @@ export class MessageStatusEntity {
   @Column({ type: 'jsonb', nullable: true })
   errors!: unknown[] | null;
 
+  /** The status's `pricing`, as the network (or the sandbox's price table) reported it. */
+  @Column({ type: 'jsonb', nullable: true })
+  pricing!: Record<string, unknown> | null;
+
+  /** The status's `conversation`, as the network (or the sandbox) reported it. */
+  @Column({ type: 'jsonb', nullable: true })
+  conversation!: Record<string, unknown> | null;
+
   @Column({ name: 'occurred_at', type: 'timestamptz', default: () => 'now()' })
   occurredAt!: Date;
 }

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import type { ExecutionContext } from '@nestjs/common';
 import fc from 'fast-check';
-import { createValidationPipe } from '@app/errors';
-import { from, lastValueFrom } from 'rxjs';
-import { InvalidInputInterceptor } from '../common/invalid-input.interceptor';
+import { createValidationPipe, ValidationFailedException } from '@app/errors';
+import { invalidParameter } from '../common/invalid-input.filter';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import { acceptsMessage, acceptsTextMessage, messageRequest, SendMessageBody, type MessageRequest } from './message.dto';
 
@@ -14,13 +12,14 @@ const base = { messaging_product: N, to: '15550102030' };
 class FullSendMessageBody extends SendMessageBody {}
 
 const pipe = createValidationPipe();
-const interceptor = new InvalidInputInterceptor();
 
-/** The body through the global pipe and the network's error rendering, as a request takes them. */
-function validated(body: unknown, metatype: typeof SendMessageBody = FullSendMessageBody): Promise<SendMessageBody> {
-  return lastValueFrom(
-    interceptor.intercept({} as ExecutionContext, { handle: () => from(pipe.transform(body, { type: 'body', metatype }) as Promise<SendMessageBody>) }),
-  ) as Promise<SendMessageBody>;
+/** The body through the global pipe and the network's error rendering (InvalidInputFilter's), as a request takes them. */
+async function validated(body: unknown, metatype: typeof SendMessageBody = FullSendMessageBody): Promise<SendMessageBody> {
+  try {
+    return (await pipe.transform(body, { type: 'body', metatype })) as SendMessageBody;
+  } catch (error) {
+    throw error instanceof ValidationFailedException ? invalidParameter(error) : error;
+  }
 }
 
 async function parse(body: unknown): Promise<MessageRequest> {
@@ -373,6 +372,10 @@ function paths(v: unknown, p: Path = [], out: Path[] = []): Path[] {
   else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) paths(x, [...p, k], out);
   return out;
 }
+/** A short field name drawn from any JSON value (String() throws on an object whose `toString` is not a function). */
+function keyOf(val: unknown): string {
+  return (typeof val === 'string' ? val : (JSON.stringify(val) ?? '')).slice(0, 8) || 'zz';
+}
 function mutate(body: unknown, path: Path, op: number, val: unknown): unknown {
   const c = structuredClone(body) as Record<string | number, unknown>;
   if (path.length === 0) return op === 0 ? val : c;
@@ -385,7 +388,7 @@ function mutate(body: unknown, path: Path, op: number, val: unknown): unknown {
     else delete node[last];
   } else if (op === 2) {
     const t = node[last];
-    if (t && typeof t === 'object' && !Array.isArray(t)) (t as Record<string, unknown>)[String(val).slice(0, 8) || 'zz'] = 1;
+    if (t && typeof t === 'object' && !Array.isArray(t)) (t as Record<string, unknown>)[keyOf(val)] = 1;
     else if (Array.isArray(t)) t.push(t[0] ?? val);
   } else if (op === 3 && Array.isArray(node)) node.push(structuredClone(node[last as number]));
   return c;

@@ -24,7 +24,32 @@ import {
 
 const RECIPIENT = { max: 32, pattern: PHONE_NUMBER, rule: 'must be a phone number in digits with its country code' };
 const CALLBACK_DATA = 512;
-const COMMON_FIELDS = ['messaging_product', 'recipient_type', 'to', 'type', 'context', 'biz_opaque_callback_data'];
+const COMMON_FIELDS = ['messaging_product', 'recipient_type', 'to', 'type', 'context', 'biz_opaque_callback_data', 'send_at'];
+/** The furthest ahead `send_at` may be. */
+export const SCHEDULE_MAX_DAYS = 30;
+const DAY_MS = 86_400_000;
+/** ISO 8601 with its offset (`Z` or `±hh:mm`), seconds and up to 6 decimals optional. */
+const SEND_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Epoch milliseconds of a `send_at` of the documented form; NaN otherwise (a day or hour that does not exist included). */
+export function sendAtMillis(value: unknown): number {
+  if (typeof value !== 'string' || !SEND_AT.test(value)) return NaN;
+  const [, month, day, hour, minute] = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value)!.map(Number);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return NaN;
+  const ms = Date.parse(value);
+  // Date.parse rolls 2026-02-30 over to March: the calendar day must survive the round trip (in the value's own offset).
+  const offset = value.endsWith('Z') ? 0 : (value.at(-6) === '-' ? -1 : 1) * (Number(value.slice(-5, -3)) * 60 + Number(value.slice(-2))) * 60_000;
+  return Number.isFinite(ms) && new Date(ms + offset).getUTCDate() === day ? ms : NaN;
+}
+
+/** `send_at`: a time in the future, at most SCHEDULE_MAX_DAYS ahead. */
+function sendAtRefusal(value: unknown): Refusal {
+  const ms = sendAtMillis(value);
+  if (Number.isNaN(ms)) return 'must be an ISO 8601 time with its offset, e.g. 2026-12-24T09:00:00Z';
+  const now = Date.now();
+  if (ms <= now) return 'must be in the future';
+  return ms > now + SCHEDULE_MAX_DAYS * DAY_MS ? `must be at most ${SCHEDULE_MAX_DAYS} days ahead` : null;
+}
 const READ_FIELDS = ['messaging_product', 'status', 'message_id'];
 
 /** The check of each kind's content object. */
@@ -98,7 +123,8 @@ function envelopeRefusal(body: Record<string, unknown>): [string, string] | null
     refused(
       'biz_opaque_callback_data',
       optional(body.biz_opaque_callback_data, (v) => text(v, { max: CALLBACK_DATA })),
-    )
+    ) ??
+    refused('send_at', optional(body.send_at, sendAtRefusal))
   );
 }
 
@@ -171,6 +197,7 @@ export class SendMessageBody {
   @Field('to') to?: string;
   @Field('context') context?: MessageContext;
   @Field('biz_opaque_callback_data') biz_opaque_callback_data?: string;
+  @Field('send_at') send_at?: string;
   @Content('text') text?: TextContent;
   @Content('image') image?: ImageContent;
   @Content('audio') audio?: AudioContent;
@@ -200,6 +227,13 @@ export class MessageEnvelope {
 
   @ApiPropertyOptional({ maxLength: CALLBACK_DATA })
   biz_opaque_callback_data?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-12-24T09:00:00Z',
+    description: `Send it then instead of now (ISO 8601 with its offset, in the future, at most ${SCHEDULE_MAX_DAYS} days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.`,
+  })
+  send_at?: string;
 }
 
 export class ReadMark {
@@ -304,7 +338,8 @@ export function messageRequest(body: SendMessageBody): MessageRequest {
   if (present(body.status)) return { kind: 'read', messageId: body.message_id! };
   const type = kindOf(body as unknown as Record<string, unknown>);
   const payload: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) if (value !== undefined) payload[key] = value;
+  // `send_at` is the gateway's: the network gets the message as it would have been sent now.
+  for (const [key, value] of Object.entries(body)) if (value !== undefined && key !== 'send_at') payload[key] = value;
   payload.type = type;
   const content = payload[type];
   const mediaIds = MEDIA_TYPES.includes(type as MediaType)

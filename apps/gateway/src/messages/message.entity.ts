@@ -6,6 +6,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'messages' })
 @Index('messages_phone_created_status_idx', ['phoneRef', 'createdAt', 'status'])
+// One contact's thread (GET api/Conversations/{wa_id}/Messages) and its last message.
+@Index('messages_thread_idx', ['phoneRef', 'waId', 'createdAt'])
 export class MessageEntity {
   /** The network's message id (`wamid.` + ...). */
   @PrimaryColumn({ type: 'varchar', length: 255 })
@@ -28,6 +30,14 @@ export class MessageEntity {
 
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
+
+  /** The pricing category the network reported with a status (marketing, utility, authentication, service…); null until one does. */
+  @Column({ name: 'pricing_category', type: 'varchar', length: 32, nullable: true })
+  pricingCategory!: string | null;
+
+  /** Whether the network bills the message, as its statuses' `pricing` says; null until one does. */
+  @Column({ type: 'boolean', nullable: true })
+  billable!: boolean | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

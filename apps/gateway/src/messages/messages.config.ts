@@ -21,4 +21,16 @@ export class MessagesConfig {
   @Min(1)
   @Max(3650)
   MESSAGE_STATUS_RETENTION_DAYS: number = 30;
+
+  /** How often the scheduled-send relay looks for messages due, in milliseconds (a message goes out at most this late, plus the send). */
+  @IsInt()
+  @Min(20)
+  @Max(60_000)
+  SCHEDULED_POLL_MS: number = 250;
+
+  /** Scheduled-send jobs each API process runs at once (each carries up to 25 messages of one phone, sent concurrently). */
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  SCHEDULED_CONCURRENCY: number = 8;
 }

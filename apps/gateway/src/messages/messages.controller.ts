@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
@@ -39,10 +39,18 @@ export class MessagesController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'A sent message with its status history' })
+  @ApiOperation({ summary: 'A sent or scheduled message with its status history' })
   @ApiOkResponse({ type: MessageView })
   @ApiErrors(404)
   find(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<MessageView> {
     return this.messages.find(phone, id);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Cancel a scheduled message (one sent with `send_at`) while it is still scheduled' })
+  @ApiOkResponse({ type: MessageView, description: 'The message, now `cancelled`; it is never sent.' })
+  @ApiErrors(404, 409)
+  cancel(@CurrentPhone() phone: PhoneContext, @Param('id') id: string): Promise<MessageView> {
+    return this.messages.cancel(phone, id);
   }
 }

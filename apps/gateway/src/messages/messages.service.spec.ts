@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { AppException } from '@app/errors';
 import type { PhonesService } from '../accounts/phones.service';
+import type { ConversationRules } from '../conversations/conversation-rules.service';
+import { ServiceWindowClosedException } from '../conversations/conversation-refusals';
 import type { CursorPaging } from '../common/cursor-page';
 import type { NetworkConfig } from '../network/network.config';
 import type { MessagesConfig } from './messages.config';
@@ -13,6 +15,8 @@ import type { SendMessageBody } from './message.dto';
 import type { MessageSummary, MessageView } from './message-answers.dto';
 import type { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
+import type { ScheduledMessagesRepository, ScheduledRow } from './scheduled-messages.repository';
+import { ScheduledMessagesService } from './scheduled-messages.service';
 import type { ThroughputLimiter } from './throughput.limiter';
 
 /** The fast layer: MessagesService on in-memory fakes of its repositories, provider and limiter (no PostgreSQL, no Redis). */
@@ -73,6 +77,43 @@ class FakeMessages implements Pick<MessagesRepository, 'insert' | 'unknownMedia'
   }
 }
 
+class FakeScheduled implements Pick<ScheduledMessagesRepository, 'insert' | 'find' | 'cancel'> {
+  readonly rows: (ScheduledRow & { accountId: string; request: SendMessage })[] = [];
+
+  async insert(row: { id: string; phoneRef: string; to: string; waId: string; request: SendMessage; sendAt: string }): Promise<void> {
+    const at = new Date().toISOString();
+    const phoneId = row.phoneRef === phone.phoneRef ? phone.phoneId : sibling.phoneId;
+    this.rows.push({
+      id: row.id,
+      accountId: phone.accountId,
+      phone_id: phoneId,
+      to: row.to,
+      wa_id: row.waId,
+      type: row.request.type,
+      state: 'scheduled',
+      send_at: row.sendAt,
+      message_id: null,
+      error: null,
+      created_at: at,
+      updated_at: at,
+      request: row.request,
+    });
+  }
+
+  async find(accountId: string, id: string): Promise<ScheduledRow | null> {
+    const row = this.rows.find((r) => r.id === id && r.accountId === accountId);
+    if (!row) return null;
+    const { accountId: _a, request: _r, ...view } = row;
+    return view;
+  }
+
+  async cancel(accountId: string, id: string): Promise<boolean> {
+    const row = this.rows.find((r) => r.id === id && r.accountId === accountId && r.state === 'scheduled');
+    if (row) row.state = 'cancelled';
+    return row !== undefined;
+  }
+}
+
 class FakeIdempotency implements Pick<IdempotencyRepository, 'claim' | 'complete' | 'release'> {
   readonly keys = new Map<string, { hash: Buffer; response: unknown }>();
 
@@ -128,6 +169,20 @@ class FakeThroughput implements Pick<ThroughputLimiter, 'take'> {
   }
 }
 
+/** The conversation rules over an in-memory set of contacts whose window is open (every contact unless `closed`). */
+class FakeRules implements Pick<ConversationRules, 'check' | 'markedRead'> {
+  closed = new Set<string>();
+  read: string[] = [];
+
+  async check(_phone: PhoneContext, message: SendMessage): Promise<void> {
+    if (!message.template && this.closed.has(message.to)) throw new ServiceWindowClosedException();
+  }
+
+  async markedRead(_phone: PhoneContext, messageId: string): Promise<void> {
+    this.read.push(messageId);
+  }
+}
+
 class FakePhones implements Pick<PhonesService, 'select'> {
   async select(own: PhoneContext, phoneId: string | undefined): Promise<PhoneContext> {
     return phoneId === sibling.phoneId ? sibling : own;
@@ -152,13 +207,17 @@ describe('MessagesService (in-memory fakes)', () => {
   let idempotency: FakeIdempotency;
   let provider: FakeProvider;
   let throughput: FakeThroughput;
+  let scheduled: FakeScheduled;
   let service: MessagesService;
+  let rules: FakeRules;
 
   beforeEach(() => {
     messages = new FakeMessages();
     idempotency = new FakeIdempotency();
     provider = new FakeProvider();
     throughput = new FakeThroughput();
+    scheduled = new FakeScheduled();
+    rules = new FakeRules();
     service = new MessagesService(
       { NETWORK: 'whatsapp' } as NetworkConfig,
       { IDEMPOTENCY_TTL_SECONDS: 86_400 } as MessagesConfig,
@@ -166,8 +225,21 @@ describe('MessagesService (in-memory fakes)', () => {
       idempotency as unknown as IdempotencyRepository,
       throughput as unknown as ThroughputLimiter,
       new FakePhones() as unknown as PhonesService,
+      new ScheduledMessagesService({ NETWORK: 'whatsapp' } as NetworkConfig, scheduled as unknown as ScheduledMessagesRepository),
+      rules as unknown as ConversationRules,
       provider as unknown as ChatProvider,
     );
+  });
+
+  it('checks the conversation rules before the provider: a refusal sends, records and spends nothing', async () => {
+    rules.closed.add('15550109999');
+    expect((await refusal(service.post(phone, text('15550109999'), 'key-1'))).status).toBe(400);
+    expect(provider.sent).toEqual([]);
+    expect(messages.rows).toEqual([]);
+    // The key was released: the same request may be retried once the window opens.
+    rules.closed.clear();
+    await service.post(phone, text('15550109999'), 'key-1');
+    expect(messages.rows.map((m) => m.wa_id)).toEqual(['15550109999']);
   });
 
   it('sends a text, answers the network’s id and records it once, then starts its statuses', async () => {
@@ -266,5 +338,38 @@ describe('MessagesService (in-memory fakes)', () => {
       by_status: { accepted: 2, sent: 0, delivered: 0, read: 0, failed: 0 },
     });
     expect((await service.stats(phone, { window: '7d' })).data).toHaveLength(168);
+  });
+
+  it('stores a message with send_at without sending it, shows it scheduled, sends it later through the send path, and cancels only while scheduled', async () => {
+    const sendAt = new Date(Date.now() + 60_000).toISOString();
+    const answer = await service.post(phone, { ...text(), send_at: sendAt }, undefined);
+    const id = (answer as { messages: { id: string }[] }).messages[0].id;
+    expect(answer).toEqual({
+      messaging_product: 'whatsapp',
+      contacts: [{ input: '15550102030', wa_id: '15550102030' }],
+      messages: [{ id, message_status: 'scheduled' }],
+    });
+    expect(id).toMatch(/^sched\.[\w-]{32}$/);
+    expect(provider.sent).toEqual([]);
+    expect(scheduled.rows[0].request.payload).not.toHaveProperty('send_at');
+    expect(await service.find(sibling, id)).toMatchObject({ id, status: 'scheduled', send_at: sendAt, statuses: [{ status: 'scheduled' }] });
+    await expect(service.find({ ...phone, accountId: 'acc-2' }, id)).rejects.toBeInstanceOf(ResourceNotFoundException);
+
+    expect(await service.sendScheduled(phone, scheduled.rows[0].request)).toMatchObject({ messages: [{ id: 'wamid.1' }] });
+    expect(provider.stored).toEqual(['wamid.1']);
+
+    const other = (await service.post(phone, { ...text('15550102031'), send_at: sendAt }, 'later-1')) as { messages: { id: string }[] };
+    expect(await service.post(phone, { ...text('15550102031'), send_at: sendAt }, 'later-1')).toEqual(other);
+    expect(scheduled.rows).toHaveLength(2);
+    expect(await service.cancel(phone, other.messages[0].id)).toMatchObject({
+      status: 'cancelled',
+      statuses: [{ status: 'scheduled' }, { status: 'cancelled' }],
+    });
+    expect(await refusal(service.cancel(phone, other.messages[0].id))).toEqual({
+      status: 409,
+      details: `id: message ${other.messages[0].id} is cancelled; only a scheduled message can be cancelled.`,
+    });
+    expect((await refusal(service.cancel(phone, 'wamid.1'))).status).toBe(409);
+    expect((await refusal(service.cancel({ ...phone, accountId: 'acc-2' }, other.messages[0].id))).status).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PhonesService } from '../accounts/phones.service';
+import { ConversationRules } from '../conversations/conversation-rules.service';
 import { cursorPage, keyCursor, keyOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import type { SuccessAnswer } from '../common/cursor-page.dto';
 import { NetworkConfig } from '../network/network.config';
@@ -18,6 +19,7 @@ import { messageRequest, type SendMessageBody } from './message.dto';
 import { messageFilter, STATS_WINDOWS, type MessageListQuery, type StatsQuery } from './message-query.dto';
 import type { MessageStats, MessageSummary, MessageView, SendMessageAnswer } from './message-answers.dto';
 import { MessagesRepository } from './messages.repository';
+import { NotScheduledException, ScheduledMessagesService, scheduledView } from './scheduled-messages.service';
 import { ThroughputLimiter } from './throughput.limiter';
 
 /** Every bucket names these, 0 when none; other statuses appear where they occur. */
@@ -35,6 +37,8 @@ export class MessagesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly throughput: ThroughputLimiter,
     private readonly phones: PhonesService,
+    private readonly scheduled: ScheduledMessagesService,
+    private readonly rules: ConversationRules,
     @Inject(CHAT_PROVIDER) private readonly provider: ChatProvider,
   ) {}
 
@@ -42,7 +46,9 @@ export class MessagesService {
   async post(phone: PhoneContext, body: SendMessageBody, idempotencyKey: string | undefined): Promise<SendMessageAnswer | SuccessAnswer> {
     const request = messageRequest(body);
     if (request.kind === 'read') {
+      // A read mark is no message: the network takes it whatever the window (for a message of the last 30 days).
       await this.provider.markRead(phone, request.messageId);
+      await this.rules.markedRead(phone, request.messageId);
       return { success: true };
     }
     if (request.mediaIds.length > 0) {
@@ -55,7 +61,9 @@ export class MessagesService {
       const first = request.mediaIds.find((m) => unknown.has(m.id));
       if (first) throw new InvalidParameterException(first.field, `${first.id} is not a media id of this account`);
     }
-    if (idempotencyKey === undefined) return this.send(phone, request);
+    const sendAt = body.send_at;
+    const deliver = () => (sendAt === undefined ? this.send(phone, request) : this.scheduled.schedule(phone, request, sendAt));
+    if (idempotencyKey === undefined) return deliver();
 
     const hash = createHash('sha256').update(JSON.stringify(body)).digest();
     const claim = await this.idempotency.claim(phone.phoneRef, idempotencyKey, hash, this.config.IDEMPOTENCY_TTL_SECONDS);
@@ -63,7 +71,7 @@ export class MessagesService {
     if (claim.kind === 'mismatch') throw new InvalidParameterException('Idempotency-Key', 'was already used with a different request body');
     if (claim.kind === 'pending') throw new IdempotencyPendingException();
     try {
-      const response = await this.send(phone, request);
+      const response = await deliver();
       await this.idempotency.complete(phone.phoneRef, idempotencyKey, response);
       return response;
     } catch (error) {
@@ -106,13 +114,30 @@ export class MessagesService {
     return { phone_id: phone.phoneId, window, since: since.replace('.000Z', 'Z'), data };
   }
 
+  /** A message of any phone of the account, sent or scheduled. */
   async find(phone: PhoneContext, id: string): Promise<MessageView> {
     const message = id.length <= 255 ? await this.messages.find(phone.accountId, id) : null;
-    if (!message) throw new ResourceNotFoundException('message', id);
-    return message;
+    if (message) return message;
+    const scheduled = await this.scheduled.find(phone.accountId, id);
+    if (!scheduled) throw new ResourceNotFoundException('message', id);
+    return scheduledView(scheduled, scheduled.message_id === null ? null : await this.messages.find(phone.accountId, scheduled.message_id));
   }
 
+  /** Cancels a scheduled message of the account while it is still scheduled (409 after, 404 for none of the account's). */
+  async cancel(phone: PhoneContext, id: string): Promise<MessageView> {
+    if (await this.scheduled.cancel(phone.accountId, id)) return this.find(phone, id);
+    const message = await this.find(phone, id);
+    throw new NotScheduledException(id, message.status);
+  }
+
+  /** A scheduled message at its time: handed to the network through the same path as an immediate send. */
+  sendScheduled(phone: PhoneContext, request: SendMessage): Promise<SendMessageAnswer> {
+    return this.send(phone, request);
+  }
+
+  /** Every send goes through here: the network's rules (service window, opt-outs) are checked right before the provider is called. */
   private async send(phone: PhoneContext, request: SendMessage): Promise<SendMessageAnswer> {
+    await this.rules.check(phone, request);
     await this.throughput.take(phone.phoneRef);
     const sent = await this.provider.send(phone, request);
     const recorded = await this.messages.insert({

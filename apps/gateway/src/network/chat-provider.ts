@@ -88,6 +88,8 @@ export interface ChatProvider {
   markRead(phone: PhoneContext, messageId: string): Promise<void>;
   /** Stores or forwards a file; returns the media id to use in messages. */
   uploadMedia(phone: PhoneContext, upload: MediaUpload): Promise<string>;
+  /** The bytes of a media of the account (uploaded, or received in a customer's message). */
+  downloadMedia(phone: PhoneContext, mediaId: string): Promise<Readable>;
   /** The gateway did not record an uploaded file (a bad form, an id taken): the sandbox deletes it (the real network keeps its own). */
   discardMedia(phone: PhoneContext, mediaId: string): Promise<void>;
   createTemplate(phone: PhoneContext, draft: TemplateDraft): Promise<CreatedTemplate>;

@@ -1,4 +1,5 @@
 import type { PhoneContext } from './chat-provider';
+import type { StatusConversation, StatusPricing } from './network-events';
 
 /** The network's notification body: `{object, entry: [{id, changes: [{field, value}]}]}`. */
 export interface NetworkNotification {
@@ -15,6 +16,8 @@ export interface StatusValue {
   status: string;
   timestamp: string;
   recipient_id: string;
+  conversation?: StatusConversation;
+  pricing?: StatusPricing;
   errors?: unknown[];
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StatusChange } from '../network/network-events';
+import type { StatusChange, StatusConversation, StatusPricing } from '../network/network-events';
 import { InvalidParameterException } from '../errors/network-error.exception';
 
 /** One usable change of a signed notification, every field checked. */
@@ -29,6 +29,9 @@ const NETWORK_ID = /^[\w.-]{1,64}$/;
 const FIELD = /^[a-z_]{1,48}$/;
 const STATUS = /^[a-z_]{1,16}$/;
 const EVENT = /^[A-Z_]{1,32}$/;
+/** A pricing category, type or conversation origin (`marketing`, `free_customer_service`), and a pricing model (`PMP`, `CBP`). */
+const TOKEN = /^[a-z_]{1,32}$/;
+const TOKEN_CASED = /^[A-Za-z_]{1,16}$/;
 /** 9999-12-31T23:59:59Z, the last second PostgreSQL's timestamptz and JavaScript's Date both hold. */
 const LAST_SECOND = 253_402_300_799;
 /** Entries, changes, statuses and messages taken from one notification; the network sends a handful, the body limit allows thousands. */
@@ -133,7 +136,43 @@ function statusChange(status: unknown): StatusChange {
   if (errors !== undefined && (!Array.isArray(errors) || errors.length > MAX_ERRORS || !storable(errors))) {
     throw new Skip(`errors must be an array of at most ${MAX_ERRORS} storable objects`);
   }
-  return { messageId, status: status.status, timestamp: secondsOf(status.timestamp), ...(errors ? { errors } : {}) };
+  const pricing = pricingOf(status.pricing);
+  const conversation = conversationOf(status.conversation);
+  return {
+    messageId,
+    status: status.status,
+    timestamp: secondsOf(status.timestamp),
+    ...(pricing ? { pricing } : {}),
+    ...(conversation ? { conversation } : {}),
+    ...(errors ? { errors } : {}),
+  };
+}
+
+/**
+ * A status's `pricing`, its known fields only; null when absent or not of the network's shape (the status is still taken).
+ * `billable`, which newer Graph API versions leave out, is then whether the `type` is `regular`.
+ */
+function pricingOf(value: unknown): StatusPricing | null {
+  if (!isObject(value)) return null;
+  const { billable, pricing_model: model, category, type } = value;
+  if (typeof category !== 'string' || !TOKEN.test(category) || typeof model !== 'string' || !TOKEN_CASED.test(model)) return null;
+  if (billable !== undefined && typeof billable !== 'boolean') return null;
+  if (type !== undefined && (typeof type !== 'string' || !TOKEN.test(type))) return null;
+  return { billable: billable ?? type === 'regular', pricing_model: model, category, ...(type !== undefined ? { type } : {}) };
+}
+
+/** A status's `conversation`, its known fields only; null when absent or not of the network's shape. */
+function conversationOf(value: unknown): StatusConversation | null {
+  if (!isObject(value) || typeof value.id !== 'string' || !NETWORK_ID.test(value.id)) return null;
+  const expires = value.expiration_timestamp;
+  const origin = isObject(value.origin) && typeof value.origin.type === 'string' && TOKEN.test(value.origin.type) ? { type: value.origin.type } : undefined;
+  return {
+    id: value.id,
+    ...((typeof expires === 'string' && /^\d{1,11}$/.test(expires)) || (typeof expires === 'number' && Number.isSafeInteger(expires) && expires >= 0)
+      ? { expiration_timestamp: String(expires) }
+      : {}),
+    ...(origin ? { origin } : {}),
+  };
 }
 
 function templateChange(entryId: unknown, value: Record<string, unknown>): { wabaId: string; templateId: string; event: string; reason: string | null } {

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public, StreamBody } from '@app/auth';
 import { ApiErrors } from '@app/errors';
-import { InvalidInputInterceptor } from '../common/invalid-input.interceptor';
+import { InvalidInputFilter } from '../common/invalid-input.filter';
 import { SingleQueryValuesGuard } from '../common/single-query-values.guard';
 import { SuccessAnswer } from '../common/cursor-page.dto';
 import { InboundNotificationsService } from './inbound-notifications.service';
@@ -19,7 +19,7 @@ const LIMIT = 3 * 1024 * 1024;
 @ApiErrors(400, 403)
 @Public()
 @UseGuards(SingleQueryValuesGuard)
-@UseInterceptors(InvalidInputInterceptor)
+@UseFilters(InvalidInputFilter)
 @Controller('network/notifications')
 export class InboundNotificationsController {
   constructor(private readonly inbound: InboundNotificationsService) {}

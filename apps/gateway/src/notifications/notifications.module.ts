@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module';
 import { MessagesModule } from '../messages/messages.module';
 import { NetworkEvents } from '../network/network-events';
 import { TemplatesModule } from '../templates/templates.module';
@@ -14,7 +15,7 @@ import { NotificationsService } from './notifications.service';
  */
 @Global()
 @Module({
-  imports: [MessagesModule, TemplatesModule, GatewayWebhooksModule],
+  imports: [ConversationsModule, MessagesModule, TemplatesModule, GatewayWebhooksModule],
   controllers: [InboundNotificationsController],
   providers: [NotificationsService, InboundNotificationsService, InboundRepository, { provide: NetworkEvents, useExisting: NotificationsService }],
   exports: [NetworkEvents],

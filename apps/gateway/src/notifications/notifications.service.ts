@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
+import { ConversationInbox } from '../conversations/conversation-inbox.service';
 import { NetworkConfig } from '../network/network.config';
 import { MessagesRepository } from '../messages/messages.repository';
 import type { PhoneContext } from '../network/chat-provider';
@@ -23,6 +24,7 @@ export class NotificationsService implements NetworkEvents {
     private readonly templates: TemplatesRepository,
     private readonly inbound: InboundRepository,
     private readonly outbox: NetworkNotificationOutbox,
+    private readonly inbox: ConversationInbox,
   ) {}
 
   /** A status of a message `phone` sent; a repeated one, or one for another phone's message, changes nothing. */
@@ -36,6 +38,8 @@ export class NotificationsService implements NetworkEvents {
         status: change.status,
         timestamp: String(change.timestamp),
         recipient_id: recorded.recipient,
+        ...(change.conversation ? { conversation: change.conversation } : {}),
+        ...(change.pricing ? { pricing: change.pricing } : {}),
         ...(change.errors ? { errors: change.errors } : {}),
       };
       return {
@@ -67,7 +71,10 @@ export class NotificationsService implements NetworkEvents {
     this.outbox.recorded(deliveries);
   }
 
-  /** Customers' messages (cloud): each message id taken once, then forwarded as the network sent them. */
+  /**
+   * Customers' messages (the network's, or the sandbox's customer): each message id taken once, stored in its
+   * conversation (keywords applied), then forwarded as the network sent them.
+   */
   async inboundMessages(phone: PhoneContext, value: Record<string, unknown> & { messages: { id: string }[] }): Promise<void> {
     const deliveries = await this.sql.transaction(async (tx) => {
       const fresh = await this.inbound.takeNew(
@@ -76,7 +83,8 @@ export class NotificationsService implements NetworkEvents {
       );
       const messages = value.messages.filter((m) => fresh.has(`message:${m.id}`));
       if (messages.length === 0) return 0;
-      return this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, { ...value, messages }));
+      const forwarded = await this.outbox.record(tx, phone.phoneRef, MESSAGES_FIELD, notification(phone, MESSAGES_FIELD, { ...value, messages }));
+      return forwarded + (await this.inbox.record(tx, phone, messages, value.contacts));
     });
     this.outbox.recorded(deliveries);
   }

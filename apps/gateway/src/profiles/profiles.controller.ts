@@ -1,3 +1,4 @@
+import { Actor, type AuditActor } from '@app/audit';
 import { Body, Get, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
@@ -27,8 +28,8 @@ export class ProfilesController {
   })
   @ApiCreatedResponse({ type: SuccessAnswer })
   @ApiErrors(403, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery): Promise<SuccessAnswer> {
-    return this.profiles.update(phone, query.phone_id, body);
+  update(@CurrentPhone() phone: PhoneContext, @Body() body: UpdateProfileBody, @Query() query: PhoneQuery, @Actor() actor: AuditActor): Promise<SuccessAnswer> {
+    return this.profiles.update(phone, query.phone_id, body, actor);
   }
 
   @Get()

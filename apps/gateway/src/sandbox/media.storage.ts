@@ -1,5 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -11,6 +11,8 @@ export abstract class MediaStorage {
   /** Writes the stream completely, or not at all. */
   abstract save(accountId: string, id: string, stream: Readable): Promise<void>;
   abstract remove(accountId: string, id: string): Promise<void>;
+  /** The stored file; null when there is none. */
+  abstract open(accountId: string, id: string): Promise<Readable | null>;
 }
 
 /**
@@ -38,5 +40,11 @@ export class LocalMediaStorage extends MediaStorage {
 
   async remove(accountId: string, id: string): Promise<void> {
     await rm(join(this.config.MEDIA_DIR, accountId, id), { force: true });
+  }
+
+  async open(accountId: string, id: string): Promise<Readable | null> {
+    const path = join(this.config.MEDIA_DIR, accountId, id);
+    const found = await stat(path).catch(() => null);
+    return found?.isFile() ? createReadStream(path) : null;
   }
 }

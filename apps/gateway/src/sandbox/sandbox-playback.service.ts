@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { NetworkConfig } from '../network/network.config';
 import { SandboxConfig } from './sandbox.config';
 import type { PhoneContext } from '../network/chat-provider';
-import { NetworkEvents } from '../network/network-events';
-import { SandboxRepository, type PhoneColumns } from './sandbox.repository';
+import { NetworkEvents, type StatusConversation, type StatusPricing } from '../network/network-events';
+import { pricesOf, pricingCategory, sandboxPricing } from '../pricing/price-table';
+import { PricingConfig } from '../pricing/pricing.config';
+import { SandboxRepository, type MessagePricingFacts, type PhoneColumns } from './sandbox.repository';
 import { reviewRejection, storedBodyText } from './template-review';
 
 /** Recipients whose number ends in these digits are undeliverable in the sandbox (documented in the README). */
@@ -18,6 +21,8 @@ const UNDELIVERABLE_ERROR = {
 };
 
 type Step = 'sent' | 'delivered' | 'read' | 'failed';
+
+const DAY_MS = 86_400_000;
 
 const PAGE = 500;
 /** Longest wait for sandbox steps under way at shutdown. */
@@ -41,6 +46,7 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
   constructor(
     private readonly networkConfig: NetworkConfig,
     private readonly config: SandboxConfig,
+    private readonly pricing: PricingConfig,
     private readonly repository: SandboxRepository,
     private readonly network: NetworkEvents,
   ) {}
@@ -68,7 +74,7 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
 
   /** A message was just recorded as accepted. */
   messageAccepted(phone: PhoneContext, messageId: string, waId: string): void {
-    this.track(this.playMessage(phone, messageId, stepsAfter('accepted', waId), Date.now()));
+    this.track(this.playMessage(phone, { id: messageId, waId }, stepsAfter('accepted', waId), Date.now()));
   }
 
   /** A template was just recorded as PENDING. */
@@ -80,7 +86,7 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
   private async resume(): Promise<void> {
     await this.eachRow(
       (after) => this.repository.unfinishedMessages(after, PAGE),
-      (m) => this.playMessage(phoneOf(m), m.id, stepsAfter(m.status, m.wa_id), m.since_ms),
+      (m) => this.playMessage(phoneOf(m), { id: m.id, waId: m.wa_id, facts: m }, stepsAfter(m.status, m.wa_id), m.since_ms),
     );
     await this.eachRow(
       (after) => this.repository.pendingTemplates(after, PAGE),
@@ -98,23 +104,49 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  /** Plays `steps`, the first due one delay after `since`, each next one a delay later; a due step runs now. */
-  private async playMessage(phone: PhoneContext, messageId: string, steps: Step[], since: number): Promise<void> {
+  /**
+   * Plays `steps`, the first due one delay after `since`, each next one a delay later; a due step runs now.
+   * `sent`, `delivered` and `read` carry the message's `pricing` and `conversation` (see statusPricing).
+   */
+  private async playMessage(phone: PhoneContext, message: PlayedMessage, steps: Step[], since: number): Promise<void> {
     const delay = this.config.SANDBOX_STATUS_DELAY_MS;
     for (let i = 0; i < steps.length && !this.stopped; i++) {
       const wait = since + (i + 1) * delay - Date.now();
       if (wait > 0) {
-        this.later(wait, () => this.playMessage(phone, messageId, steps.slice(i), since + i * delay));
+        this.later(wait, () => this.playMessage(phone, message, steps.slice(i), since + i * delay));
         return;
       }
       const status = steps[i];
+      const priced = status === 'failed' ? {} : await this.statusPricing(phone, message, status);
       await this.network.messageStatus(phone, {
-        messageId,
+        messageId: message.id,
         status,
         timestamp: Math.floor(Date.now() / 1000),
+        ...priced,
         ...(status === 'failed' ? { errors: [UNDELIVERABLE_ERROR] } : {}),
       });
     }
+  }
+
+  /**
+   * The `pricing` and `conversation` of a delivered message's status, as the network reports them: the category is the
+   * template's (else `service`), billable by the price table (PRICING_TABLE); the conversation is one per phone, contact,
+   * category and UTC day (its id a hash of those), expiring at the day's end, `expiration_timestamp` only with `sent`.
+   */
+  private async statusPricing(
+    phone: PhoneContext,
+    message: PlayedMessage,
+    status: Step,
+  ): Promise<{ pricing?: StatusPricing; conversation?: StatusConversation }> {
+    message.facts ??= (await this.repository.messagePricing(message.id)) ?? undefined;
+    if (!message.facts) return {};
+    const category = pricingCategory(message.facts.template_category);
+    const day = Math.floor(message.facts.created_ms / DAY_MS) * DAY_MS;
+    const id = createHash('sha256').update(`${phone.phoneRef}:${message.waId}:${category}:${day}`).digest('hex').slice(0, 32);
+    return {
+      pricing: sandboxPricing(category, pricesOf(this.pricing.PRICING_TABLE)),
+      conversation: { id, ...(status === 'sent' ? { expiration_timestamp: String((day + DAY_MS) / 1000) } : {}), origin: { type: category } },
+    };
   }
 
   private async review(phone: PhoneContext, templateId: string, bodyText: string, since: number): Promise<void> {
@@ -142,6 +174,13 @@ export class SandboxPlayback implements OnApplicationBootstrap, BeforeApplicatio
   private failed(error: unknown): void {
     this.logger.warn({ err: error }, 'sandbox step failed');
   }
+}
+
+/** A message whose statuses the sandbox plays; `facts` are looked up when its first priced status is due. */
+interface PlayedMessage {
+  id: string;
+  waId: string;
+  facts?: MessagePricingFacts;
 }
 
 /** The steps still to play after `current`: none once final. */

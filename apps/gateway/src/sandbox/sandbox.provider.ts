@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { numericId } from '../common/numeric-id';
 import { NetworkConfig } from '../network/network.config';
-import { InvalidParameterException, NetworkErrorCode, UpstreamException } from '../errors/network-error.exception';
+import type { Readable } from 'node:stream';
+import { InvalidParameterException, NetworkErrorCode, ResourceNotFoundException, UpstreamException } from '../errors/network-error.exception';
 import type {
   ChatProvider,
   CreatedTemplate,
@@ -41,13 +42,19 @@ export class SandboxProvider implements ChatProvider {
   }
 
   async markRead(): Promise<void> {
-    // Customers' messages never reach the sandbox; marking one read is accepted, as the network does.
+    // Marking a customer's message read is accepted, as the network does; the gateway records it (ConversationRules).
   }
 
   async uploadMedia(phone: PhoneContext, upload: MediaUpload): Promise<string> {
     const id = numericId();
     await this.storage.save(phone.accountId, id, upload.stream);
     return id;
+  }
+
+  async downloadMedia(phone: PhoneContext, mediaId: string): Promise<Readable> {
+    const file = await this.storage.open(phone.accountId, mediaId);
+    if (!file) throw new ResourceNotFoundException('media', mediaId);
+    return file;
   }
 
   async discardMedia(phone: PhoneContext, mediaId: string): Promise<void> {

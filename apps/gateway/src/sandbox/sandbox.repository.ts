@@ -18,14 +18,27 @@ export interface SendableTemplate {
   components: unknown[];
 }
 
+/** What the sandbox prices a message by: its template's category (null for a message that is not a template) and when it was sent. */
+export interface MessagePricingFacts {
+  template_category: string | null;
+  /** When it was recorded, in epoch milliseconds. */
+  created_ms: number;
+}
+
 /** A message whose statuses have not reached a final one, with the phone it was sent from. */
-export interface UnfinishedMessage extends PhoneColumns {
+export interface UnfinishedMessage extends PhoneColumns, MessagePricingFacts {
   id: string;
   wa_id: string;
   status: string;
   /** When its last status was recorded, in epoch milliseconds. */
   since_ms: number;
 }
+
+/** The template category of message `m` (its account's template of the name and language it names), and its time. */
+const PRICING_FACTS = `(SELECT t.category FROM gateway.templates t
+      WHERE m.type = 'template' AND t.account_id = p.account_id
+        AND t.name = m.payload -> 'template' ->> 'name' AND t.language = m.payload -> 'template' -> 'language' ->> 'code') AS template_category,
+    (extract(epoch FROM m.created_at) * 1000)::float8 AS created_ms`;
 
 /** A template awaiting review, with the first phone of its account (the notification goes to that phone's webhooks). */
 export interface PendingTemplate extends PhoneColumns {
@@ -66,10 +79,17 @@ export class SandboxRepository {
     ]);
   }
 
+  /** How the sandbox prices a message it plays; null when no message has the id. */
+  messagePricing(messageId: string): Promise<MessagePricingFacts | null> {
+    return this.sql.one<MessagePricingFacts>(`SELECT ${PRICING_FACTS} FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref WHERE m.id = $1`, [
+      messageId,
+    ]);
+  }
+
   /** Up to `limit` messages after `afterId` (by id) still short of `read` or `failed`; paging by id walks the primary key once. */
   unfinishedMessages(afterId: string, limit: number): Promise<UnfinishedMessage[]> {
     return this.sql.rows<UnfinishedMessage>(
-      `SELECT m.id, m.wa_id, m.status, (extract(epoch FROM m.updated_at) * 1000)::float8 AS since_ms,
+      `SELECT m.id, m.wa_id, m.status, (extract(epoch FROM m.updated_at) * 1000)::float8 AS since_ms, ${PRICING_FACTS},
               p.id AS phone_ref, p.account_id, p.phone, p.phone_id, a.waba_id
          FROM gateway.messages m JOIN gateway.phones p ON p.id = m.phone_ref JOIN gateway.accounts a ON a.id = p.account_id
         WHERE m.id > $1 AND m.status IN ('accepted', 'sent', 'delivered')

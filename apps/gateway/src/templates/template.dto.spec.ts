@@ -1,24 +1,20 @@
 import 'reflect-metadata';
-import type { ExecutionContext } from '@nestjs/common';
 import fc from 'fast-check';
-import { createValidationPipe } from '@app/errors';
-import { from, lastValueFrom } from 'rxjs';
-import { InvalidInputInterceptor } from '../common/invalid-input.interceptor';
+import { createValidationPipe, ValidationFailedException } from '@app/errors';
+import { invalidParameter } from '../common/invalid-input.filter';
 import { InvalidParameterException } from '../errors/network-error.exception';
 import { CreateTemplateBody, templateDraft } from './template.dto';
 import type { TemplateDraft } from '../network/chat-provider';
 
 const pipe = createValidationPipe();
-const interceptor = new InvalidInputInterceptor();
 
-/** The body through the global pipe and the network's error rendering, as a request takes them. */
+/** The body through the global pipe and the network's error rendering (InvalidInputFilter's), as a request takes them. */
 async function parseTemplateDraft(body: unknown): Promise<TemplateDraft> {
-  const validated = await lastValueFrom(
-    interceptor.intercept({} as ExecutionContext, {
-      handle: () => from(pipe.transform(body, { type: 'body', metatype: CreateTemplateBody }) as Promise<CreateTemplateBody>),
-    }),
-  );
-  return templateDraft(validated as CreateTemplateBody);
+  try {
+    return templateDraft((await pipe.transform(body, { type: 'body', metatype: CreateTemplateBody })) as CreateTemplateBody);
+  } catch (error) {
+    throw error instanceof ValidationFailedException ? invalidParameter(error) : error;
+  }
 }
 
 const accepted = (body: unknown): Promise<boolean> =>

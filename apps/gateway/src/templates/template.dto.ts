@@ -126,7 +126,7 @@ export class UnusedBodyExample {
   @ApiPropertyOptional() @Rule('bodyText', checked) body_text?: unknown;
 }
 
-export class BodyComponent {
+export class TemplateBodyComponent {
   @ApiProperty({ enum: ['BODY'] }) @Rule('componentType', checked) type!: string;
 
   @ApiProperty({ maxLength: TEMPLATE_LIMITS.body, description: 'Variables {{1}}, {{2}}… in order.' })
@@ -350,7 +350,9 @@ function componentsRefusal(value: unknown, draft: Record<string, unknown>): Refu
   if (header !== null) return header;
   if (!at.has('BODY')) return 'must hold a BODY component';
   return (
-    check('BODY', (c) => shape(c, BodyComponent)) ?? check('FOOTER', (c) => shape(c, FooterComponent)) ?? check('BUTTONS', (c) => shape(c, ButtonsComponent))
+    check('BODY', (c) => shape(c, TemplateBodyComponent)) ??
+    check('FOOTER', (c) => shape(c, FooterComponent)) ??
+    check('BUTTONS', (c) => shape(c, ButtonsComponent))
   );
 }
 
@@ -386,9 +388,11 @@ export class CreateTemplateBody {
     maxItems: TEMPLATE_LIMITS.components,
     description: 'HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once.',
     items: {
-      oneOf: [TextHeader, LocationHeader, MediaHeader, BodyComponent, FooterComponent, ButtonsComponent, AuthBody, AuthFooter, AuthButtons].map((cls) => ({
-        $ref: getSchemaPath(cls),
-      })),
+      oneOf: [TextHeader, LocationHeader, MediaHeader, TemplateBodyComponent, FooterComponent, ButtonsComponent, AuthBody, AuthFooter, AuthButtons].map(
+        (cls) => ({
+          $ref: getSchemaPath(cls),
+        }),
+      ),
     },
   })
   @Rule('components', componentsRefusal)
@@ -399,7 +403,7 @@ export const TEMPLATE_MODELS = [
   TextHeader,
   LocationHeader,
   MediaHeader,
-  BodyComponent,
+  TemplateBodyComponent,
   FooterComponent,
   ButtonsComponent,
   AuthBody,

@@ -7,7 +7,7 @@ export class GatewayWebhooksConfig {
   /** Notification types a webhook may subscribe to, comma-separated. */
   @IsString()
   @Matches(/^[a-z_]+(,[a-z_]+)*$/)
-  WEBHOOK_TYPES: string = 'messages';
+  WEBHOOK_TYPES: string = 'messages,user_preferences';
 
   get webhookTypes(): string[] {
     return this.WEBHOOK_TYPES.split(',');

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { TargetPolicy, WebhookLimitReachedException, WebhooksService, type AttemptView, type DeliveryView, type WebhookRecord } from '@app/webhooks';
+import { AuditLog, type AuditActor } from '@app/audit';
+import {
+  auditWebhookChange,
+  TargetPolicy,
+  WebhookLimitReachedException,
+  WebhooksService,
+  type AttemptView,
+  type DeliveryView,
+  type WebhookRecord,
+} from '@app/webhooks';
 import { PhonesService } from '../accounts/phones.service';
 import { cursorPage, offsetCursor, offsetOf, type CursorPage, type CursorPaging } from '../common/cursor-page';
 import { InvalidParameterException } from '../errors/network-error.exception';
@@ -20,13 +29,18 @@ export class WebhookRegistrationsService {
     private readonly webhooks: WebhooksService,
     private readonly phones: PhonesService,
     private readonly targets: TargetPolicy,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody): Promise<WebhookCreated> {
+  async create(own: PhoneContext, phoneId: string | undefined, body: CreateWebhookBody, actor: AuditActor): Promise<WebhookCreated> {
     const phone = await this.targetPhone(own, phoneId, body.phone);
     await this.checkEndpoint(body.endpoint);
     const { webhook } = await this.webhooks
-      .create(phone.phoneRef, { url: body.endpoint, events: body.types, headers: body.headers ?? {} })
+      .create(
+        phone.phoneRef,
+        { url: body.endpoint, events: body.types, headers: body.headers ?? {} },
+        auditWebhookChange(this.audit, actor, phone.accountId, 'webhook.created'),
+      )
       .catch((error: unknown) => {
         // The engine's cap (WEBHOOKS_MAX_PER_OWNER, per phone here), told in the network's (#100) body.
         if (error instanceof WebhookLimitReachedException) {
@@ -43,18 +57,24 @@ export class WebhookRegistrationsService {
     return { webhooks: rows.map((row) => this.view(own, row)), success: true };
   }
 
-  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: UpdateWebhookBody): Promise<WebhookUpdated> {
+  async update(own: PhoneContext, phoneId: string | undefined, id: string, body: UpdateWebhookBody, actor: AuditActor): Promise<WebhookUpdated> {
     const phone = await this.targetPhone(own, phoneId, body.phone);
     // A field sent as null is kept, as one left out.
     const endpoint = body.endpoint ?? undefined;
     if (endpoint !== undefined) await this.checkEndpoint(endpoint);
-    const webhook = await this.webhooks.update(phone.phoneRef, id, { url: endpoint, events: body.types ?? undefined, headers: body.headers ?? undefined });
+    const webhook = await this.webhooks.update(
+      phone.phoneRef,
+      id,
+      { url: endpoint, events: body.types ?? undefined, headers: body.headers ?? undefined },
+      auditWebhookChange(this.audit, actor, phone.accountId, 'webhook.updated'),
+    );
     const { types: _omitted, ...view } = this.view(phone, webhook);
     return { success: true, ...view };
   }
 
-  async delete(own: PhoneContext, phoneId: string | undefined, id: string): Promise<void> {
-    await this.webhooks.delete((await this.phones.select(own, phoneId)).phoneRef, id);
+  async delete(own: PhoneContext, phoneId: string | undefined, id: string, actor: AuditActor): Promise<void> {
+    const phone = await this.phones.select(own, phoneId);
+    await this.webhooks.delete(phone.phoneRef, id, auditWebhookChange(this.audit, actor, phone.accountId, 'webhook.deleted'));
   }
 
   /** The webhook's deliveries, newest first. */

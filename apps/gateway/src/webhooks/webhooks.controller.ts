@@ -1,3 +1,4 @@
+import { Actor, type AuditActor } from '@app/audit';
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, IntersectionType } from '@nestjs/swagger';
 import { ApiErrors } from '@app/errors';
@@ -33,8 +34,13 @@ export class WebhooksController {
     },
   })
   @ApiErrors(403, 409, 413, 415)
-  create(@CurrentPhone() phone: PhoneContext, @Body() body: CreateWebhookBody, @Query() query: PhoneQuery): Promise<WebhookCreated> {
-    return this.webhooks.create(phone, query.phone_id, body);
+  create(
+    @CurrentPhone() phone: PhoneContext,
+    @Body() body: CreateWebhookBody,
+    @Query() query: PhoneQuery,
+    @Actor() actor: AuditActor,
+  ): Promise<WebhookCreated> {
+    return this.webhooks.create(phone, query.phone_id, body, actor);
   }
 
   @Get()
@@ -49,8 +55,14 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookUpdated })
   @ApiBody({ type: UpdateWebhookBody, examples: { endpoint: { summary: 'Move the endpoint', value: { endpoint: 'https://hooks.example.com/gateway/v2' } } } })
   @ApiErrors(403, 404, 409, 413, 415)
-  update(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Body() body: UpdateWebhookBody, @Query() query: PhoneQuery): Promise<WebhookUpdated> {
-    return this.webhooks.update(phone, query.phone_id, id, body);
+  update(
+    @CurrentPhone() phone: PhoneContext,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookBody,
+    @Query() query: PhoneQuery,
+    @Actor() actor: AuditActor,
+  ): Promise<WebhookUpdated> {
+    return this.webhooks.update(phone, query.phone_id, id, body, actor);
   }
 
   @Delete(':id')
@@ -58,8 +70,8 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete a webhook' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrors(403, 404)
-  delete(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Query() query: PhoneQuery): Promise<void> {
-    return this.webhooks.delete(phone, query.phone_id, id);
+  delete(@CurrentPhone() phone: PhoneContext, @Param('id') id: string, @Query() query: PhoneQuery, @Actor() actor: AuditActor): Promise<void> {
+    return this.webhooks.delete(phone, query.phone_id, id, actor);
   }
 
   @Get(':id/deliveries')

@@ -33,7 +33,9 @@ export async function startFakeGraphApi() {
         hanging.add(res);
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      res
+        .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+        .end(answer.body === undefined ? '' : Buffer.isBuffer(answer.body) ? answer.body : JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

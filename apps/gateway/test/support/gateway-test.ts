@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Module, type Type } from '@nestjs/common';
 import { SecretCipher } from '@app/secrets';
-import { createTestApp, type TestApp } from '@app/testkit';
+import { createTestApp, eventually, type TestApp } from '@app/testkit';
 import request from 'supertest';
 import { numericId } from '../../src/common/numeric-id';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
@@ -68,10 +68,10 @@ export function text(to: string, body = 'hello'): Record<string, unknown> {
 }
 
 /** For a describe block: a sandbox gateway (started before the block, closed after it) and a fresh phone before each test. */
-export function useGateway(on: { app(gw: Gateway): void; phone(phone: Phone): void }): void {
+export function useGateway(on: { app(gw: Gateway): void; phone(phone: Phone): void }, env: Record<string, string> = {}): void {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway();
+    gw = await startGateway(env);
     on.app(gw);
   });
   afterAll(() => gw.close());
@@ -101,5 +101,42 @@ export function useCloudGateway(env: Record<string, string> = {}): { readonly gw
     get graph() {
       return graph;
     },
+  };
+}
+
+/**
+ * The sandbox's customer `from` writes to `phone` (POST api/Sandbox/Inbound), which opens the
+ * contact's 24-hour service window: free-form messages to a contact need it.
+ */
+export async function openConversation(gw: Gateway, phone: Phone, from: string, body = 'Hi'): Promise<string> {
+  const res = await request(gw.http).post('/api/Sandbox/Inbound').set(phone.headers).send({ from, type: 'text', text: { body } }).expect(200);
+  return res.body.id as string;
+}
+
+/** Creates a template for `phone`'s account and waits for the sandbox to approve it. */
+export async function approvedTemplate(gw: Gateway, phone: Phone, body: Record<string, unknown>): Promise<string> {
+  const { id } = (await request(gw.http).post('/api/Templates').set(phone.headers).send(body).expect(201)).body as { id: string };
+  await eventually(
+    async () => {
+      const res = await request(gw.http).get(`/api/Templates/${id}`).set(phone.headers).expect(200);
+      if (res.body.status === 'REJECTED') throw new Error(`template ${String(body.name)} was rejected`);
+      return res.body.status === 'APPROVED' ? true : undefined;
+    },
+    { what: `template ${String(body.name)} approved`, timeoutMs: 10_000 },
+  );
+  return id;
+}
+
+/** A template of `category` with one body variable, and the message that sends it to `to`. */
+export function templateOf(name: string, category: 'MARKETING' | 'UTILITY'): Record<string, unknown> {
+  return { name, category, language: 'en_US', components: [{ type: 'BODY', text: 'Hi {{1}}, news for you.', example: { body_text: [['Ana']] } }] };
+}
+
+export function templateMessage(to: string, name: string): Record<string, unknown> {
+  return {
+    messaging_product: NETWORK,
+    to,
+    type: 'template',
+    template: { name, language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] },
   };
 }

@@ -1,14 +1,13 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type { FieldErrors } from '@app/errors';
-import type { Paginated } from '@app/pagination';
-import { PageOf } from '../common/page.dto';
+import { PageOf, type Paginated } from '@app/pagination';
 import { PUSH_STATUSES, type PushStatus } from './push-item.entity';
 import { PLATFORMS, type Platform } from './push-payload';
 
 const FIELD_ERRORS = {
   type: 'object' as const,
   additionalProperties: { type: 'array', items: { type: 'string' } },
-  example: { nm_plataforma: ['nm_plataforma must be iOS or Android (any case).'] },
+  example: { nm_plataforma: ['nm_plataforma must be iOS, Android or Web (any case).'] },
 };
 
 /** An item the request refused (also kept with the batch, so a replay answers the same). */
@@ -40,12 +39,14 @@ export class BulkPushResult {
 /** What one valid item would send: the text after its variables are filled in, to which device, when. */
 export class PushPreview {
   @ApiProperty() index!: number;
+  @ApiProperty({ enum: ['scheduled', 'quiet'], description: 'quiet: due inside quiet hours with quiet_hours "drop"; it would not be sent.' })
+  status!: 'scheduled' | 'quiet';
   @ApiProperty({ enum: PLATFORMS }) platform!: Platform;
   @ApiProperty() nm_push!: string;
   @ApiProperty({ example: 'Hi Ana' }) title!: string;
   @ApiProperty({ example: 'Use BF10' }) body!: string;
   @ApiProperty({ type: String, nullable: true }) url_scheme!: string | null;
-  @ApiProperty({ format: 'date-time' }) due_at!: string;
+  @ApiProperty({ format: 'date-time', description: 'The UTC instant it is due (local time and quiet hours applied).' }) due_at!: string;
 }
 
 /** 200 to POST with `?dry_run=true`: the same checks, nothing stored or sent. */
@@ -66,6 +67,8 @@ export class PushCounts implements Record<PushStatus, number> {
   @ApiProperty() failed!: number;
   @ApiProperty() invalid_token!: number;
   @ApiProperty() cancelled!: number;
+  @ApiProperty({ description: "Not sent: the device token's frequency cap was reached." }) capped!: number;
+  @ApiProperty({ description: 'Not sent: due inside quiet hours with quiet_hours "drop".' }) quiet!: number;
 }
 
 /** A batch as GET /api/pushm/bulk lists it. */
@@ -76,6 +79,17 @@ export class BatchSummary {
   @ApiProperty() accepted!: number;
   @ApiProperty() rejected!: number;
   @ApiProperty({ type: PushCounts }) counts!: PushCounts;
+  @ApiProperty({ type: Number, nullable: true, description: 'Most sends in any 60 s; null: unlimited.' }) throttle_per_minute!: number | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the last push is expected out, from the due times and the throttle (null when nothing is to be sent).',
+  })
+  expected_finish_at!: string | null;
+  @ApiProperty({ description: 'Pushes the app reported opened (POST /api/pushm/opened), each counted once.' }) opened!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 0.125, description: 'opened / sent (0 to 1); null while none is sent.' })
+  open_rate!: number | null;
 }
 
 export const BatchPage = PageOf(BatchSummary, 'BatchPage');

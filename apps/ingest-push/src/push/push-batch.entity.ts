@@ -39,6 +39,14 @@ export class PushBatchEntity {
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 
+  /** Most sends of the batch in any 60 s (its throttle_per_minute, else PUSH_DEFAULT_THROTTLE_PER_MINUTE); null: unlimited. */
+  @Column({ name: 'throttle_per_minute', type: 'integer', nullable: true })
+  throttlePerMinute!: number | null;
+
+  /** When its last push is expected out, given its due times and throttle (null when none is to be sent). */
+  @Column({ name: 'expected_finish_at', type: 'timestamptz', nullable: true })
+  expectedFinishAt!: Date | null;
+
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
   cancelledAt!: Date | null;
 }

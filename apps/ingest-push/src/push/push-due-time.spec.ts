@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { dueInstant, isRealDate, isTimeZone, isWallTime } from './push-due-time';
+import { dueInstant, isRealDate, isTimeZone, isWallTime, localInstant, quietUntil } from './push-due-time';
 
 describe('push due time', () => {
   it.each(['2026-02-28', '2028-02-29', '2026-12-31', '1970-01-01', '9999-12-31'])('takes the real date %s', (d) => expect(isRealDate(d)).toBe(true));
@@ -47,6 +47,43 @@ describe('push due time', () => {
           expect(due.getTime()).toBeLessThanOrEqual(Math.floor(instant.getTime() / 1000) * 1000);
         },
       ),
+    );
+  });
+
+  it('local delivery: the next time the zone shows the wall time, today or tomorrow', () => {
+    const now = Date.parse('2026-03-10T10:00:00Z'); // 07:00 in São Paulo, 19:00 in Tokyo
+    expect(localInstant('09:00:00', 'America/Sao_Paulo', now, null).toISOString()).toBe('2026-03-10T12:00:00.000Z');
+    expect(localInstant('09:00:00', 'Asia/Tokyo', now, null).toISOString()).toBe('2026-03-11T00:00:00.000Z');
+    expect(localInstant('09:00:00', 'Asia/Tokyo', now, '2026-03-10').toISOString()).toBe('2026-03-10T00:00:00.000Z');
+    // A spring-forward night: 02:30 does not exist in New York on 2026-03-08, so it moves to 03:30 (EDT).
+    expect(localInstant('02:30:00', 'America/New_York', Date.parse('2026-03-08T05:00:00Z'), null).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+  });
+
+  it('quiet hours: inside (spanning midnight or not) gives their end in the zone; outside gives null', () => {
+    const night = { start: '22:00', end: '08:00' };
+    expect(quietUntil(Date.parse('2026-03-11T02:00:00Z'), 'America/Sao_Paulo', night)?.toISOString()).toBe('2026-03-11T11:00:00.000Z'); // 23:00 local
+    expect(quietUntil(Date.parse('2026-03-11T09:00:00Z'), 'America/Sao_Paulo', night)?.toISOString()).toBe('2026-03-11T11:00:00.000Z'); // 06:00 local
+    expect(quietUntil(Date.parse('2026-03-11T11:00:00Z'), 'America/Sao_Paulo', night)).toBeNull(); // 08:00 local: over
+    expect(quietUntil(Date.parse('2026-03-11T00:59:00Z'), 'America/Sao_Paulo', night)).toBeNull(); // 21:59 local
+    const lunch = { start: '12:00', end: '13:30' };
+    expect(quietUntil(Date.parse('2026-03-11T12:15:00Z'), 'UTC', lunch)?.toISOString()).toBe('2026-03-11T13:30:00.000Z');
+    expect(quietUntil(Date.parse('2026-03-11T13:30:00Z'), 'UTC', lunch)).toBeNull();
+  });
+
+  it('quiet hours hold every instant inside them to an end that is outside them (property)', () => {
+    const hhmm = fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    const zone = fc.constantFrom('UTC', 'America/Sao_Paulo', 'Asia/Kolkata', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe');
+    fc.assert(
+      fc.property(fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }), zone, hhmm, hhmm, (at, z, start, end) => {
+        fc.pre(start !== end);
+        const until = quietUntil(at, z, { start, end });
+        if (until === null) return;
+        expect(until.getTime()).toBeGreaterThan(at);
+        expect(until.getTime() - at).toBeLessThanOrEqual(25 * 3_600_000);
+        expect(quietUntil(until.getTime(), z, { start, end })).toBeNull();
+      }),
     );
   });
 });

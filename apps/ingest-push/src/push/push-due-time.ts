@@ -69,3 +69,43 @@ export function dueInstant(date: string, time: string, zone: string): Date {
   const valid = [wall - before, wall - after].filter((t) => offsetAt(zone, t) === wall - t);
   return new Date(valid.length > 0 ? Math.min(...valid) : wall - before);
 }
+
+/** The calendar date (`YYYY-MM-DD`) and wall time (`HH:MM:SS`) the clock of `zone` shows at `instant`. */
+export function wallClock(zone: string, instant: number): { date: string; time: string } {
+  const iso = new Date(Math.floor(instant / 1000) * 1000 + offsetAt(zone, instant)).toISOString();
+  return { date: iso.slice(0, 10), time: iso.slice(11, 19) };
+}
+
+/** The calendar day after `date` (`YYYY-MM-DD`). */
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Local-time delivery: the instant `zone`'s clock shows `time`, on `date` when given, else the next
+ * time it does from `now` on (today in that zone, or tomorrow when today's has passed).
+ */
+export function localInstant(time: string, zone: string, now: number, date: string | null): Date {
+  if (date !== null) return dueInstant(date, time, zone);
+  const today = wallClock(zone, now).date;
+  const due = dueInstant(today, time, zone);
+  return due.getTime() >= now - 999 ? due : dueInstant(nextDay(today), time, zone);
+}
+
+/** Quiet hours: `HH:MM` to `HH:MM` on the wall clock of each item's zone; start after end spans midnight. */
+export interface QuietHours {
+  start: string;
+  end: string;
+}
+
+/** When `instant` falls inside `quiet` in `zone`, the instant those quiet hours end; otherwise null. */
+export function quietUntil(instant: number, zone: string, quiet: QuietHours): Date | null {
+  const { date, time } = wallClock(zone, instant);
+  const at = time.slice(0, 5);
+  if (quiet.start === quiet.end) return null;
+  const wraps = quiet.start > quiet.end;
+  const inside = wraps ? at >= quiet.start || at < quiet.end : at >= quiet.start && at < quiet.end;
+  if (!inside) return null;
+  const endDate = wraps && at >= quiet.start ? nextDay(date) : date;
+  return dueInstant(endDate, `${quiet.end}:00`, zone);
+}

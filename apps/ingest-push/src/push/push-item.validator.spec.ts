@@ -29,8 +29,23 @@ describe('checkPushItem', () => {
         body: 'Seu cupom: X10',
         urlScheme: 'app://promo',
         dueAt: new Date('2026-03-10T12:00:00Z'),
+        timeZone: 'America/Sao_Paulo',
       },
     });
+  });
+
+  it("reads dt_envio/hr_envio in the item's timezone, refuses an unknown zone, and needs a zone with local delivery", () => {
+    const tokyo = checkPushItem({ ...base, timezone: 'Asia/Tokyo' }, 'America/Sao_Paulo');
+    expect(tokyo.ok && tokyo.push).toMatchObject({ dueAt: new Date('2026-03-10T00:00:00Z'), timeZone: 'Asia/Tokyo' });
+    expect(errorsOf(checkPushItem({ ...base, timezone: 'Mars/Base' }, 'UTC'))).toEqual({
+      timezone: ['timezone must be an IANA time zone name such as America/Sao_Paulo.'],
+    });
+    const { dt_envio: _d, hr_envio: _h, ...undated } = base;
+    expect(errorsOf(checkPushItem(undated, 'UTC', { date: '2030-01-01', time: '09:00:00' }))).toEqual({
+      timezone: ['timezone is required with delivery "local".'],
+    });
+    const local = checkPushItem({ ...undated, timezone: 'Europe/Berlin' }, 'UTC', { date: '2030-01-01', time: '09:00:00' });
+    expect(local.ok && local.push.dueAt).toEqual(new Date('2030-01-01T08:00:00Z'));
   });
 
   it('refuses a date beyond the scheduling horizon, naming it', () => {
@@ -114,5 +129,39 @@ describe('checkPushItem', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('local delivery at 09:00: 100,000 items over 24 zones, each due when its own clock shows 09:00 on the day', () => {
+    const zones = Intl.supportedValuesOf('timeZone')
+      .filter((z) => /^(America|Europe|Asia|Africa|Australia|Pacific)\//.test(z))
+      .slice(0, 24);
+    expect(zones).toHaveLength(24);
+    const clocks = new Map(
+      zones.map((z) => [
+        z,
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone: z,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+        }),
+      ]),
+    );
+    const { dt_envio: _d, hr_envio: _h, ...undated } = base;
+    const local = { date: '2030-11-05', time: '09:00:00', dueByZone: new Map<string, number>() };
+    const first: number[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      const zone = zones[i % 24];
+      const check = checkPushItem({ ...undated, timezone: zone }, 'UTC', local);
+      if (!check.ok) throw new Error(JSON.stringify(check.errors));
+      if (i < 24) {
+        expect(clocks.get(zone)!.format(check.push.dueAt)).toBe('2030-11-05, 09:00:00');
+        first.push(check.push.dueAt.getTime());
+      } else expect(check.push.dueAt.getTime()).toBe(first[i % 24]);
+    }
   });
 });

@@ -1,7 +1,8 @@
 import type { FieldErrors } from '@app/errors';
-import { dueInstant, isRealDate, isWallTime, SCHEDULE_HORIZON_DAYS } from './push-due-time';
+import { dueInstant, isRealDate, isTimeZone, isWallTime, localInstant, SCHEDULE_HORIZON_DAYS } from './push-due-time';
 import { MAX_PAYLOAD_BYTES, payloadBytes, type Platform, type PushContent } from './push-payload';
 import { fillTemplate, VARIABLE_NAME } from './push-template';
+import { parseSubscription } from './providers/web-push.provider';
 import { MAX_VARIABLES, PUSH_ITEM_FIELDS, type PushItemFieldName } from './push.dto';
 
 /** An accepted item, ready to be stored. */
@@ -10,6 +11,16 @@ export interface ValidPush extends PushContent {
   device: string;
   platform: Platform;
   dueAt: Date;
+  /** The zone its time was read in (its `timezone`, else PUSH_TIMEZONE): quiet hours are read in it too. */
+  timeZone: string;
+}
+
+/** A batch with `delivery: "local"`: one wall time (and optional date) read in each item's `timezone`. */
+export interface LocalDelivery {
+  date: string | null;
+  time: string;
+  /** Due instants already computed for this request, by zone (most items of a batch share a few zones). */
+  dueByZone?: Map<string, number>;
 }
 
 export type ItemCheck = { ok: true; push: ValidPush } | { ok: false; errors: FieldErrors };
@@ -20,7 +31,7 @@ const FIELDS = new Set<string>(Object.keys(PUSH_ITEM_FIELDS));
  * Checks one element of `pushs` and fills in its variables. Every problem is reported
  * under its field name; an item with any problem is refused on its own.
  */
-export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
+export function checkPushItem(raw: unknown, defaultZone: string, local?: LocalDelivery): ItemCheck {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, errors: { item: ['Each push must be an object.'] } };
   const item = raw as Record<string, unknown>;
   // No prototype: an unknown field may be named like one of Object's members (`valueOf`).
@@ -52,13 +63,24 @@ export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
 
   const platformText = text('nm_plataforma');
   const platform = platformText === null ? null : toPlatform(platformText);
-  if (platformText !== null && platform === null) fail('nm_plataforma', 'nm_plataforma must be iOS or Android (any case).');
+  if (platformText !== null && platform === null) fail('nm_plataforma', 'nm_plataforma must be iOS, Android or Web (any case).');
+  if (platform === 'web' && device !== null && parseSubscription(device) === null) {
+    fail('nm_push', 'For Web, nm_push must be the browser subscription as JSON: {"endpoint":"https://…","keys":{"p256dh":"…","auth":"…"}}.');
+  }
 
   const date = text('dt_envio');
   const time = text('hr_envio');
   if (date !== null && !isRealDate(date)) fail('dt_envio', 'dt_envio must be a real date YYYY-MM-DD.');
   if (time !== null && !isWallTime(time)) fail('hr_envio', 'hr_envio must be a time HH:MM:SS (00:00:00 to 23:59:59).');
   if ((date === null) !== (time === null)) fail(date === null ? 'dt_envio' : 'hr_envio', 'dt_envio and hr_envio go together: give both or neither.');
+  const zone = text('timezone');
+  if (zone !== null && !isTimeZone(zone)) fail('timezone', 'timezone must be an IANA time zone name such as America/Sao_Paulo.');
+  if (local) {
+    if (item.timezone == null) fail('timezone', 'timezone is required with delivery "local".');
+    for (const field of ['dt_envio', 'hr_envio'] as const) {
+      if (item[field] != null) fail(field, `${field} is given once for the batch with delivery "local", not per item.`);
+    }
+  }
 
   const values = variables(item, text, fail);
   if (Object.keys(errors).length > 0 || values === null) return { ok: false, errors };
@@ -73,19 +95,32 @@ export function checkPushItem(raw: unknown, timeZone: string): ItemCheck {
   const bytes = payloadBytes(platform!, content);
   if (bytes > MAX_PAYLOAD_BYTES) return { ok: false, errors: { payload: [`The notification payload is ${bytes} bytes; the limit is ${MAX_PAYLOAD_BYTES}.`] } };
   const now = new Date();
-  const dueAt = date !== null && time !== null ? dueInstant(date, time, timeZone) : now;
+  const timeZone = zone ?? defaultZone;
+  const dueAt = local ? localDue(local, timeZone, now.getTime()) : date !== null && time !== null ? dueInstant(date, time, timeZone) : now;
   if (dueAt.getTime() - now.getTime() > SCHEDULE_HORIZON_DAYS * 86_400_000) {
     return {
       ok: false,
-      errors: { dt_envio: [`dt_envio ${date} ${time} is more than ${SCHEDULE_HORIZON_DAYS} days ahead; pushes are scheduled at most that far.`] },
+      errors: {
+        dt_envio: [
+          `dt_envio ${date ?? local?.date} ${time ?? local?.time} is more than ${SCHEDULE_HORIZON_DAYS} days ahead; pushes are scheduled at most that far.`,
+        ],
+      },
     };
   }
-  return { ok: true, push: { ...content, name, device: device!, platform: platform!, dueAt } };
+  return { ok: true, push: { ...content, name, device: device!, platform: platform!, dueAt, timeZone } };
+}
+
+function localDue(local: LocalDelivery, zone: string, now: number): Date {
+  const known = local.dueByZone?.get(zone);
+  if (known !== undefined) return new Date(known);
+  const due = localInstant(local.time, zone, now, local.date);
+  local.dueByZone?.set(zone, due.getTime());
+  return due;
 }
 
 function toPlatform(value: string): Platform | null {
   const lower = value.trim().toLowerCase();
-  return lower === 'ios' || lower === 'android' ? lower : null;
+  return lower === 'ios' || lower === 'android' || lower === 'web' ? lower : null;
 }
 
 function missingMessage(names: string[]): string {

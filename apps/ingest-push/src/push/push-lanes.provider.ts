@@ -14,6 +14,7 @@ export interface RelayedPush {
   id: string;
   attempts: number;
   account_id: string;
+  trace_context: string | null;
 }
 
 export type PushLane = QueueLane<RelayedPush, SendItem>;
@@ -32,9 +33,9 @@ function pushLane(platform: Platform): Provider[] {
       keyColumn: 'account_id',
       keys: `SELECT id AS key FROM ${INGEST_PUSH_SCHEMA}.accounts`,
       where: `t.platform = '${platform}'`,
-      returning: 't.id, t.attempts, t.account_id',
+      returning: 't.id, t.attempts, t.account_id, t.trace_context',
       key: (row) => row.account_id,
-      item: (row) => ({ id: row.id, attempt: row.attempts + 1 }),
+      item: (row) => ({ id: row.id, attempt: row.attempts + 1, trace: row.trace_context }),
       itemsPerJob: config.PUSH_ITEMS_PER_JOB,
       perKey: config.PUSH_MAX_QUEUED_PER_ACCOUNT,
       batch: RELAY_BATCH,

@@ -12,11 +12,13 @@ export class PushOutcomes {
 export class PushOutcomesByPlatform implements Record<Platform, PushOutcomes> {
   @ApiProperty({ type: PushOutcomes }) android!: PushOutcomes;
   @ApiProperty({ type: PushOutcomes }) ios!: PushOutcomes;
+  @ApiProperty({ type: PushOutcomes }) web!: PushOutcomes;
 }
 
 export class PushHour {
   @ApiProperty({ example: '2026-11-25T20:00:00Z', description: 'The UTC hour the pushes ended.' }) hour!: string;
   @ApiProperty() total!: number;
+  @ApiProperty({ description: 'Opens the app reported in this hour (each push counted once, in the hour of its first open).' }) opened!: number;
   @ApiProperty({ type: PushOutcomes }) by_status!: PushOutcomes;
   @ApiProperty({ type: PushOutcomesByPlatform }) by_platform!: PushOutcomesByPlatform;
 }
@@ -25,5 +27,9 @@ export class PushHour {
 export class PushStats {
   @ApiProperty({ enum: Object.keys(HOURLY_WINDOWS) }) window!: HourlyWindowName;
   @ApiProperty({ example: '2026-11-24T21:00:00Z' }) since!: string;
+  @ApiProperty({ description: 'Pushes sent in the window.' }) sent!: number;
+  @ApiProperty({ description: 'Opens reported in the window.' }) opened!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 0.125, description: 'opened / sent over the window; null while none is sent.' })
+  open_rate!: number | null;
   @ApiProperty({ type: [PushHour] }) data!: PushHour[];
 }

@@ -19,7 +19,13 @@ export class PushTokenVerifier extends CachedCredentialStore<Principal> {
       {
         find: async (id) => {
           const row = await tokens.findSecret(id);
-          return row && { secretHash: row.secret_hash, active: !row.revoked, principal: { credentialId: `push:${id}`, ownerId: row.account_id } };
+          return (
+            row && {
+              secretHash: row.secret_hash,
+              active: !row.revoked,
+              principal: { credentialId: `push:${id}`, credentialName: row.name, ownerId: row.account_id },
+            }
+          );
         },
         touch: (lastUsed) => tokens.touch(lastUsed),
       },

@@ -8,6 +8,7 @@ import {
   IsString,
   IsUrl,
   Matches,
+  MinLength,
   Max,
   Min,
   Validate,
@@ -38,6 +39,23 @@ export class PushConfig extends DeployEnvironmentSettings {
   @Validate(TimeZoneConstraint)
   PUSH_TIMEZONE: string = 'UTC';
 
+  /** Most sends of one batch in any 60 s when the batch gives no throttle_per_minute; unset: unlimited. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  PUSH_DEFAULT_THROTTLE_PER_MINUTE?: number;
+
+  /**
+   * Key of the open tokens (HMAC-SHA256 of each push id) the app sends to POST /api/pushm/opened; at least 32 characters,
+   * the same on every replica. Required with DEPLOY_ENV=production; elsewhere a fixed development key stands in.
+   */
+  @ValidateIf((c: PushConfig) => c.PUSH_OPEN_TOKEN_SECRET !== undefined || c.DEPLOY_ENV === 'production')
+  @IsString()
+  @MinLength(32)
+  @Matches(/^(?!CHANGE_ME)/, { message: "must be a key of your own, not the Secret template's CHANGE_ME" })
+  PUSH_OPEN_TOKEN_SECRET?: string;
+
   /** Most items one request may carry; more is answered 413. */
   @IsInt()
   @Min(1)
@@ -57,6 +75,35 @@ export class PushConfig extends DeployEnvironmentSettings {
   @IsIn(['apns', 'sandbox'])
   @NotSandboxInProduction('apns')
   PUSH_PROVIDER_IOS: 'apns' | 'sandbox' = 'sandbox';
+
+  @IsIn(['webpush', 'sandbox'])
+  @NotSandboxInProduction('webpush')
+  PUSH_PROVIDER_WEB: 'webpush' | 'sandbox' = 'sandbox';
+
+  /** The VAPID key pair (base64url, as `npx web-push generate-vapid-keys` prints it), needed with PUSH_PROVIDER_WEB=webpush. */
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_WEB === 'webpush')
+  @Matches(/^[A-Za-z0-9_-]{87}$/, { message: 'must be the 65-byte P-256 public key in base64url' })
+  VAPID_PUBLIC_KEY?: string;
+
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_WEB === 'webpush')
+  @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'must be the 32-byte P-256 private key in base64url' })
+  VAPID_PRIVATE_KEY?: string;
+
+  /** Who runs the sender, for the push services (RFC 8292): `mailto:` or `https:`. */
+  @ValidateIf((c: PushConfig) => c.PUSH_PROVIDER_WEB === 'webpush')
+  @Matches(/^(mailto:\S+@\S+|https:\/\/\S+)$/, { message: 'must be a mailto: or https: URL' })
+  VAPID_SUBJECT?: string;
+
+  /** Extra CA certificates (PEM file) to trust for push services; only for test servers. */
+  @IsOptional()
+  @IsString()
+  WEB_PUSH_CA_FILE?: string;
+
+  /** How long a push service keeps a message for an offline browser (TTL), in seconds. */
+  @IsInt()
+  @Min(0)
+  @Max(28 * 24 * 3600)
+  WEB_PUSH_TTL_SECONDS: number = 24 * 3600;
 
   @IsUrl(URL_OPTIONS)
   FCM_BASE_URL: string = 'https://fcm.googleapis.com';
@@ -172,6 +219,10 @@ export class PushConfig extends DeployEnvironmentSettings {
 
   get retrySchedule(): number[] {
     return parseRetrySchedule(this.PUSH_RETRY_SCHEDULE);
+  }
+
+  get openTokenSecret(): string {
+    return this.PUSH_OPEN_TOKEN_SECRET ?? 'ingest-push development open-token key: not for production';
   }
 
   get timeoutMs(): number {

@@ -1,12 +1,13 @@
+import { Actor, type AuditActor } from '@app/audit';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AcceptCredentials, TooLargeHint } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import { IdempotencyKey } from '@app/server';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
 import { PushConfig } from './push.config';
-import { BulkPushDto, BulkPushQueryDto } from './push.dto';
+import { BULK_PUSH_EXAMPLES, BulkPushDto, BulkPushQueryDto } from './push.dto';
 import { BatchDetail, BatchPage, BulkPushPreview, BulkPushResult, CancelledBatch, type BatchSummary } from './push-batch.dto';
 import { PushService } from './push.service';
 import { PushAccount } from './push-account.decorator';
@@ -28,6 +29,7 @@ export class PushController {
   @HttpCode(202)
   @ApiErrors(400, 413, 415, 422)
   @TooLargeHint(PushConfig, (config) => `A request carries at most ${config.PUSH_MAX_ITEMS} pushes (PUSH_MAX_ITEMS): split larger batches.`)
+  @ApiBody({ type: BulkPushDto, examples: BULK_PUSH_EXAMPLES })
   @ApiAcceptedResponse({ type: BulkPushResult, description: 'The valid pushes are scheduled.' })
   @ApiExtraModels(BulkPushPreview)
   @ApiOkResponse({ description: 'With dry_run=true: what each item would send.', schema: { $ref: getSchemaPath(BulkPushPreview) } })
@@ -37,10 +39,10 @@ export class PushController {
     @Res({ passthrough: true }) res: Response,
     @IdempotencyKey() key?: string,
     @Query() query: BulkPushQueryDto = {},
-  ): Promise<BulkPushResult> | BulkPushPreview {
-    if (query.dry_run !== 'true') return this.pushes.submit(account, body.pushs, key);
+  ): Promise<BulkPushResult | BulkPushPreview> {
+    if (query.dry_run !== 'true') return this.pushes.submit(account, body, key);
     res.status(200);
-    return this.pushes.preview(body.pushs);
+    return this.pushes.preview(account, body);
   }
 
   /** The account's batches, newest first, each with its counts by status (GET …/bulk/{batchId} without `items`). */
@@ -65,7 +67,7 @@ export class PushController {
   @Delete(':batchId')
   @ApiErrors(404)
   @ApiOkResponse({ type: CancelledBatch })
-  cancel(@PushAccount() account: string, @Param('batchId') batchId: string): Promise<CancelledBatch> {
-    return this.pushes.cancel(account, batchId);
+  cancel(@PushAccount() account: string, @Param('batchId') batchId: string, @Actor() actor: AuditActor): Promise<CancelledBatch> {
+    return this.pushes.cancel(account, batchId, actor);
   }
 }

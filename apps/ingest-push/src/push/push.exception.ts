@@ -1,9 +1,32 @@
-import { AppException, CommonErrorCode } from '@app/errors';
+import { AppException, CommonErrorCode, UnauthenticatedException } from '@app/errors';
 
 export enum PushErrorCode {
   BatchNotFound = 'PUSH_BATCH_NOT_FOUND',
   NoValidItem = 'PUSH_NO_VALID_ITEM',
   IdempotencyKeyReused = 'PUSH_IDEMPOTENCY_KEY_REUSED',
+  PushNotFound = 'PUSH_NOT_FOUND',
+  PushNotSent = 'PUSH_NOT_SENT',
+}
+
+/** An open reported with a token that is not this push's. */
+export class BadOpenTokenException extends UnauthenticatedException {
+  constructor() {
+    super('The open_token does not belong to this push_id.');
+  }
+}
+
+/** An open of a push that no longer exists (its batch was deleted after PUSH_RETENTION_DAYS). */
+export class PushNotFoundException extends AppException {
+  constructor() {
+    super(PushErrorCode.PushNotFound, 404, 'Push not found.');
+  }
+}
+
+/** An open of a push that never went out (capped, quiet, cancelled, failed): not counted. */
+export class PushNotSentException extends AppException {
+  constructor(status: string) {
+    super(PushErrorCode.PushNotSent, 409, `This push was not sent (it is ${status}); its open is not counted.`, { status });
+  }
 }
 
 export class PushBatchNotFoundException extends AppException {

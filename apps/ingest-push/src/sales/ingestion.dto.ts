@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsOptional } from 'class-validator';
-import { HOURLY_WINDOWS, type HourlyWindowName } from '@app/pagination';
-import { PageOf } from '../common/page.dto';
+import { HOURLY_WINDOWS, PageOf, type HourlyWindowName } from '@app/pagination';
 import { INGESTION_STAGES, INGESTION_STATUSES, type IngestionStage, type IngestionStatus } from './sales-ingestion.entity';
 import type { SalesFormat } from './sales-copy.transform';
 
@@ -35,14 +34,19 @@ export class IngestionListItem {
     description: 'While running: receiving (the body), storing (its last rows), merging (into sales); null once ended.',
   })
   stage!: IngestionStage | null;
-  @ApiProperty({ enum: ['csv', 'json'] }) format!: SalesFormat;
-  @ApiProperty({ description: 'Body bytes received.', example: 288 }) bytes!: number;
+  @ApiProperty({ enum: ['csv', 'json', 'ndjson'] }) format!: SalesFormat;
+  @ApiProperty({ description: 'Body bytes received (after decompression, for a compressed body).', example: 288 }) bytes!: number;
   @ApiProperty({ description: 'Records read.', example: 2 }) received!: number;
   @ApiProperty({ example: 1 }) inserted!: number;
   @ApiProperty({ example: 0 }) updated!: number;
   @ApiProperty({ example: 1 }) rejected!: number;
   @ApiProperty({ description: 'Problems found, stored or not.', example: 1 }) error_count!: number;
   @ApiProperty({ description: 'Problems counted but not stored (past INGEST_MAX_STORED_ERRORS).', example: 0 }) errors_not_stored!: number;
+  @ApiProperty({
+    description: 'Customers (CPF/CNPJ) of this upload whose personal data the account had erased before: stored again, as new data.',
+    example: 0,
+  })
+  erased_customers!: number;
   @ApiProperty({ type: String, nullable: true, description: 'Why it failed or was cancelled; nothing was kept.' }) failure!: string | null;
   @ApiProperty({ format: 'date-time' }) started_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at!: string | null;

@@ -13,6 +13,7 @@ import {
   unstorableText,
 } from './sale-values';
 import type { RowError } from './ingestion.dto';
+import { validCpfCnpj } from './cpf-cnpj';
 
 /** How many row errors a response (and the summary) lists; the rest are stored, up to a limit. */
 export const LISTED_ERRORS = 100;
@@ -21,6 +22,8 @@ export const LISTED_ERRORS = 100;
 export const ERROR_SAMPLE_RECORDS = 100_000;
 
 const NULL = '\\N';
+const DOCUMENT = SALE_FIELD_INDEX.get('CustomerCPF_CNPJ')!;
+export const CPF_CNPJ_REASON = 'must be a CPF (11 digits) or CNPJ (14 digits) with right check digits';
 const ERROR_DATA = Array<string>(SALE_FIELDS.length).fill(NULL).join('\t');
 const COPY_SPECIAL = /[\\\t\n\r]/g;
 const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
@@ -51,7 +54,10 @@ export class SaleCopyEncoder {
   private out: string[] = [];
   private problems: Array<[string, string]> = [];
 
-  constructor(private readonly maxStoredErrors = Number.MAX_SAFE_INTEGER) {}
+  constructor(
+    private readonly maxStoredErrors = Number.MAX_SAFE_INTEGER,
+    private readonly checkCpfCnpj = false,
+  ) {}
 
   /** COPY text of the records encoded since the last call ('' when none). */
   take(): string {
@@ -82,7 +88,15 @@ export class SaleCopyEncoder {
       }
       if (problem !== null) this.problems.push([f.name, problem]);
     }
+    if (this.checkCpfCnpj) this.checkDocument(cells[DOCUMENT]);
     this.finish(record, line, data);
+  }
+
+  /** The opt-in check of CustomerCPF_CNPJ's digits, once the field passed its type's own checks. */
+  private checkDocument(value: unknown): void {
+    if (typeof value !== 'string' || value.trim() === '' || validCpfCnpj(value)) return;
+    if (this.problems.some(([field]) => field === 'CustomerCPF_CNPJ')) return;
+    this.problems.push(['CustomerCPF_CNPJ', CPF_CNPJ_REASON]);
   }
 
   /** A record that cannot be read at all (wrong column count, broken quotes). */
@@ -136,6 +150,7 @@ export class SaleCopyEncoder {
       if (problem !== null) this.problems.push([f.name, problem]);
       else data += (i === 0 ? '' : '\t') + (text ?? NULL);
     }
+    if (this.checkCpfCnpj) this.checkDocument(sale.CustomerCPF_CNPJ);
     this.finish(record, line, data);
   }
 

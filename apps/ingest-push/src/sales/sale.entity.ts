@@ -9,7 +9,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'sales' })
 @Index('sales_account_order_date_idx', ['accountId', 'orderDate'])
 @Index('sales_account_store_idx', ['accountId', 'storeId'])
-@Index('sales_account_customer_doc_idx', ['accountId', 'customerCpfCnpj'])
+// Customers are found by the digits of their CPF/CNPJ (an expression index the migration builds; TypeORM cannot declare one).
+@Index('sales_account_customer_digits_idx', { synchronize: false })
 export class SaleEntity {
   @PrimaryColumn({ name: 'account_id', type: 'uuid' })
   accountId!: string;

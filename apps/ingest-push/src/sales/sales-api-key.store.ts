@@ -16,7 +16,9 @@ export class SalesApiKeyStore extends CachedCredentialStore<Principal> {
       {
         find: async (id) => {
           const row = await keys.findSecret(id);
-          return row && { secretHash: row.secret_hash, active: !row.revoked, principal: { credentialId: id, ownerId: row.account_id } };
+          return (
+            row && { secretHash: row.secret_hash, active: !row.revoked, principal: { credentialId: id, credentialName: row.name, ownerId: row.account_id } }
+          );
         },
         touch: (lastUsed) => keys.touch(lastUsed),
       },

@@ -2,9 +2,16 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { CsvSalesReader } from './csv-sales.reader';
 import { JsonArraySplitter } from './json-array.splitter';
 import { ERROR_SAMPLE_RECORDS, SaleCopyEncoder } from './sale-copy.encoder';
-import { MostlyErrorsException, SalesFileTooLargeException } from './sales.exception';
+import { NdjsonLinesSplitter } from './ndjson-lines.splitter';
+import { ErrorBudgetExceededException, MostlyErrorsException, SalesFileTooLargeException } from './sales.exception';
 
-export type SalesFormat = 'csv' | 'json';
+export type SalesFormat = 'csv' | 'json' | 'ndjson';
+
+/** The upload's error budget (max_error_ratio, max_errors); either may be absent. */
+export interface ErrorBudget {
+  maxErrorRatio?: number;
+  maxErrors?: number;
+}
 
 export interface SalesCopyLimits {
   /** Bytes of body accepted; one more is a 413. */
@@ -13,10 +20,17 @@ export interface SalesCopyLimits {
   maxRecordBytes: number;
   /** Row errors sent to the COPY (stored); the rest are counted. */
   maxStoredErrors: number;
+  /** Refuse a CustomerCPF_CNPJ whose check digits are wrong (SALES_VALIDATE_CPF_CNPJ). */
+  checkCpfCnpj?: boolean;
+  /**
+   * The client's error budget: it replaces the stop on a file mostly of errors, and `maxErrors`
+   * stops the upload (422) as soon as one record more is rejected.
+   */
+  budget?: ErrorBudget;
 }
 
 /**
- * The body (bytes of a CSV or JSON Sale file) in, COPY text for the staging table out,
+ * The body (bytes of a CSV, JSON or NDJSON Sale file, decompressed) in, COPY text for the staging table out,
  * one output chunk per input chunk, so stream backpressure reaches from PostgreSQL back
  * to the client. Counts every byte read (chunked bodies too) against the limit, and stops
  * a file most of whose first records are rejected (400) rather than storing its errors.
@@ -33,11 +47,16 @@ export class SalesCopyTransform extends Transform {
     private readonly limits: SalesCopyLimits,
   ) {
     super({ readableHighWaterMark: 64 * 1024 });
-    this.encoder = new SaleCopyEncoder(limits.maxStoredErrors);
+    this.encoder = new SaleCopyEncoder(limits.maxStoredErrors, limits.checkCpfCnpj ?? false);
     if (format === 'csv') {
       const reader = new CsvSalesReader(this.encoder, limits.maxRecordBytes);
       this.consume = (chunk) => reader.push(chunk);
       this.complete = () => reader.end();
+    } else if (format === 'ndjson') {
+      const splitter = new NdjsonLinesSplitter(limits.maxRecordBytes);
+      const sink = (source: string, line: number) => this.encoder.jsonRecord(source, line);
+      this.consume = (chunk) => splitter.push(chunk, sink);
+      this.complete = () => splitter.end(sink);
     } else {
       const splitter = new JsonArraySplitter(limits.maxRecordBytes);
       const sink = (source: string, line: number) => this.encoder.jsonRecord(source, line);
@@ -67,8 +86,16 @@ export class SalesCopyTransform extends Transform {
   }
 
   private flushRows(callback: TransformCallback): void {
-    const rejected = this.encoder.sampleRejected;
-    if (rejected > ERROR_SAMPLE_RECORDS / 2) return callback(new MostlyErrorsException(rejected, ERROR_SAMPLE_RECORDS));
+    const budget = this.limits.budget;
+    if (budget) {
+      const { maxErrors } = budget;
+      if (maxErrors !== undefined && this.encoder.rejected > maxErrors) {
+        return callback(new ErrorBudgetExceededException({ ...budget, received: this.encoder.received, rejected: this.encoder.rejected }, false));
+      }
+    } else {
+      const rejected = this.encoder.sampleRejected;
+      if (rejected > ERROR_SAMPLE_RECORDS / 2) return callback(new MostlyErrorsException(rejected, ERROR_SAMPLE_RECORDS));
+    }
     const text = this.encoder.take();
     callback(null, text === '' ? undefined : Buffer.from(text));
   }

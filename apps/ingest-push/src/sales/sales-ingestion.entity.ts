@@ -57,6 +57,10 @@ export class SalesIngestionEntity {
   @Column({ name: 'errors_not_stored', type: 'integer', default: 0 })
   errorsNotStored!: number;
 
+  /** Customers of this upload whose personal data had been erased before (stored again, as new data). */
+  @Column({ name: 'erased_customers', type: 'integer', default: 0 })
+  erasedCustomers!: number;
+
   @Column({ type: 'text', nullable: true })
   failure!: string | null;
 

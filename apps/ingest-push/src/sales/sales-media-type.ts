@@ -4,6 +4,8 @@ import type { SalesFormat } from './sales-copy.transform';
 /** A Map, not an object literal: a Content-Type such as `constructor` must not find Object.prototype's members. */
 const FORMATS = new Map<string, SalesFormat>([
   ['application/json', 'json'],
+  ['application/x-ndjson', 'ndjson'],
+  ['application/ndjson', 'ndjson'],
   ['application/csv', 'csv'],
   ['text/csv', 'csv'],
 ]);

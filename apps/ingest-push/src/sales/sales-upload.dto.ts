@@ -1,4 +1,5 @@
-import type { RequestBodyObject, SchemaObject } from '@nestjs/swagger';
+import { ApiPropertyOptional, type RequestBodyObject, type SchemaObject } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
 import { SALE_FIELDS, SALE_TYPES } from './sale-fields';
 
 /** One Sale record, generated from the field table the readers check against. */
@@ -48,11 +49,44 @@ const CSV_CONTENT = {
  */
 export const SALES_FILE_BODY: RequestBodyObject = {
   description:
-    'The file, streamed: a JSON array of Sale objects (application/json), or semicolon-separated CSV with a header row (application/csv or text/csv).',
+    'The file, streamed: a JSON array of Sale objects (application/json), one Sale object per line (application/x-ndjson), or semicolon-separated CSV with a header row (application/csv or text/csv). ' +
+    'It may be compressed (Content-Encoding: gzip or deflate); the size limit counts its decompressed bytes.',
   required: true,
   content: {
     'application/json': { schema: { type: 'array', items: SALE }, examples: { json: { summary: 'JSON: an array of sales', value: [EXAMPLE_SALE] } } },
+    'application/x-ndjson': {
+      schema: { type: 'string', description: 'One Sale object (the JSON schema) per line, LF or CRLF; blank lines are skipped.' },
+      examples: { ndjson: { summary: 'NDJSON: one sale per line', value: `${JSON.stringify(EXAMPLE_SALE)}\n` } },
+    },
     'application/csv': CSV_CONTENT,
     'text/csv': CSV_CONTENT,
   },
 };
+
+/**
+ * POST DataInserterSales/api/sales: the error budget. Above it the whole upload is rolled back (422);
+ * exactly at it the upload is kept. Without either, every valid record is kept whatever the errors.
+ */
+export class SalesUploadQueryDto {
+  @ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    example: 0.05,
+    description: 'The largest share of rejected records (rejected / received) that still keeps the upload.',
+  })
+  @IsOptional()
+  @Matches(/^(?:0(?:\.\d{1,9})?|1(?:\.0{1,9})?|\.\d{1,9})$/, { message: 'The max_error_ratio field must be a number from 0 to 1, such as 0.05.' })
+  max_error_ratio?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 999_999_999,
+    example: 100,
+    description: 'The most rejected records that still keep the upload; one more stops it at once.',
+  })
+  @IsOptional()
+  @Matches(/^\d{1,9}$/, { message: 'The max_errors field must be a whole number from 0 to 999999999.' })
+  max_errors?: string;
+}

@@ -1,6 +1,7 @@
 // Settings are converted by their declared types, which needs decorator metadata.
 import 'reflect-metadata';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsEncryptionKeys } from '@app/secrets';
 
 /** Settings of the sales ingestion (validated at start like every feature's). */
 export class SalesConfig {
@@ -69,4 +70,21 @@ export class SalesConfig {
   @Min(1)
   @Max(3650)
   INGEST_RETENTION_DAYS: number = 30;
+
+  /** How often each replica looks for days whose summary rollup is to be rebuilt (an upload of its own wakes it at once too). */
+  @IsInt()
+  @Min(100)
+  SALES_ROLLUP_INTERVAL_MS: number = 5000;
+
+  /** `true` refuses a CustomerCPF_CNPJ that is not a CPF or CNPJ with right check digits (the spec requires only a string). */
+  @IsIn(['true', 'false'])
+  SALES_VALIDATE_CPF_CNPJ: 'true' | 'false' = 'false';
+
+  /**
+   * `<keyId>:<base64 of 32 bytes>`, comma-separated (libs/secrets): the key of the first one makes the keyed hash of an
+   * erased customer's CPF/CNPJ; every listed one recognises an erased customer again. Unset: erasure answers 503.
+   */
+  @IsOptional()
+  @IsEncryptionKeys()
+  ENCRYPTION_KEYS?: string;
 }

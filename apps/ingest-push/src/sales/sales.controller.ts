@@ -1,3 +1,4 @@
+import { Actor, type AuditActor } from '@app/audit';
 import { Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, StreamableFile } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { paginate, PageRequest, type Paginated, type Paging } from '@app/pagination';
@@ -11,7 +12,9 @@ import { HourlyWindowQueryDto } from '../common/hourly-window-query.dto';
 import { IngestionListQueryDto, IngestionPage, IngestionStats, IngestionSummary, type IngestionListItem } from './ingestion.dto';
 import { SalesService } from './sales.service';
 import { salesCaller } from './sales-caller';
-import { SALES_FILE_BODY } from './sales-upload.dto';
+import { SALES_FILE_BODY, SalesUploadQueryDto } from './sales-upload.dto';
+import { salesContentEncoding } from './sales-content-encoding';
+import type { ErrorBudget } from './sales-copy.transform';
 
 @ApiTags('sales')
 @ApiSecurity('apiKey')
@@ -21,19 +24,21 @@ import { SALES_FILE_BODY } from './sales-upload.dto';
 export class SalesController {
   constructor(private readonly sales: SalesService) {}
 
-  /** Streams a CSV or JSON Sale file into the sales table; 201 with the ingestion's summary. */
+  /** Streams a CSV, JSON or NDJSON Sale file (gzip or deflate too) into the sales table; 201 with the ingestion's summary. */
   @Post()
   @HttpCode(201)
   // The handler reads the raw stream (no JSON parser in front); the service bounds it (INGEST_MAX_BYTES).
   @StreamBody()
   @ApiOperation({ requestBody: SALES_FILE_BODY })
-  @ApiErrors(400, 408, 409, 413, 415, 503)
+  @ApiErrors(400, 408, 409, 413, 415, 422, 503)
   @ApiHeader({ name: 'X-Ingestion-Id', required: false, description: 'A UUID the client chooses as the ingestion id (409 when it is taken).' })
+  @ApiHeader({ name: 'Content-Encoding', required: false, description: 'gzip or deflate: the body is decompressed as it arrives; anything else is 415.' })
   @ApiCreatedResponse({ type: IngestionSummary, description: 'The whole file is stored (its refused records listed in `errors`).' })
-  upload(@Req() req: Request): Promise<IngestionSummary> {
+  upload(@Req() req: Request, @Query() query: SalesUploadQueryDto): Promise<IngestionSummary> {
     const format = salesFormat(req.headers['content-type']);
+    const encoding = salesContentEncoding(req.headers['content-encoding']);
     // The body may still be arriving when the answer is ready (413, 400, 408): configureApp lets the client read it.
-    return this.sales.ingest(salesCaller(req), { format, body: req, id: ingestionIdHeader(req) });
+    return this.sales.ingest(salesCaller(req), { format, body: req, id: ingestionIdHeader(req), encoding, budget: errorBudget(query) });
   }
 
   /** The API key's account's ingestions, newest first (`status` filters), each as GET …/ingestions/{id} without `errors`. */
@@ -67,9 +72,9 @@ export class SalesController {
   @HttpCode(202)
   @ApiErrors(404, 409)
   @ApiAcceptedResponse({ type: IngestionSummary, description: 'The summary as the cancel found it (still running, or already cancelled).' })
-  cancel(@Req() req: Request, @Param('id') id: string): Promise<IngestionSummary> {
+  cancel(@Req() req: Request, @Param('id') id: string, @Actor() actor: AuditActor): Promise<IngestionSummary> {
     if (!isUuid(id)) throw new IngestionNotFoundException();
-    return this.sales.cancel(salesCaller(req).accountId, id);
+    return this.sales.cancel(salesCaller(req).accountId, id, actor);
   }
 
   /** Every stored row error of the ingestion as semicolon-separated CSV: line;record;field;reason. */
@@ -106,4 +111,13 @@ function ingestionIdHeader(req: Request): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string' || !isUuid(value)) throw new InvalidIngestionIdException();
   return value.toLowerCase();
+}
+
+/** The error budget the query asks for, or undefined (today's behaviour: every valid record kept). */
+function errorBudget(query: SalesUploadQueryDto): ErrorBudget | undefined {
+  if (query.max_error_ratio === undefined && query.max_errors === undefined) return undefined;
+  return {
+    ...(query.max_error_ratio === undefined ? {} : { maxErrorRatio: Number(query.max_error_ratio) }),
+    ...(query.max_errors === undefined ? {} : { maxErrors: Number(query.max_errors) }),
+  };
 }

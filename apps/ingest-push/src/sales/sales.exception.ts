@@ -5,6 +5,8 @@ export enum SalesErrorCode {
   MostlyErrors = 'SALES_MOSTLY_ERRORS',
   FileTooLarge = 'SALES_FILE_TOO_LARGE',
   UnsupportedMediaType = 'SALES_UNSUPPORTED_MEDIA_TYPE',
+  UnsupportedContentEncoding = 'SALES_UNSUPPORTED_CONTENT_ENCODING',
+  ErrorBudgetExceeded = 'SALES_ERROR_BUDGET_EXCEEDED',
   BodyTimeout = 'SALES_BODY_TIMEOUT',
   BodyTooSlow = 'SALES_BODY_TOO_SLOW',
   Busy = 'SALES_BUSY',
@@ -14,6 +16,8 @@ export enum SalesErrorCode {
   IngestionEnded = 'SALES_INGESTION_ENDED',
   IngestionCancelled = 'SALES_INGESTION_CANCELLED',
   ClientClosedRequest = 'SALES_CLIENT_CLOSED_REQUEST',
+  InvalidCpfCnpj = 'SALES_INVALID_CPF_CNPJ',
+  ErasureNotConfigured = 'SALES_ERASURE_NOT_CONFIGURED',
 }
 
 /** The file cannot be read as a whole (not a JSON array, no CSV header, truncated, …): 400, nothing kept. */
@@ -45,8 +49,61 @@ export class SalesFileTooLargeException extends AppException {
 
 export class UnsupportedSalesMediaTypeException extends AppException {
   constructor() {
-    super(SalesErrorCode.UnsupportedMediaType, 415, 'Send the file as application/json (an array of Sale objects) or application/csv (text/csv).');
+    super(
+      SalesErrorCode.UnsupportedMediaType,
+      415,
+      'Send the file as application/json (an array of Sale objects), application/x-ndjson (one Sale object per line) or application/csv (text/csv).',
+    );
   }
+}
+
+/** A Content-Encoding other than gzip, deflate or identity (or more than one): 415, before a byte is read. */
+export class UnsupportedContentEncodingException extends AppException {
+  constructor(encoding: string) {
+    super(
+      SalesErrorCode.UnsupportedContentEncoding,
+      415,
+      `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the file as is, or compressed once with gzip or deflate.`,
+      { accepted: ['gzip', 'deflate', 'identity'] },
+    );
+  }
+}
+
+/** What an upload's error budget (max_error_ratio, max_errors) allowed and what the file had. */
+export interface ErrorBudgetOutcome {
+  received: number;
+  rejected: number;
+  maxErrorRatio?: number;
+  maxErrors?: number;
+}
+
+/** More records were rejected than the upload's error budget allows: 422, the whole upload rolled back. */
+export class ErrorBudgetExceededException extends AppException {
+  constructor(outcome: ErrorBudgetOutcome, complete: boolean) {
+    const { received, rejected, maxErrorRatio, maxErrors } = outcome;
+    const ratio = received === 0 ? 0 : rejected / received;
+    const limits = [
+      ...(maxErrorRatio === undefined ? [] : [`max_error_ratio ${maxErrorRatio}`]),
+      ...(maxErrors === undefined ? [] : [`max_errors ${maxErrors}`]),
+    ].join(' and ');
+    const seen = complete ? `${rejected} of ${received} records were rejected` : `${rejected} records were rejected by record ${received}`;
+    super(
+      SalesErrorCode.ErrorBudgetExceeded,
+      422,
+      `${seen} (error ratio ${roundRatio(ratio)}), over ${limits}; the whole upload was rolled back and nothing was kept.`,
+      {
+        rejected,
+        received,
+        error_ratio: roundRatio(ratio),
+        ...(maxErrorRatio === undefined ? {} : { max_error_ratio: maxErrorRatio }),
+        ...(maxErrors === undefined ? {} : { max_errors: maxErrors }),
+      },
+    );
+  }
+}
+
+function roundRatio(ratio: number): number {
+  return Math.round(ratio * 1e6) / 1e6;
 }
 
 /** No byte of the body arrived for the idle timeout: 408, nothing kept. */
@@ -119,5 +176,19 @@ export class IngestionCancelledException extends AppException {
 export class ClientClosedRequestException extends AppException {
   constructor() {
     super(SalesErrorCode.ClientClosedRequest, 499, 'The client closed the connection before the upload ended; nothing was kept.');
+  }
+}
+
+/** The path's CPF/CNPJ holds no digit, or too many (more than 32) or too much else to be one. */
+export class InvalidCpfCnpjException extends AppException {
+  constructor() {
+    super(SalesErrorCode.InvalidCpfCnpj, 400, 'The path must end with a CPF or CNPJ: 1 to 32 digits, with any punctuation (at most 64 characters).');
+  }
+}
+
+/** Erasing needs the key of the erased customers' hashes (ENCRYPTION_KEYS), which this deployment lacks. */
+export class ErasureNotConfiguredException extends AppException {
+  constructor() {
+    super(SalesErrorCode.ErasureNotConfigured, 503, 'Customer erasure is not configured on this service (ENCRYPTION_KEYS is unset); nothing was erased.');
   }
 }

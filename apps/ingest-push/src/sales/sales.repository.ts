@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DAY_SECONDS, isoTimestamp, Pruner, Sql, type CopySource, type SqlClient } from '@app/database';
+import { DAY_SECONDS, isoTimestamp, Pruner, Sql, type CopySource, type SqlClient, type SqlRunner } from '@app/database';
 import { hourOf } from '@app/pagination';
 import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import { SalesConfig } from './sales.config';
 import { SALE_COLUMNS } from './sale-fields';
+import { DIRTY_DAYS } from './sale-rollups';
+import { documentDigitsSql } from './cpf-cnpj';
+import { customerSubjectSql, type SubjectKey } from './customer-subject';
 import type { IngestionListItem, RowError } from './ingestion.dto';
 import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 
@@ -37,10 +40,12 @@ export type IngestionEnd = 'failed' | 'cancelled';
 export interface MergeResult {
   inserted: number;
   updated: number;
+  /** Customers of the upload whose personal data the account had erased before. */
+  erasedCustomers: number;
 }
 
 /** An ingestion as its DTO has it (IngestionListItem). */
-const INGESTION_COLUMNS = `id AS ingestion_id, status, stage, format, bytes::float8 AS bytes, received, inserted, updated, rejected, error_count, errors_not_stored, failure,
+const INGESTION_COLUMNS = `id AS ingestion_id, status, stage, format, bytes::float8 AS bytes, received, inserted, updated, rejected, error_count, errors_not_stored, erased_customers, failure,
   ${isoTimestamp('started_at')}, ${isoTimestamp('finished_at')},
   (extract(epoch FROM coalesce(finished_at, clock_timestamp()) - started_at) * 1000)::int AS duration_ms`;
 
@@ -117,9 +122,9 @@ export class SalesRepository {
     return rows.filter((r) => r.cancel_requested).map((r) => r.id);
   }
 
-  /** Asks the process running ingestion `id` to cancel it; false when it is not running (or not the account's). */
-  async requestCancel(accountId: string, id: string): Promise<boolean> {
-    const rows = await this.sql.rows(
+  /** Asks (on `tx`) the process running ingestion `id` to cancel it; false when it is not running (or not the account's). */
+  async requestCancel(tx: SqlRunner, accountId: string, id: string): Promise<boolean> {
+    const rows = await tx.rows(
       `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions SET cancel_requested = true WHERE id = $1 AND account_id = $2 AND status = 'running' RETURNING id`,
       [id, accountId],
     );
@@ -167,6 +172,7 @@ export class SalesRepository {
    * plain INSERT (no speculative insertion per row); otherwise one `INSERT … ON CONFLICT`.
    * A file that repeats a line (a unique violation, or "cannot affect row a second time") is
    * merged again from its last occurrences only, under a savepoint.
+   * The same statement records the days it changed as dirty (one row per day), for the rollup refresher.
    */
   async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, errorLines: number): Promise<number> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
@@ -176,11 +182,21 @@ export class SalesRepository {
     const upsert = existing
       ? ` ON CONFLICT (account_id, order_id, product_id) DO UPDATE SET ${UPDATE_SET}, ingestion_id = excluded.ingestion_id, updated_at = now()`
       : '';
+    // The days the summary rollups must rebuild: those of the merged lines, and those a stored line moves away from
+    // (read before the merge: every part of one statement sees the same snapshot).
+    const movedFrom = existing
+      ? `UNION SELECT (s.order_date AT TIME ZONE 'UTC')::date FROM ${STAGE} st JOIN ${INGEST_PUSH_SCHEMA}.sales s
+           ON s.account_id = $1 AND s.order_id = st.order_id AND s.product_id = st.product_id
+         WHERE st.error_field IS NULL AND (s.order_date AT TIME ZONE 'UTC')::date <> (st.order_date AT TIME ZONE 'UTC')::date`
+      : '';
     const merge = async (source: string): Promise<number> =>
       (await tx.one<{ inserted: number }>(
         `WITH merged AS (
            INSERT INTO ${INGEST_PUSH_SCHEMA}.sales (account_id, ingestion_id, ${DATA}) SELECT $1, $2, ${DATA} FROM ${source}${upsert}
-           RETURNING (xmax = 0) AS inserted)
+           RETURNING (xmax = 0) AS inserted, order_date),
+         dirty AS (
+           INSERT INTO ${DIRTY_DAYS} (account_id, day)
+           SELECT $1, day FROM (SELECT DISTINCT (order_date AT TIME ZONE 'UTC')::date AS day FROM merged ${movedFrom}) days)
          SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM merged`,
         [accountId, ingestionId],
       ))!.inserted;
@@ -207,14 +223,31 @@ export class SalesRepository {
   }
 
   /**
+   * How many customers (by CPF/CNPJ digits) of the merged rows the account erased before: their data is stored
+   * again, and the answer says so. The hashes are computed only when the account has erasures at all.
+   */
+  async erasedCustomers(tx: SqlClient, accountId: string, keys: SubjectKey[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    const row = await tx.one<{ n: number }>(
+      `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales_customer_erasures WHERE account_id = $1) THEN 0 ELSE (
+         SELECT count(DISTINCT s.digits)::int FROM (SELECT DISTINCT ${documentDigitsSql('customer_cpf_cnpj')} AS digits FROM ${STAGE} WHERE error_field IS NULL) s
+         CROSS JOIN unnest($2::text[], $3::bytea[], $4::bytea[]) AS k(id, ipad, opad)
+         JOIN ${INGEST_PUSH_SCHEMA}.sales_customer_erasures e
+           ON e.account_id = $1 AND e.key_id = k.id AND e.subject = ${customerSubjectSql('s.digits', 'k.ipad', 'k.opad')}) END AS n`,
+      [accountId, keys.map((k) => k.id), keys.map((k) => k.ipad), keys.map((k) => k.opad)],
+    );
+    return row!.n;
+  }
+
+  /**
    * Marks the ingestion completed inside its transaction, unless a cancel was requested:
    * then false, and the caller rolls back. The row lock orders this against DELETE's request.
    */
   async markCompleted(tx: SqlClient, id: string, counts: IngestionCounts, merged: MergeResult): Promise<boolean> {
     const rows = await tx.rows(
       `UPDATE ${INGEST_PUSH_SCHEMA}.sales_ingestions SET status = 'completed', stage = NULL, bytes = $2, received = $3, rejected = $4, error_count = $5,
-         errors_not_stored = $6, inserted = $7, updated = $8, finished_at = clock_timestamp() WHERE id = $1 AND NOT cancel_requested RETURNING id`,
-      [id, counts.bytes, counts.received, counts.rejected, counts.errorCount, counts.errorsNotStored, merged.inserted, merged.updated],
+         errors_not_stored = $6, inserted = $7, updated = $8, erased_customers = $9, finished_at = clock_timestamp() WHERE id = $1 AND NOT cancel_requested RETURNING id`,
+      [id, counts.bytes, counts.received, counts.rejected, counts.errorCount, counts.errorsNotStored, merged.inserted, merged.updated, merged.erasedCustomers],
     );
     return rows.length > 0;
   }

@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { CopySource, SqlClient } from '@app/database';
+import type { CopySource, Sql, SqlClient } from '@app/database';
 import { Metrics } from '@app/observability';
+import type { AuditEntry, AuditLog } from '@app/audit';
 import type { IngestionListItem, RowError } from './ingestion.dto';
 import { SALE_FIELD_NAMES } from './sale-fields';
 import { SalesBodyWatch } from './sales-body.watch';
 import { SalesConfig } from './sales.config';
 import { IngestionCancelledException, IngestionEndedException, SalesBusyException } from './sales.exception';
+import { SalesRollupRefresher } from './sales-rollup.refresher';
 import { SalesHeartbeat } from './sales-heartbeat.service';
 import type { IngestionStatus } from './sales-ingestion.entity';
 import type { IngestionBeat, IngestionCounts, IngestionEnd, MergeResult, SalesRepository } from './sales.repository';
@@ -67,6 +69,7 @@ class FakeSalesRepository implements Public<SalesRepository> {
       rejected: 0,
       error_count: 0,
       errors_not_stored: 0,
+      erased_customers: 0,
       failure: null,
       started_at: new Date().toISOString(),
       finished_at: null,
@@ -85,7 +88,7 @@ class FakeSalesRepository implements Public<SalesRepository> {
     return beats.filter((b) => this.runs.get(b.id)?.cancelRequested).map((b) => b.id);
   }
 
-  async requestCancel(accountId: string, id: string): Promise<boolean> {
+  async requestCancel(_tx: SqlClient, accountId: string, id: string): Promise<boolean> {
     const run = this.unseenByNextCancel.has(id) ? undefined : this.own(accountId, id);
     if (run?.status !== 'running') return false;
     run.cancelRequested = true;
@@ -132,6 +135,10 @@ class FakeSalesRepository implements Public<SalesRepository> {
     return inserted;
   }
 
+  async erasedCustomers(): Promise<number> {
+    return 0;
+  }
+
   async markCompleted(_tx: SqlClient, id: string, counts: IngestionCounts, merged: MergeResult): Promise<boolean> {
     const run = this.runs.get(id)!;
     if (run.cancelRequested) return false;
@@ -140,6 +147,7 @@ class FakeSalesRepository implements Public<SalesRepository> {
       stage: null,
       inserted: merged.inserted,
       updated: merged.updated,
+      erased_customers: merged.erasedCustomers,
       finished_at: new Date().toISOString(),
     });
     return true;
@@ -213,11 +221,27 @@ const sale = (n: number, overrides: Record<string, string> = {}): Record<string,
   ...overrides,
 });
 
+/** Who cancels, in these tests. */
+const ACTOR = { credentialId: 'k1', credentialName: 'etl', ip: null };
+
 function setup(settings: Partial<SalesConfig> = {}) {
   const config = Object.assign(new SalesConfig(), settings);
   const repository = new FakeSalesRepository();
   const asRepository = repository as unknown as SalesRepository;
-  const service = new SalesService(asRepository, config, new Metrics('test'), new SalesBodyWatch(config), new SalesHeartbeat(asRepository, config));
+  // The fake's transactions stand for the database's: the cancel request and its record commit together.
+  const asSql = repository as unknown as Sql;
+  const audited: AuditEntry[] = [];
+  const audit = { record: async (_tx: unknown, _actor: unknown, entry: AuditEntry) => void audited.push(entry) } as unknown as AuditLog;
+  const service = new SalesService(
+    asRepository,
+    config,
+    new Metrics('test'),
+    new SalesBodyWatch(config),
+    new SalesHeartbeat(asRepository, config),
+    asSql,
+    audit,
+    { wake: () => undefined } as unknown as SalesRollupRefresher,
+  );
   /** Starts an upload whose body the test writes; `id` is the X-Ingestion-Id. */
   const start = (caller: SalesCaller, format: 'csv' | 'json' = 'csv', id: string | null = null) => {
     const body = new Body();
@@ -231,7 +255,7 @@ function setup(settings: Partial<SalesConfig> = {}) {
     body.end(text);
     return answer;
   };
-  return { service, repository, start, upload };
+  return { service, repository, start, upload, audited };
 }
 
 const caller = (): SalesCaller => ({ accountId: randomUUID(), apiKeyId: randomUUID() });
@@ -265,7 +289,7 @@ describe('SalesService.run (in-memory repository)', () => {
   });
 
   it('keeps nothing of a run cancelled while its merge waits, and answers the upload 409', async () => {
-    const { service, repository, start } = setup();
+    const { service, repository, start, audited } = setup();
     const me = caller();
     let release!: () => void;
     repository.holdMerge = new Promise<void>((resolve) => (release = resolve));
@@ -274,8 +298,11 @@ describe('SalesService.run (in-memory repository)', () => {
     body.end(csv(sale(1)));
     await merging;
     const id = [...repository.runs.keys()][0];
-    const cancelled = await service.cancel(me.accountId, id);
+    const cancelled = await service.cancel(me.accountId, id, ACTOR);
     expect(cancelled).toMatchObject({ ingestion_id: id, status: 'running' });
+    expect(audited).toEqual([
+      { tenantId: me.accountId, action: 'ingestion.cancelled', targetType: 'ingestion', targetId: id, after: { cancel_requested: true } },
+    ]);
     release();
     await expect(answer).rejects.toBeInstanceOf(IngestionCancelledException);
     expect(repository.runs.get(id)).toMatchObject({ status: 'cancelled', stage: null, inserted: 0 });
@@ -290,7 +317,7 @@ describe('SalesService.run (in-memory repository)', () => {
     await nextTick();
     // The request misses the row (its INSERT not yet committed); the read that follows sees it running.
     repository.unseenByNextCancel.add(id);
-    const cancelled = await service.cancel(me.accountId, id);
+    const cancelled = await service.cancel(me.accountId, id, ACTOR);
     expect(cancelled).toMatchObject({ ingestion_id: id, status: 'running' });
     body.end(csv(sale(1)));
     await expect(answer).rejects.toBeInstanceOf(IngestionCancelledException);
@@ -301,7 +328,7 @@ describe('SalesService.run (in-memory repository)', () => {
     const { service, upload } = setup();
     const me = caller();
     const { ingestion_id: id } = await upload(me, csv(sale(1)));
-    const refusal = await service.cancel(me.accountId, id).catch((e: unknown) => e);
+    const refusal = await service.cancel(me.accountId, id, ACTOR).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(IngestionEndedException);
     expect((refusal as IngestionEndedException).message).toBe('The ingestion already ended: completed.');
   });

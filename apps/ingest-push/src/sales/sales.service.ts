@@ -1,3 +1,5 @@
+import { audited, AuditLog, type AuditActor } from '@app/audit';
+import { Sql } from '@app/database';
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException, isTransientFault } from '@app/errors';
@@ -13,15 +15,20 @@ import {
   IngestionEndedException,
   IngestionIdInUseException,
   IngestionNotFoundException,
+  ErrorBudgetExceededException,
+  MalformedSalesFileException,
   SalesBodyTimeoutException,
   SalesBodyTooSlowException,
   SalesBusyException,
   SalesFileTooLargeException,
 } from './sales.exception';
-import { SalesCopyTransform, type SalesFormat } from './sales-copy.transform';
+import { SalesCopyTransform, type ErrorBudget, type SalesFormat } from './sales-copy.transform';
+import { salesDecompressor, type SalesContentEncoding } from './sales-content-encoding';
+import { SalesRollupRefresher } from './sales-rollup.refresher';
 import { SalesHeartbeat } from './sales-heartbeat.service';
 import type { IngestionStage } from './sales-ingestion.entity';
 import { SalesRepository, type IngestionCounts, type IngestionEnd } from './sales.repository';
+import { subjectKeys, type SubjectKey } from './customer-subject';
 
 /** Who uploads: the account the API key belongs to, and the key. */
 export interface SalesCaller {
@@ -35,6 +42,10 @@ export interface SalesUpload {
   body: IncomingMessage;
   /** The id the client chose (X-Ingestion-Id), or null. */
   id: string | null;
+  /** How the body is compressed (Content-Encoding); identity when absent. */
+  encoding?: SalesContentEncoding;
+  /** The client's error budget (max_error_ratio, max_errors); none keeps every valid record whatever the errors. */
+  budget?: ErrorBudget;
 }
 
 const BUSY_RETRY_SECONDS = 5;
@@ -51,7 +62,10 @@ export class SalesService {
   private readonly logger = new Logger('Sales');
   private running = 0;
   private readonly rows: MetricCounter<'outcome'>;
+  private readonly uploads: MetricCounter<'outcome'>;
   private readonly runningByAccount = new Map<string, number>();
+  /** The keys erased customers are hashed with, to recognise one uploaded again. */
+  private readonly erasureKeys: SubjectKey[];
 
   constructor(
     private readonly repository: SalesRepository,
@@ -59,8 +73,14 @@ export class SalesService {
     metrics: Metrics,
     private readonly bodyWatch: SalesBodyWatch,
     private readonly heartbeat: SalesHeartbeat,
+    private readonly sql: Sql,
+    private readonly audit: AuditLog,
+    private readonly rollups: SalesRollupRefresher,
   ) {
+    this.erasureKeys = subjectKeys(config.ENCRYPTION_KEYS);
     this.rows = metrics.counter('ingest_rows_total', 'Sales rows ingested (accepted) or refused (rejected).', ['outcome']);
+    this.uploads = metrics.counter('ingest_uploads_total', 'Sales uploads this process ended, by outcome (completed, failed, cancelled).', ['outcome']);
+    metrics.gauge('ingest_uploads_running', 'Sales uploads this process is receiving or merging now.', [], (set) => set({}, this.running));
   }
 
   async ingest(caller: SalesCaller, upload: SalesUpload): Promise<IngestionSummary> {
@@ -117,11 +137,20 @@ export class SalesService {
    * Cancels a running ingestion of the account, wherever it runs: here at once, on another
    * process with its next heartbeat. Answers its summary (still running); 409 once it ended.
    */
-  async cancel(accountId: string, id: string): Promise<IngestionSummary> {
+  async cancel(accountId: string, id: string, actor: AuditActor): Promise<IngestionSummary> {
     // The request (an UPDATE of a running row) and the read of the status are two statements: a run whose
     // row became visible between them (its INSERT committed just then) reads `running`. Asked again, the
     // request finds it, so the cancel wins; it can miss again only if the run ended, and the read names that.
-    while (!(await this.repository.requestCancel(accountId, id))) {
+    // Recorded only when there was a running ingestion to cancel.
+    const requestCancel = () =>
+      audited(this.sql, this.audit, actor, async (tx, record) => {
+        const requested = await this.repository.requestCancel(tx, accountId, id);
+        if (requested) {
+          await record({ tenantId: accountId, action: 'ingestion.cancelled', targetType: 'ingestion', targetId: id, after: { cancel_requested: true } });
+        }
+        return requested;
+      });
+    while (!(await requestCancel())) {
       const status = await this.repository.statusOf(accountId, id);
       if (status === null) throw new IngestionNotFoundException();
       if (status !== 'running') throw new IngestionEndedException(id, status);
@@ -154,7 +183,13 @@ export class SalesService {
       maxBytes: config.INGEST_MAX_BYTES,
       maxRecordBytes: config.INGEST_MAX_RECORD_BYTES,
       maxStoredErrors: config.INGEST_MAX_STORED_ERRORS,
+      checkCpfCnpj: config.SALES_VALIDATE_CPF_CNPJ === 'true',
+      budget: upload.budget,
     });
+    // Decompressed as it arrives: the byte limit counts the decompressed bytes, and zlib pauses with PostgreSQL.
+    const encoding = upload.encoding ?? 'identity';
+    const decompressor = salesDecompressor(encoding);
+    const input = decompressor ?? transform;
     const encoder = transform.encoder;
     const counts = (): IngestionCounts => ({
       bytes: transform.bytes,
@@ -174,7 +209,8 @@ export class SalesService {
     // Counts the socket's bytes, so the watch never reads the body itself.
     const stopWatch = this.bodyWatch.watch({
       bytesRead: () => body.socket?.bytesRead ?? 0,
-      waitingForClient: () => body.readableFlowing !== false && body.readableLength === 0 && transform.writableLength === 0,
+      waitingForClient: () =>
+        body.readableFlowing !== false && body.readableLength === 0 && (decompressor?.writableLength ?? 0) === 0 && transform.writableLength === 0,
       cut: fail,
     });
     // Whatever ends the request early (a reset, a close before the body's end) is the client leaving.
@@ -185,11 +221,18 @@ export class SalesService {
       stage = 'storing';
       stopWatch();
     };
+    // Compressed bytes count too: empty gzip members decompress to nothing, yet must not stream forever.
+    let compressed = 0;
+    const countCompressed = (chunk: Buffer) => {
+      compressed += chunk.length;
+      if (compressed > config.INGEST_MAX_BYTES) fail(new SalesFileTooLargeException(config.INGEST_MAX_BYTES));
+    };
     body.on('close', onGone);
     body.on('error', onGone);
     body.once('end', onEnd);
     // Its errors reach us through the COPY (and `failure`); this keeps a late one from going unhandled.
     transform.on('error', () => undefined);
+    decompressor?.on('error', (error: Error) => fail(new MalformedSalesFileException(`The body is not valid ${encoding} data: ${error.message}.`)));
     this.heartbeat.add({ id, stage: () => stage, counts, cancel: () => fail(new IngestionCancelledException(id)) });
     const started = performance.now();
     let streamedMs = 0;
@@ -197,17 +240,27 @@ export class SalesService {
       await this.repository.transaction(async (tx) => {
         await this.repository.createStage(tx);
         // pipe, not pipeline: a failed parse must not destroy the request, whose response is still to be sent.
-        body.pipe(transform);
+        body.pipe(input);
+        // After the pipe: a 'data' listener alone would start the body flowing with no one to take it.
+        if (decompressor) {
+          body.on('data', countCompressed);
+          decompressor.pipe(transform);
+        }
         await this.repository.copyIntoStage(tx, transform, abort.signal);
         streamedMs = performance.now() - started;
+        if (overBudget(upload.budget, encoder.received, encoder.rejected)) {
+          throw new ErrorBudgetExceededException({ ...upload.budget, received: encoder.received, rejected: encoder.rejected }, true);
+        }
         stage = 'merging';
         const inserted = await this.repository.mergeStage(tx, id, caller.accountId, encoder.storedErrors);
-        if (!(await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted }))) {
+        const erasedCustomers = await this.repository.erasedCustomers(tx, caller.accountId, this.erasureKeys);
+        if (!(await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted, erasedCustomers }))) {
           throw new IngestionCancelledException(id);
         }
       });
     } catch (error) {
       const cause = failure ?? (error as Error);
+      this.uploads.inc({ outcome: endOf(cause) });
       await this.repository
         .markEnded(id, endOf(cause), failureText(cause), counts())
         .catch((e) => this.logger.warn({ err: e, ingestionId: id }, 'failure not recorded'));
@@ -216,12 +269,19 @@ export class SalesService {
       throw cause;
     } finally {
       stopWatch();
+      body.off('data', countCompressed);
       body.off('close', onGone);
       body.off('error', onGone);
       body.off('end', onEnd);
-      body.unpipe(transform);
+      body.unpipe(input);
+      if (decompressor) {
+        decompressor.unpipe(transform);
+        decompressor.destroy();
+      }
       await this.heartbeat.remove(id);
     }
+    this.rollups.wake();
+    this.uploads.inc({ outcome: 'completed' });
     this.rows.inc({ outcome: 'accepted' }, encoder.accepted);
     this.rows.inc({ outcome: 'rejected' }, encoder.rejected);
     const row = await this.repository.findIngestion(caller.accountId, id);
@@ -239,6 +299,13 @@ export class SalesService {
     );
     return toSummary(row!, encoder.errors);
   }
+}
+
+/** Whether the rejected records pass the budget; exactly at it is within it. */
+function overBudget(budget: ErrorBudget | undefined, received: number, rejected: number): boolean {
+  if (!budget) return false;
+  if (budget.maxErrors !== undefined && rejected > budget.maxErrors) return true;
+  return budget.maxErrorRatio !== undefined && received > 0 && rejected / received > budget.maxErrorRatio;
 }
 
 /** The stored ingestion with its first row errors. */

@@ -1,4 +1,5 @@
-import { FakeApns, FakeFcm } from '@app/testkit';
+import { FakeApns, FakeFcm, FakeWebPush } from '@app/testkit';
+import webpush from 'web-push';
 import { startPush, type PushApp } from './push-test';
 
 export interface PushSetup {
@@ -6,6 +7,8 @@ export interface PushSetup {
   fcm?: boolean;
   /** Start a loopback APNs fake and send iOS pushes through it. */
   apns?: boolean;
+  /** Start a loopback Web Push service and send web pushes through it (with a VAPID key pair of its own). */
+  web?: boolean;
   /** Further settings; a function is called at start (after the fakes and earlier beforeAll hooks ran). */
   env?: Record<string, string> | (() => Record<string, string>);
 }
@@ -17,6 +20,7 @@ export interface PushUnderTest {
   /** The fakes asked for in the setup (reading one not asked for throws). */
   fcm: FakeFcm;
   apns: FakeApns;
+  web: FakeWebPush;
   /** Every setting the app started with beyond startPush's own (e.g. for a worker process of the same deployment). */
   env: Record<string, string>;
 }
@@ -30,6 +34,7 @@ export function usePush(setup: PushSetup = {}): PushUnderTest {
   let token: string | undefined;
   let fcm: FakeFcm | undefined;
   let apns: FakeApns | undefined;
+  let web: FakeWebPush | undefined;
   let env: Record<string, string> = {};
   const ready = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`usePush: ${what} is not available (not asked for, or read before beforeAll)`);
@@ -39,19 +44,12 @@ export function usePush(setup: PushSetup = {}): PushUnderTest {
   beforeAll(async () => {
     if (setup.fcm) fcm = await new FakeFcm().start();
     if (setup.apns) apns = await new FakeApns().start();
+    if (setup.web) web = await new FakeWebPush().start();
+    const vapid = web ? webpush.generateVAPIDKeys() : null;
     env = {
-      ...(fcm ? { PUSH_PROVIDER_ANDROID: 'fcm', FCM_BASE_URL: fcm.baseUrl, FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile } : {}),
-      ...(apns
-        ? {
-            PUSH_PROVIDER_IOS: 'apns',
-            APNS_BASE_URL: apns.baseUrl,
-            APNS_KEY_FILE: apns.keyFile,
-            APNS_KEY_ID: apns.keyId,
-            APNS_TEAM_ID: apns.teamId,
-            APNS_TOPIC: apns.topic,
-            APNS_CA_FILE: apns.caFile,
-          }
-        : {}),
+      ...fcm?.settings(),
+      ...apns?.settings(),
+      ...(web && vapid ? web.settings(vapid) : {}),
       ...(typeof setup.env === 'function' ? setup.env() : setup.env),
     };
     app = await startPush(env);
@@ -61,6 +59,7 @@ export function usePush(setup: PushSetup = {}): PushUnderTest {
     await app?.close();
     await fcm?.stop();
     await apns?.stop();
+    await web?.stop();
   });
 
   return {
@@ -75,6 +74,9 @@ export function usePush(setup: PushSetup = {}): PushUnderTest {
     },
     get apns() {
       return ready(apns, 'the APNs fake');
+    },
+    get web() {
+      return ready(web, 'the Web Push fake');
     },
     get env() {
       return env;

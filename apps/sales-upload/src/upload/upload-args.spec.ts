@@ -15,12 +15,13 @@ describe('parseUploadArgs', () => {
       maxPartBytes: 64 * 1024 ** 2,
       retries: 3,
       state: 'sales.csv.upload-state.json',
+      gzip: false,
     });
   });
 
   it('takes every option, in any order', () => {
-    const options = parseUploadArgs(['--retries', '0', '--state', '/tmp/s.json', '--part-bytes', '200000', '--format', 'json', ...REQUIRED]);
-    expect(options).toMatchObject({ format: 'json', maxPartBytes: 200_000, retries: 0, state: '/tmp/s.json' });
+    const options = parseUploadArgs(['--retries', '0', '--gzip', '--state', '/tmp/s.json', '--part-bytes', '200000', '--format', 'json', ...REQUIRED]);
+    expect(options).toMatchObject({ format: 'json', maxPartBytes: 200_000, retries: 0, state: '/tmp/s.json', gzip: true });
   });
 
   it('reads the format from a .json extension, in any case, unless --format says', () => {

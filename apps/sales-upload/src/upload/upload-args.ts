@@ -10,7 +10,7 @@ const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
 export const API_KEY_SETTING = 'SALES_API_KEY';
 
 export const UPLOAD_USAGE = [
-  'Usage: npm run -s ingest:upload -- --file sales.csv --url http://localhost:3003 [--key-file FILE | --api-key <key>] [--part-bytes N] [--retries 3] [--state FILE] [--format csv|json]',
+  'Usage: npm run -s ingest:upload -- --file sales.csv --url http://localhost:3003 [--key-file FILE | --api-key <key>] [--part-bytes N] [--retries 3] [--state FILE] [--format csv|json] [--gzip]',
   `  the key: ${API_KEY_SETTING}=<key> in the environment, --key-file (a file holding it), or --api-key (visible to other users in ps)`,
 ].join('\n');
 
@@ -28,6 +28,8 @@ export interface UploadOptions {
   retries: number;
   /** Where the confirmed parts are recorded. */
   state: string;
+  /** Each part is sent gzip-compressed (Content-Encoding: gzip), compressed as it is read. */
+  gzip: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export function parseUploadArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Up
 /** As parseUploadArgs, or `{ help: true }` when --help is among the arguments (whatever else is). */
 export function parseUploadCommand(argv: string[], env: NodeJS.ProcessEnv = {}): UploadOptions | { help: true } {
   if (argv.includes('--help') || argv.includes('-h')) return { help: true };
-  let values: Record<string, string | undefined>;
+  let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -56,6 +58,7 @@ export function parseUploadCommand(argv: string[], env: NodeJS.ProcessEnv = {}):
         retries: { type: 'string' },
         state: { type: 'string' },
         format: { type: 'string' },
+        gzip: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -63,19 +66,24 @@ export function parseUploadCommand(argv: string[], env: NodeJS.ProcessEnv = {}):
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${UPLOAD_USAGE}`);
   }
-  const { file, url: base } = values;
-  const apiKey = values['api-key'] || (values['key-file'] ? readKeyFile(values['key-file']) : env[API_KEY_SETTING]?.trim());
+  const text = (name: string): string | undefined => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const [file, base, keyFile] = [text('file'), text('url'), text('key-file')];
+  const apiKey = text('api-key') || (keyFile ? readKeyFile(keyFile) : env[API_KEY_SETTING]?.trim());
   if (!file || !base || !apiKey) throw new Error(UPLOAD_USAGE);
-  const format = values.format || (extname(file).toLowerCase() === '.json' ? 'json' : 'csv');
+  const format = text('format') || (extname(file).toLowerCase() === '.json' ? 'json' : 'csv');
   if (format !== 'csv' && format !== 'json') throw new Error('--format is csv or json');
   return {
     file,
     url: new URL(base.replace(/\/+$/, '').replace(new RegExp(`${SALES_PATH}$`), '') + SALES_PATH),
     apiKey,
     format,
-    maxPartBytes: count('--part-bytes', values['part-bytes'] || String(DEFAULT_PART_BYTES), 1),
-    retries: count('--retries', values.retries ?? '3', 0),
-    state: values.state || `${file}.upload-state.json`,
+    maxPartBytes: count('--part-bytes', text('part-bytes') || String(DEFAULT_PART_BYTES), 1),
+    retries: count('--retries', text('retries') ?? '3', 0),
+    state: text('state') || `${file}.upload-state.json`,
+    gzip: values.gzip === true,
   };
 }
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parseUploadArgs } from './upload-args';
 import { uploadFile, UploadInterruptedError, type PartResult } from './upload-file';
 
@@ -11,6 +12,9 @@ interface Seen {
   id: string;
   /** The state file as it was when the request arrived. */
   state: { parts: Array<{ ingestion_id?: string; outcome?: string }> };
+  headers: http.IncomingHttpHeaders;
+  /** The body as it arrived (POST). */
+  body: Buffer[];
 }
 
 /** A stand-in for the sales endpoints: `holdPosts` decides each upload's answer (or holds it); `ingestions` answers GET and DELETE. */
@@ -46,10 +50,11 @@ function fakeService(statePath: string) {
   };
   const server = http.createServer((req, res) => {
     const id = req.method === 'POST' ? String(req.headers['x-ingestion-id']) : req.url!.split('/').pop()!;
-    seen.push({ method: req.method!, id, state: JSON.parse(readFileSync(statePath, 'utf8')) });
+    const body: Buffer[] = [];
+    seen.push({ method: req.method!, id, state: JSON.parse(readFileSync(statePath, 'utf8')), headers: req.headers, body });
     if (req.method === 'POST') {
       ingestions.set(id, { status: 'running', stage: 'receiving', received: 0 });
-      req.resume();
+      req.on('data', (chunk: Buffer) => body.push(chunk));
       req.on('end', () => onPost(id, res));
       return;
     }
@@ -102,6 +107,29 @@ describe('uploadFile', () => {
     service.server.closeAllConnections();
     await new Promise((resolve) => service.server.close(resolve));
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('with --gzip sends each part compressed on its own, chunked, and resumes the same parts', async () => {
+    const args = ['--file', file, '--url', base, '--api-key', 'k', '--part-bytes', '40', '--retries', '0'];
+    const plain = await uploadFile(parseUploadArgs(args), { pollMs: 10, err });
+    const sent = service.seen.filter((s) => s.method === 'POST');
+    // Again, compressed: the state says every part is stored, so nothing goes.
+    await uploadFile(parseUploadArgs([...args, '--gzip']), { pollMs: 10, err });
+    expect(service.seen.filter((s) => s.method === 'POST')).toHaveLength(sent.length);
+    rmSync(statePath);
+    const zipped = await uploadFile(parseUploadArgs([...args, '--gzip']), { pollMs: 10, err });
+    const posts = service.seen.filter((s) => s.method === 'POST').slice(sent.length);
+    expect(posts).toHaveLength(3);
+    for (const [i, post] of posts.entries()) {
+      expect(post.headers['content-encoding']).toBe('gzip');
+      expect(post.headers['content-length']).toBeUndefined();
+      expect(post.headers['transfer-encoding']).toBe('chunked');
+      expect(gunzipSync(Buffer.concat(post.body))).toEqual(Buffer.concat(sent[i].body));
+      expect(sent[i].headers['content-encoding']).toBeUndefined();
+    }
+    expect(zipped.totals).toEqual(plain.totals);
+    // The progress counts the file's bytes, not the compressed ones.
+    expect(stderr).toMatch(/100(\.0)?%/);
   });
 
   it('records each part’s ingestion id before sending it, and its outcome once answered', async () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { pipeline, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { partBytes, partSize, planParts, type Part } from './part-plan';
 import { ProgressBar, type ServerStage } from './progress-bar';
 import type { UploadOptions } from './upload-args';
@@ -63,6 +65,9 @@ interface Request {
  * that fails on the network, with 408, 429 or 5xx is sent again, up to `retries` times, waiting
  * 1, 2, 4… s; any other answer stops the upload. On `signal` the part under way is cancelled on
  * the service (DELETE …/ingestions/{id}) and the run ends with `UploadInterruptedError`.
+ * With `gzip` each part is compressed on its own as it is read and sent (chunked, Content-Encoding:
+ * gzip): the parts, their ids and the state file are those of the plain file, so a rerun resumes
+ * the same way, with or without `--gzip`.
  */
 export async function uploadFile(options: UploadOptions, controls: UploadControls = {}): Promise<{ parts: PartResult[]; totals: UploadTotals }> {
   const { file, url, apiKey, format, maxPartBytes, retries } = options;
@@ -168,7 +173,11 @@ export async function uploadFile(options: UploadOptions, controls: UploadControl
   for (let i = 0; i < of; i++) {
     const part = plan.parts[i];
     const size = partSize(plan, i);
-    const headers = { apiKey, 'Content-Type': format === 'csv' ? 'application/csv' : 'application/json', 'Content-Length': String(size) };
+    const type = format === 'csv' ? 'application/csv' : 'application/json';
+    // Compressed, the length is known only at the end: the part goes chunked.
+    const headers: Record<string, string> = options.gzip
+      ? { apiKey, 'Content-Type': type, 'Content-Encoding': 'gzip' }
+      : { apiKey, 'Content-Type': type, 'Content-Length': String(size) };
     let summary: IngestionSummary | null = null;
     for (let attempt = 0; summary === null; attempt++) {
       summary = await prepare(part);
@@ -182,7 +191,9 @@ export async function uploadFile(options: UploadOptions, controls: UploadControl
       }
       const id = part.ingestion_id!;
       const before = progress.bytes;
-      const request = send(url, 'POST', { ...headers, 'X-Ingestion-Id': id }, partBytes(file, plan, i), (chunk) => progress.add(chunk));
+      const countRead = (chunk: Buffer) => progress.add(chunk);
+      const body = options.gzip ? gzipped(partBytes(file, plan, i), countRead) : partBytes(file, plan, i);
+      const request = send(url, 'POST', { ...headers, 'X-Ingestion-Id': id }, body, options.gzip ? undefined : countRead);
       const poll = watchStage(id, pollMs, ask, progress);
       let res: Answer | 'interrupted' | undefined;
       try {
@@ -237,6 +248,18 @@ function watchStage(id: string, pollMs: number, ask: (id: string) => Promise<Ing
       clearTimeout(timer);
     },
   };
+}
+
+/** The part's bytes gzip-compressed as they are read; `onRead` hears each plain chunk (the progress counts file bytes). */
+function gzipped(source: AsyncIterable<Buffer>, onRead: (chunk: Buffer) => void): AsyncIterable<Buffer> {
+  const read = async function* () {
+    for await (const chunk of source) {
+      onRead(chunk);
+      yield chunk;
+    }
+  };
+  // A failed read destroys the gzip stream, whose reader (the request) then fails too.
+  return pipeline(Readable.from(read()), createGzip(), () => undefined);
 }
 
 function pause(ms: number): Promise<void> {

@@ -262,6 +262,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/client/{client}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every committed change of the documents the token may read, oldest first, once each, resumable from any cursor
+         * @description JSON: one page (feed=longpoll waits for the next change when there is none). `Accept: text/event-stream`: an event stream, one `change` event per change with `id:` its cursor, resumed by `Last-Event-ID`, a comment heartbeat, and a final `end` event (StreamEndDto) on token expiry, revocation or shutdown.
+         */
+        get: operations["ChangesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/client/{client}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -375,11 +411,35 @@ export interface components {
             deleted_at: string | null;
         };
         PageLinkDto: {
-            /** @example https://docstore.example.com/api/v1/things?page=2 */
+            /** @example https://api.example.com/v1/things?page=2 */
             url: string | null;
             /** @example 2 */
             label: string;
             active: boolean;
+        };
+        DocumentPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["DocumentDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
         };
         BulkItemDto: {
             /** Format: date-time */
@@ -424,6 +484,30 @@ export interface components {
              * @example 12
              */
             documents: number;
+        };
+        CollectionPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["CollectionDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
         };
         WriteCountsDto: {
             /** @example 0 */
@@ -516,6 +600,30 @@ export interface components {
              */
             created_at: string;
         };
+        HistoryEntryPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["HistoryEntryDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
+        };
         TokenDto: {
             /**
              * Format: uuid
@@ -568,6 +676,30 @@ export interface components {
              * @example 2026-11-22T03:24:50.123456Z
              */
             updated_at: string;
+        };
+        TokenPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["TokenDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
         };
         CreateTokenDto: {
             name: string;
@@ -692,6 +824,30 @@ export interface components {
              */
             updated_at: string;
         };
+        WebhookPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["WebhookDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
+        };
         CreateWebhookDto: {
             /** @description https URL of a public host (http only for WEBHOOK_ALLOWED_TARGETS). */
             url: string;
@@ -801,6 +957,30 @@ export interface components {
              */
             created_at: string;
         };
+        DeliveryPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["DeliveryDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
+        };
         AttemptDto: {
             /** @example 1 */
             attempt: number;
@@ -818,6 +998,156 @@ export interface components {
              * @example 2026-11-22T03:24:50.123456Z
              */
             attempted_at: string;
+        };
+        AttemptPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["AttemptDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
+        };
+        ChangeDto: {
+            /**
+             * @description Where this change sits in the feed: resume with since=<cursor> (or as the event id).
+             * @example 1042
+             */
+            cursor: string;
+            /**
+             * @example updated
+             * @enum {string}
+             */
+            kind: "created" | "updated" | "deleted" | "restored";
+            /**
+             * @description environment/context/type
+             * @example production/shop/product
+             */
+            collection: string;
+            /** @example sku-1 */
+            key: string;
+            /**
+             * Format: uuid
+             * @description The document id.
+             */
+            id: string;
+            /**
+             * @description The version the change made (a delete keeps the version it deleted).
+             * @example 2
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When the change was made (its transaction began).
+             * @example 2026-11-22T03:24:50.123456Z
+             */
+            occurred_at: string;
+            /** @description The document as the change left it; absent with include_docs=false. */
+            document?: components["schemas"]["DocumentDto"];
+        };
+        ChangesPageDto: {
+            /** @description Oldest first. */
+            changes: components["schemas"]["ChangeDto"][];
+            /**
+             * @description Resume from here: since=<last_cursor> misses nothing and repeats nothing.
+             * @example 1042
+             */
+            last_cursor: string;
+        };
+        StreamEndDto: {
+            /**
+             * @description Why the stream ends: reconnect (shutdown) or get a new token.
+             * @enum {string}
+             */
+            reason: "token_expired" | "token_revoked" | "shutdown";
+            /**
+             * @description The cursor to resume from.
+             * @example 1042
+             */
+            last_cursor: string;
+        };
+        AuditActorDto: {
+            /**
+             * @description The credential that made the change (`cli` for the command line).
+             * @example 0b7f3c1e-8f6a-4c39-9d0e-2a7b5e4c1f00
+             */
+            credential_id: string;
+            /**
+             * @description The credential's name.
+             * @example deploy bot
+             */
+            name: string | null;
+            /**
+             * @description The client address, as seen through the configured proxies.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+        };
+        AuditRecordDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `<target>.<verb>`.
+             * @example token.revoked
+             */
+            action: string;
+            /** @example token */
+            target_type: string;
+            /** @example 0b7f3c1e-8f6a-4c39-9d0e-2a7b5e4c1f00 */
+            target_id: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /**
+             * Format: date-time
+             * @example 2026-12-06T23:40:00.123456Z
+             */
+            at: string;
+            /** @description The changed fields before the change (secrets as `***`); null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The changed fields after the change (secrets as `***`); null for a removal. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditRecordPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["AuditRecordDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
         };
         ErrorBody: {
             /** @example The name field is required. */
@@ -1118,30 +1448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["DocumentDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["DocumentPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -1693,30 +2000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["CollectionDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["CollectionPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -1842,30 +2126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["HistoryEntryDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["HistoryEntryPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -2021,30 +2282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["TokenDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["TokenPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -2348,30 +2586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["WebhookDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["WebhookPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -2810,30 +3025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["DeliveryDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["DeliveryPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -2905,30 +3097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        current_page: number;
-                        data: components["schemas"]["AttemptDto"][];
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        first_page_url: string;
-                        /** @example 1 */
-                        from: number | null;
-                        /** @example 1 */
-                        last_page: number;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        last_page_url: string;
-                        links: components["schemas"]["PageLinkDto"][];
-                        next_page_url: string | null;
-                        /** @example https://docstore.example.com/api/v1/things?page=1 */
-                        path: string;
-                        /** @example 15 */
-                        per_page: number;
-                        prev_page_url: string | null;
-                        /** @example 1 */
-                        to: number | null;
-                        /** @example 1 */
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["AttemptPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */
@@ -3029,6 +3198,162 @@ export interface operations {
             };
             /** @description The request conflicts with the current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ChangesController_list: {
+        parameters: {
+            query?: {
+                /** @description A cursor from an earlier answer (`last_cursor` or a change's `cursor`), or `now`. Absent: from the oldest kept change. */
+                since?: string;
+                /** @description Most changes in the page. */
+                limit?: number;
+                /** @description Only this collection (environment/context/type) or the collections under a prefix of it (environment or environment/context). */
+                collection?: string;
+                /** @description Each change carries the document as it became (false: the change alone). */
+                include_docs?: boolean;
+                /** @description longpoll: when nothing is newer than since, wait for a change up to timeout seconds. */
+                feed?: "normal" | "longpoll";
+                /** @description Seconds a long poll waits. */
+                timeout?: number;
+                /** @description The list's field filters (filter[field]=value, _gt, _gte, _lt, _lte, _neq, _like), on the document as the change left it; at most 20. */
+                filter?: {
+                    [key: string]: string;
+                };
+            };
+            header?: {
+                /** @description Event streams: the last cursor received (EventSource sends it when it reconnects); wins over since. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The client's UUID (the token's client). */
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes, or with Accept: text/event-stream an event stream whose `change` events carry a ChangeDto. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesPageDto"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cursor is past retention: the body carries oldest_cursor. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Only this action. */
+                action?: string;
+                /** @description Records at or after this moment. */
+                from?: string;
+                /** @description Records before this moment. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the audit records, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRecordPage"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

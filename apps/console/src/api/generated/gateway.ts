@@ -134,11 +134,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A sent message with its status history */
+        /** A sent or scheduled message with its status history */
         get: operations["MessagesController_find"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Cancel a scheduled message (one sent with `send_at`) while it is still scheduled */
+        delete: operations["MessagesController_cancel"];
         options?: never;
         head?: never;
         patch?: never;
@@ -161,6 +162,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The phone's messages and billable messages by day (UTC) and pricing category, with their cost from the price table */
+        get: operations["UsageController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The phone's conversations, the latest message first: last message, unread count, service window */
+        get: operations["ConversationsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Conversations/{wa_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversation: last message, unread count, service window, opt-out */
+        get: operations["ConversationsController_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Conversations/{wa_id}/Messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One contact's messages both ways, newest first, with their statuses */
+        get: operations["ConversationsController_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/OptOuts/Keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's opt-out and opt-in keywords */
+        get: operations["OptOutsController_keywords"];
+        /** Replace the account's opt-out and opt-in keywords */
+        put: operations["OptOutsController_setKeywords"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/OptOuts/{wa_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A contact's opt-out (404 when the contact has not opted out) */
+        get: operations["OptOutsController_find"];
+        /** Opt a contact out by hand (an existing opt-out is kept) */
+        put: operations["OptOutsController_put"];
+        post?: never;
+        /** Lift a contact's opt-out */
+        delete: operations["OptOutsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Sandbox/Inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only: a customer's message to the phone, notified as the network would (stored, forwarded to webhooks) */
+        post: operations["SandboxInboundController_inbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Medias": {
         parameters: {
             query?: never;
@@ -172,6 +295,23 @@ export interface paths {
         put?: never;
         /** Upload a file (streamed; its type read from its bytes) */
         post: operations["MediaController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Medias/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A media's bytes: one the account uploaded, or one a customer sent (streamed from the network with `cloud`) */
+        get: operations["MediaController_download"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -225,6 +365,23 @@ export interface paths {
         put?: never;
         /** Update the business profile */
         post: operations["ProfilesController_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's audit log, newest first: API keys, webhooks, profiles, opt-outs by hand, opt-out keywords */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -462,8 +619,16 @@ export interface components {
             wa_id: string;
         };
         MessageId: {
-            /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA */
+            /**
+             * @description The network's message id, or a scheduled message's (`sched.…`).
+             * @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA
+             */
             id: string;
+            /**
+             * @description A message with `send_at`: stored, sent at its time.
+             * @enum {string}
+             */
+            message_status?: "scheduled";
         };
         SendMessageAnswer: {
             /** @example whatsapp */
@@ -496,6 +661,12 @@ export interface components {
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
             /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
+            /**
              * @description text when left out.
              * @enum {string}
              */
@@ -518,6 +689,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "interactive";
             interactive: components["schemas"]["ButtonInteractive"] | components["schemas"]["ListInteractive"] | components["schemas"]["FlowInteractive"];
@@ -587,6 +764,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "contacts";
             contacts: components["schemas"]["Contact"][];
@@ -613,6 +796,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "location";
             location: components["schemas"]["LocationContent"];
@@ -640,6 +829,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "image";
             image: components["schemas"]["ImageContent"];
@@ -666,6 +861,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "audio";
             audio: components["schemas"]["AudioContent"];
@@ -693,6 +894,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "video";
             video: components["schemas"]["VideoContent"];
@@ -721,6 +928,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "document";
             document: components["schemas"]["DocumentContent"];
@@ -747,6 +960,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "sticker";
             sticker: components["schemas"]["StickerContent"];
@@ -772,6 +991,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "reaction";
             reaction: components["schemas"]["ReactionContent"];
@@ -804,6 +1029,12 @@ export interface components {
             /** @description Reply to a message. */
             context?: components["schemas"]["MessageContext"];
             biz_opaque_callback_data?: string;
+            /**
+             * Format: date-time
+             * @description Send it then instead of now (ISO 8601 with its offset, in the future, at most 30 days ahead): the answer's id is the scheduled message's, for GET and DELETE api/Messages/{id}.
+             * @example 2026-12-24T09:00:00Z
+             */
+            send_at?: string;
             /** @enum {string} */
             type: "template";
             template: components["schemas"]["TemplateContent"];
@@ -960,11 +1191,8 @@ export interface components {
         };
         BodyComponent: {
             /** @enum {string} */
-            type: "BODY";
-            /** @description Variables {{1}}, {{2}}… in order. */
-            text: string;
-            /** @description One example per variable; required when the text holds variables. */
-            example?: components["schemas"]["BodyExample"];
+            type: "body";
+            parameters?: components["schemas"]["BodyParameter"][];
         };
         ButtonComponent: {
             /** @enum {string} */
@@ -1061,7 +1289,7 @@ export interface components {
              */
             type: "text" | "interactive" | "contacts" | "location" | "image" | "audio" | "video" | "document" | "sticker" | "reaction" | "template";
             /**
-             * @description The latest status: accepted, sent, delivered, read or failed.
+             * @description The latest status: accepted, sent, delivered, read or failed; a scheduled message is scheduled, sending or cancelled before it is sent.
              * @example read
              */
             status: string;
@@ -1080,6 +1308,42 @@ export interface components {
             data: components["schemas"]["MessageSummary"][];
             paging: components["schemas"]["Paging"];
         };
+        StatusPricingView: {
+            /**
+             * @description Whether the network bills the message.
+             * @example true
+             */
+            billable: boolean;
+            /**
+             * @description PMP (per-message pricing).
+             * @example PMP
+             */
+            pricing_model: string;
+            /**
+             * @description marketing, utility, authentication, service…
+             * @example utility
+             */
+            category: string;
+            /**
+             * @description regular, free_customer_service or free_entry_point.
+             * @example regular
+             */
+            type?: string;
+        };
+        ConversationOrigin: {
+            /** @example utility */
+            type: string;
+        };
+        StatusConversationView: {
+            /** @example 5f1b7c3c0d1e2f3a4b5c6d7e8f901234 */
+            id: string;
+            /**
+             * @description Unix seconds (with `sent`).
+             * @example 1764288000
+             */
+            expiration_timestamp?: string;
+            origin?: components["schemas"]["ConversationOrigin"];
+        };
         MessageStatusEntry: {
             /** @example delivered */
             status: string;
@@ -1092,6 +1356,9 @@ export interface components {
             errors?: {
                 [key: string]: unknown;
             }[];
+            /** @description How the network prices the message (sent, delivered, read). */
+            pricing?: components["schemas"]["StatusPricingView"];
+            conversation?: components["schemas"]["StatusConversationView"];
         };
         MessageView: {
             /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA */
@@ -1111,7 +1378,7 @@ export interface components {
              */
             type: "text" | "interactive" | "contacts" | "location" | "image" | "audio" | "video" | "document" | "sticker" | "reaction" | "template";
             /**
-             * @description The latest status: accepted, sent, delivered, read or failed.
+             * @description The latest status: accepted, sent, delivered, read or failed; a scheduled message is scheduled, sending or cancelled before it is sent.
              * @example read
              */
             status: string;
@@ -1126,6 +1393,14 @@ export interface components {
              */
             updated_at: string;
             statuses: components["schemas"]["MessageStatusEntry"][];
+            /**
+             * Format: date-time
+             * @description A scheduled message: when it is (or was) to be sent.
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            send_at?: string;
+            /** @description A scheduled message once sent: the network's message id (its statuses and webhooks carry it). */
+            message_id?: string;
         };
         StatsBucket: {
             /** @example 2026-11-27T10:00:00Z */
@@ -1156,6 +1431,336 @@ export interface components {
             /** @example 2026-11-26T11:00:00Z */
             since: string;
             data: components["schemas"]["StatsBucket"][];
+        };
+        UsageTotals: {
+            /** @example 130 */
+            messages: number;
+            /** @example 120 */
+            billable: number;
+            /** @example 0.48 */
+            cost: number;
+        };
+        UsageCategory: {
+            /**
+             * @description The pricing category the network reported: marketing, utility, authentication, service…
+             * @example utility
+             */
+            category: string;
+            /** @example 12 */
+            messages: number;
+            /**
+             * @description Of them, the ones the network bills.
+             * @example 12
+             */
+            billable: number;
+            /**
+             * @description Price of one billable message (PRICING_TABLE); null when the table has no price for the category.
+             * @example 0.004
+             */
+            unit_price: number | null;
+            /**
+             * @description billable × unit_price.
+             * @example 0.048
+             */
+            cost: number;
+        };
+        UsageDay: {
+            /** @example 2026-11-27 */
+            date: string;
+            /**
+             * @description Messages sent that day, priced or not yet.
+             * @example 13
+             */
+            messages: number;
+            /** @example 12 */
+            billable: number;
+            /** @example 0.048 */
+            cost: number;
+            /** @description Messages whose statuses carried pricing, by category (largest first). */
+            categories: components["schemas"]["UsageCategory"][];
+        };
+        Usage: {
+            /** @example 106540352242922 */
+            phone_id: string;
+            /** @example 2026-11-01 */
+            from: string;
+            /** @example 2026-11-30 */
+            to: string;
+            /**
+             * @description The currency of every price and cost (PRICING_CURRENCY).
+             * @example USD
+             */
+            currency: string;
+            totals: components["schemas"]["UsageTotals"];
+            data: components["schemas"]["UsageDay"][];
+        };
+        ConversationLastMessage: {
+            /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgASGBQzQTdCRDc0RjQ2 */
+            id: string;
+            /**
+             * @example inbound
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound";
+            /** @example text */
+            type: string;
+            /**
+             * @description Outbound: accepted, sent, delivered, read or failed; inbound: received or read (by the business).
+             * @example received
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            timestamp: string;
+            /**
+             * @description A text's body, a media caption or a button's text; empty for other kinds.
+             * @example Where is my order?
+             */
+            text: string;
+        };
+        ConversationSummary: {
+            /**
+             * @description The contact's network id.
+             * @example 15550123456
+             */
+            wa_id: string;
+            /**
+             * @description The name the contact set, as the network last reported it.
+             * @example Ana
+             */
+            profile_name: string | null;
+            last_message: components["schemas"]["ConversationLastMessage"] | null;
+            /**
+             * @description The contact's messages the business has not marked read.
+             * @example 2
+             */
+            unread_count: number;
+            /**
+             * @description open: free-form messages may be sent; closed: only templates.
+             * @example open
+             * @enum {string}
+             */
+            window: "open" | "closed";
+            /**
+             * Format: date-time
+             * @description When the service window closes (or closed): the contact's last message plus GATEWAY_SERVICE_WINDOW_SECONDS; null before the contact writes.
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            window_expires_at: string | null;
+            /**
+             * @description The contact opted out (GET api/OptOuts/{wa_id}).
+             * @example false
+             */
+            opted_out: boolean;
+        };
+        ConversationsPage: {
+            data: components["schemas"]["ConversationSummary"][];
+            paging: components["schemas"]["Paging"];
+        };
+        ConversationStatus: {
+            /** @example delivered */
+            status: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            timestamp: string;
+            /** @description The network's errors (failed). */
+            errors?: {
+                [key: string]: unknown;
+            }[];
+        };
+        ConversationMessage: {
+            /** @example wamid.HBgLMTU1NTAxMjM0NTYVAgASGBQzQTdCRDc0RjQ2 */
+            id: string;
+            /**
+             * @example outbound
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound";
+            /** @example text */
+            type: string;
+            /**
+             * @description The latest status (as in `statuses`).
+             * @example read
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            timestamp: string;
+            /**
+             * @description Outbound: the body as sent; inbound: the message as the network notified it (`from`, `id`, `timestamp`, `type` and its object).
+             * @example {
+             *       "from": "15550123456",
+             *       "id": "wamid.HBgLMTU1NTAxMjM0NTYVAgASGBQzQTdCRDc0RjQ2",
+             *       "timestamp": "1764237600",
+             *       "type": "text",
+             *       "text": {
+             *         "body": "Hi"
+             *       }
+             *     }
+             */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description Outbound: accepted, sent, delivered, read or failed; inbound: received, then read. */
+            statuses: components["schemas"]["ConversationStatus"][];
+        };
+        ConversationMessagesPage: {
+            data: components["schemas"]["ConversationMessage"][];
+            paging: components["schemas"]["Paging"];
+        };
+        OptOutKeywords: {
+            /**
+             * @example [
+             *       "STOP",
+             *       "PARAR",
+             *       "SAIR",
+             *       "CANCELAR"
+             *     ]
+             */
+            opt_out: string[];
+            /**
+             * @example [
+             *       "START",
+             *       "VOLTAR"
+             *     ]
+             */
+            opt_in: string[];
+        };
+        OptOutView: {
+            /** @example 15550123456 */
+            wa_id: string;
+            /**
+             * @description keyword: the contact wrote an opt-out keyword; api: PUT api/OptOuts/{wa_id}.
+             * @example keyword
+             * @enum {string}
+             */
+            source: "keyword" | "api";
+            /**
+             * @description The keyword, folded (upper case, no accents).
+             * @example PARAR
+             */
+            keyword: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T10:00:00.000000Z
+             */
+            opted_out_at: string;
+        };
+        SandboxInboundBody: {
+            /**
+             * @description The customer's phone number with country code; its digits become `from` / `wa_id`.
+             * @example 15550123456
+             */
+            from: string;
+            /**
+             * @description The customer's profile name (contacts[0].profile.name).
+             * @example Ana
+             */
+            profile_name?: string;
+            /**
+             * @description The message id; the same id twice is taken once (as a repeated notification). Made when left out.
+             * @example wamid.CUSTOMER.1
+             */
+            id?: string;
+            /**
+             * @example text
+             * @enum {string}
+             */
+            type: "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "interactive" | "button" | "reaction" | "order";
+            /** @description A reply: `{id}` of the message replied to (and `from`). */
+            context?: {
+                [key: string]: unknown;
+            };
+            /** @description With type text. */
+            text?: {
+                body?: string;
+            };
+            /** @description With type image: the network's image object: `id` of a media the account uploaded, `caption`. */
+            image?: {
+                [key: string]: unknown;
+            };
+            /** @description With type audio: the network's audio object: `id` of a media the account uploaded. */
+            audio?: {
+                [key: string]: unknown;
+            };
+            /** @description With type video: the network's video object: `id` of a media the account uploaded, `caption`. */
+            video?: {
+                [key: string]: unknown;
+            };
+            /** @description With type document: the network's document object: `id` of a media the account uploaded, `caption`, `filename`. */
+            document?: {
+                [key: string]: unknown;
+            };
+            /** @description With type sticker: the network's sticker object: `id` of a media the account uploaded. */
+            sticker?: {
+                [key: string]: unknown;
+            };
+            /** @description With type location: the network's location object (`latitude`, `longitude`, `name`, `address`). */
+            location?: {
+                [key: string]: unknown;
+            };
+            /** @description With type contacts: the network's contacts array. */
+            contacts?: {
+                [key: string]: unknown;
+            }[];
+            /** @description With type interactive: the network's interactive object (`type` button_reply or list_reply and its object). */
+            interactive?: {
+                [key: string]: unknown;
+            };
+            /** @description With type button: the network's button object (a quick-reply button: `text`, `payload`). */
+            button?: {
+                [key: string]: unknown;
+            };
+            /** @description With type reaction: the network's reaction object (`message_id`, `emoji`). */
+            reaction?: {
+                [key: string]: unknown;
+            };
+            /** @description With type order: the network's order object (`catalog_id`, `product_items`, `text`). */
+            order?: {
+                [key: string]: unknown;
+            };
+        };
+        SandboxInboundAnswer: {
+            /** @example whatsapp */
+            messaging_product: string;
+            /**
+             * @description The inbound message id (given, or made by the sandbox).
+             * @example wamid.SANDBOX.HBgLMTU1NTAxMjM0NTY
+             */
+            id: string;
+            /**
+             * @description The contact's network id.
+             * @example 15550123456
+             */
+            wa_id: string;
+            /**
+             * @description Unix seconds, as the network writes them.
+             * @example 1764237600
+             */
+            timestamp: string;
+        };
+        MediaUploadForm: {
+            /**
+             * @description The gateway's network (GATEWAY_NETWORK).
+             * @example whatsapp
+             */
+            messaging_product: string;
+            /**
+             * @description The file's MIME type as the Cloud API's form carries it; ignored: the type is read from the file's bytes.
+             * @example image/png
+             */
+            type?: string;
+            /**
+             * Format: binary
+             * @description The file, up to the largest size of its kind.
+             */
+            File: string;
         };
         MediaUploaded: {
             /**
@@ -1196,6 +1801,14 @@ export interface components {
         };
         BodyExample: {
             body_text: string[][];
+        };
+        TemplateBodyComponent: {
+            /** @enum {string} */
+            type: "BODY";
+            /** @description Variables {{1}}, {{2}}… in order. */
+            text: string;
+            /** @description One example per variable; required when the text holds variables. */
+            example?: components["schemas"]["BodyExample"];
         };
         FooterComponent: {
             /** @enum {string} */
@@ -1291,7 +1904,7 @@ export interface components {
             /** @description AUTHENTICATION templates only. */
             message_send_ttl_seconds?: number;
             /** @description HEADER, BODY (required; variables {{1}}, {{2}}... with an example), FOOTER and BUTTONS, each at most once. */
-            components: (components["schemas"]["TextHeader"] | components["schemas"]["LocationHeader"] | components["schemas"]["MediaHeader"] | components["schemas"]["BodyComponent"] | components["schemas"]["FooterComponent"] | components["schemas"]["ButtonsComponent"] | components["schemas"]["AuthBody"] | components["schemas"]["AuthFooter"] | components["schemas"]["AuthButtons"])[];
+            components: (components["schemas"]["TextHeader"] | components["schemas"]["LocationHeader"] | components["schemas"]["MediaHeader"] | components["schemas"]["TemplateBodyComponent"] | components["schemas"]["FooterComponent"] | components["schemas"]["ButtonsComponent"] | components["schemas"]["AuthBody"] | components["schemas"]["AuthFooter"] | components["schemas"]["AuthButtons"])[];
         };
         TemplateCreated: {
             /**
@@ -1383,6 +1996,54 @@ export interface components {
             data: {
                 [key: string]: unknown;
             }[];
+        };
+        AuditActorDto: {
+            /**
+             * @description The credential that made the change (`cli` for the command line).
+             * @example 0b7f3c1e-8f6a-4c39-9d0e-2a7b5e4c1f00
+             */
+            credential_id: string;
+            /**
+             * @description The credential's name.
+             * @example deploy bot
+             */
+            name: string | null;
+            /**
+             * @description The client address, as seen through the configured proxies.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+        };
+        AuditRecordDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `<target>.<verb>`.
+             * @example token.revoked
+             */
+            action: string;
+            /** @example token */
+            target_type: string;
+            /** @example 0b7f3c1e-8f6a-4c39-9d0e-2a7b5e4c1f00 */
+            target_id: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /**
+             * Format: date-time
+             * @example 2026-12-06T23:40:00.123456Z
+             */
+            at: string;
+            /** @description The changed fields before the change (secrets as `***`); null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The changed fields after the change (secrets as `***`); null for a removal. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditPage: {
+            data: components["schemas"]["AuditRecordDto"][];
+            paging: components["schemas"]["Paging"];
         };
         ErrorBody: {
             error: {
@@ -2181,6 +2842,75 @@ export interface operations {
             };
         };
     };
+    MessagesController_cancel: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, now `cancelled`; it is never sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageView"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     MessageStatsController_stats: {
         parameters: {
             query?: {
@@ -2233,6 +2963,606 @@ export interface operations {
             };
         };
     };
+    UsageController_get: {
+        parameters: {
+            query?: {
+                /** @description Another phone of the same account */
+                phone_id?: string;
+                /** @description First day (UTC), YYYY-MM-DD; default 29 days before `to` */
+                from?: string;
+                /** @description Last day (UTC), YYYY-MM-DD; default today. At most 366 days from `from` */
+                to?: string;
+            };
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConversationsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's paging.cursors.after */
+                after?: string;
+                /** @description Another phone of the same account */
+                phone_id?: string;
+            };
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationsPage"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConversationsController_find: {
+        parameters: {
+            query?: {
+                /** @description Another phone of the same account */
+                phone_id?: string;
+            };
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                wa_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationSummary"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConversationsController_messages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's paging.cursors.after */
+                after?: string;
+                /** @description Another phone of the same account */
+                phone_id?: string;
+            };
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                wa_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationMessagesPage"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials do not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OptOutsController_keywords: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutKeywords"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OptOutsController_setKeywords: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptOutKeywords"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutKeywords"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OptOutsController_find: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                wa_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutView"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OptOutsController_put: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                wa_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutView"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OptOutsController_remove: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                wa_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SandboxInboundController_inbound: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxInboundBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxInboundAnswer"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     MediaController_upload: {
         parameters: {
             query?: never;
@@ -2244,11 +3574,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": {
-                    messaging_product: string;
-                    /** Format: binary */
-                    File: string;
-                };
+                "multipart/form-data": components["schemas"]["MediaUploadForm"];
             };
         };
         responses: {
@@ -2294,6 +3620,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MediaController_download: {
+        parameters: {
+            query?: never;
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its type as Content-Type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests; retry after Retry-After seconds. */
@@ -2613,6 +3999,64 @@ export interface operations {
             };
             /** @description The Content-Type is not one this operation reads. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's paging.cursors.after */
+                after?: string;
+                /** @description Only this action. */
+                action?: string;
+                /** @description Records at or after this moment. */
+                from?: string;
+                /** @description Records before this moment. */
+                to?: string;
+            };
+            header: {
+                version: "4.0" | "5.0" | "6.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

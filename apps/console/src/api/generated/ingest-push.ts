@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["SaleLinesController_list"];
         put?: never;
         post: operations["SalesController_upload"];
         delete?: never;
@@ -84,6 +84,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/DataInserterSales/api/sales/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SaleLinesController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/DataInserterSales/api/sales/customers/{cpf_cnpj}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SaleLinesController_customer"];
+        put?: never;
+        post?: never;
+        delete: operations["SaleLinesController_erase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pushm/bulk": {
         parameters: {
             query?: never;
@@ -132,6 +164,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pushm/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PushSettingsController_get"];
+        put: operations["PushSettingsController_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pushm/opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["PushOpensController_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/DataInserterSales/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -163,9 +243,9 @@ export interface components {
              */
             stage: "receiving" | "storing" | "merging" | null;
             /** @enum {string} */
-            format: "csv" | "json";
+            format: "csv" | "json" | "ndjson";
             /**
-             * @description Body bytes received.
+             * @description Body bytes received (after decompression, for a compressed body).
              * @example 288
              */
             bytes: number;
@@ -190,6 +270,11 @@ export interface components {
              * @example 0
              */
             errors_not_stored: number;
+            /**
+             * @description Customers (CPF/CNPJ) of this upload whose personal data the account had erased before: stored again, as new data.
+             * @example 0
+             */
+            erased_customers: number;
             /** @description Why it failed or was cancelled; nothing was kept. */
             failure: string | null;
             /** Format: date-time */
@@ -218,9 +303,9 @@ export interface components {
              */
             stage: "receiving" | "storing" | "merging" | null;
             /** @enum {string} */
-            format: "csv" | "json";
+            format: "csv" | "json" | "ndjson";
             /**
-             * @description Body bytes received.
+             * @description Body bytes received (after decompression, for a compressed body).
              * @example 288
              */
             bytes: number;
@@ -245,6 +330,11 @@ export interface components {
              * @example 0
              */
             errors_not_stored: number;
+            /**
+             * @description Customers (CPF/CNPJ) of this upload whose personal data the account had erased before: stored again, as new data.
+             * @example 0
+             */
+            erased_customers: number;
             /** @description Why it failed or was cancelled; nothing was kept. */
             failure: string | null;
             /** Format: date-time */
@@ -258,7 +348,7 @@ export interface components {
             duration_ms: number;
         };
         PageLinkDto: {
-            /** @example http://localhost:3003/api/pushm/bulk?page=2 */
+            /** @example https://api.example.com/v1/things?page=2 */
             url: string | null;
             /** @example 2 */
             label: string;
@@ -268,14 +358,17 @@ export interface components {
             /** @example 1 */
             current_page: number;
             data: components["schemas"]["IngestionListItem"][];
+            /** @example https://api.example.com/v1/things?page=1 */
             first_page_url: string;
             /** @example 1 */
             from: number | null;
             /** @example 1 */
             last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
             last_page_url: string;
             links: components["schemas"]["PageLinkDto"][];
             next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
             path: string;
             /** @example 15 */
             per_page: number;
@@ -306,17 +399,174 @@ export interface components {
             since: string;
             data: components["schemas"]["IngestionHour"][];
         };
+        SaleLine: {
+            OrderId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and Z.
+             */
+            OrderDate: string;
+            OrderStatus: string;
+            /**
+             * Format: double
+             * @description Written with a decimal part: it must be a number with a decimal part, such as 10.0 (12.5, not 12).
+             */
+            OrderTotal: number | null;
+            /** Format: int32 */
+            OrderTotalQuantity: number | null;
+            /**
+             * Format: double
+             * @description Written with a decimal part: it must be a number with a decimal part, such as 10.0 (12.5, not 12).
+             */
+            OrderTotalWeight: number | null;
+            /**
+             * Format: double
+             * @description Written with a decimal part: it must be a number with a decimal part, such as 10.0 (12.5, not 12).
+             */
+            OrderDiscount: number | null;
+            ProductId: string;
+            ProductName: string | null;
+            /** Format: int32 */
+            ProductQuantity: number | null;
+            /**
+             * Format: double
+             * @description Written with a decimal part: it must be a number with a decimal part, such as 10.0 (12.5, not 12).
+             */
+            ProductPrice: number;
+            ProductBrand: string | null;
+            ProductCategory: string | null;
+            ProductSubcategory: string | null;
+            StoreId: string;
+            StoreName: string | null;
+            StoreCity: string | null;
+            StoreState: string | null;
+            /**
+             * Format: double
+             * @description Written with a decimal part: it must be a number with a decimal part, such as 10.0 (12.5, not 12).
+             */
+            ShippingPrice: number | null;
+            DeliveryCity: string | null;
+            DeliveryState: string | null;
+            PaymentMethods: string | null;
+            VendedorName: string | null;
+            ClientId: string | null;
+            CustomerName: string | null;
+            CustomerCPF_CNPJ: string;
+            CustomerCity: string | null;
+            CustomerState: string | null;
+            CustomerPhone: string;
+            CustomerEmail: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339.
+             */
+            CustomerBirth: string | null;
+            CustomerGender: string | null;
+        };
+        SaleLinePage: {
+            data: components["schemas"]["SaleLine"][];
+            /** @description Pass it as `cursor` for the next page (with the same filters); null on the last page. */
+            next_cursor: string | null;
+        };
+        SalesSummaryRow: {
+            /** @description The group: 2026-11-30 (day), 2026-11 (month), or the StoreId, ProductId, ProductCategory, ProductBrand, StoreState or PaymentMethods; null when the lines leave it empty. */
+            key: string | null;
+            /**
+             * @description Distinct OrderIds.
+             * @example 12
+             */
+            orders: number;
+            /**
+             * @description Sale lines.
+             * @example 30
+             */
+            lines: number;
+            /**
+             * @description Sum of ProductQuantity (an empty one counts 1).
+             * @example 41
+             */
+            quantity: number;
+            /**
+             * @description Sum of ProductPrice × ProductQuantity.
+             * @example 1234.50
+             */
+            revenue: string;
+            /**
+             * @description Sum of each order's OrderDiscount, once per order.
+             * @example 1234.50
+             */
+            discount: string;
+            /**
+             * @description revenue / orders.
+             * @example 1234.50
+             */
+            average_ticket: string;
+        };
+        SalesSummary: {
+            /** @enum {string} */
+            group_by: "day" | "month" | "store" | "product" | "category" | "brand" | "state" | "payment";
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            data: components["schemas"]["SalesSummaryRow"][];
+        };
+        CustomerRowError: {
+            /** Format: uuid */
+            ingestion_id: string;
+            /** @example 3 */
+            line: number;
+            /** @example 2 */
+            record: number;
+            /** @example 123.456.789-09 */
+            field: string;
+            /** @example is not a Sale field */
+            reason: string;
+        };
+        CustomerData: {
+            /**
+             * @description The CPF/CNPJ digits the lines were matched by.
+             * @example 12345678909
+             */
+            cpf_cnpj: string;
+            /** @description The customer's sale lines with their personal fields, newest first. */
+            lines: components["schemas"]["SaleLine"][];
+            /** @description Stored row errors naming the customer. */
+            errors: components["schemas"]["CustomerRowError"][];
+            /** @description When the account erased this customer before (newest first); lines listed now were uploaded since. */
+            erased_at: string[];
+        };
+        CustomerErasure: {
+            /**
+             * @description Sale lines whose personal fields were erased (their amounts stay).
+             * @example 3
+             */
+            lines: number;
+            /**
+             * @description Stored row errors naming the customer, deleted.
+             * @example 0
+             */
+            errors: number;
+        };
         PushPreview: {
             index: number;
+            /**
+             * @description quiet: due inside quiet hours with quiet_hours "drop"; it would not be sent.
+             * @enum {string}
+             */
+            status: "scheduled" | "quiet";
             /** @enum {string} */
-            platform: "android" | "ios";
+            platform: "android" | "ios" | "web";
             nm_push: string;
             /** @example Hi Ana */
             title: string;
             /** @example Use BF10 */
             body: string;
             url_scheme: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The UTC instant it is due (local time and quiet hours applied).
+             */
             due_at: string;
         };
         RejectedItem: {
@@ -329,7 +579,7 @@ export interface components {
              * @description Every problem, by field name.
              * @example {
              *       "nm_plataforma": [
-             *         "nm_plataforma must be iOS or Android (any case)."
+             *         "nm_plataforma must be iOS, Android or Web (any case)."
              *       ]
              *     }
              */
@@ -363,7 +613,7 @@ export interface components {
             pushs: {
                 /** @description Name of the sending, for your own reference. */
                 nm_envio?: string;
-                /** @description The recipient device's push token. */
+                /** @description The recipient device's push token; for Web, the browser's PushSubscription as JSON (endpoint and keys). */
                 nm_push: string;
                 /** @description Title; {{variable}} is filled in from campos/valor or valor_json. */
                 nm_titulo?: string;
@@ -373,11 +623,16 @@ export interface components {
                 url_scheme?: string;
                 /**
                  * Format: date
-                 * @description Send date YYYY-MM-DD (with hr_envio, in PUSH_TIMEZONE).
+                 * @description Send date YYYY-MM-DD (with hr_envio, in the item's timezone, else PUSH_TIMEZONE).
                  */
                 dt_envio?: string;
                 /** @description Send time HH:MM:SS. */
                 hr_envio?: string;
+                /**
+                 * @description IANA time zone of this device: dt_envio/hr_envio (or the batch hr_envio with delivery "local") and quiet hours are read in it.
+                 * @example America/Sao_Paulo
+                 */
+                timezone?: string;
                 /** @description Comma-separated variable names. */
                 campos?: string;
                 /** @description Comma-separated values, in the order of campos. */
@@ -387,11 +642,33 @@ export interface components {
                     [key: string]: string | number | boolean;
                 };
                 /**
-                 * @description iOS or Android, any case.
+                 * @description iOS, Android or Web, any case.
                  * @enum {string}
                  */
-                nm_plataforma: "android" | "ios" | "Android" | "iOS";
+                nm_plataforma: "android" | "ios" | "web" | "Android" | "iOS" | "Web";
             }[];
+            /**
+             * @description fixed (the default): each item is due at its own dt_envio/hr_envio (or now). local: every item at the batch hr_envio on the wall clock of its own timezone.
+             * @enum {string}
+             */
+            delivery?: "fixed" | "local";
+            /**
+             * @description With delivery "local" (required there): the local time HH:MM:SS each item is due at in its timezone.
+             * @example 09:00:00
+             */
+            hr_envio?: string;
+            /**
+             * Format: date
+             * @description With delivery "local": the local date; without it, the next time each zone's clock shows hr_envio (within 24 hours).
+             */
+            dt_envio?: string;
+            /** @description Most sends of this batch in any 60 seconds, across every worker (spread evenly); default PUSH_DEFAULT_THROTTLE_PER_MINUTE. */
+            throttle_per_minute?: number;
+            /**
+             * @description A push due inside the account's quiet hours: hold (the default: sent when they end) or drop (status quiet, not sent).
+             * @enum {string}
+             */
+            quiet_hours?: "hold" | "drop";
         };
         AcceptedItem: {
             /** @example 0 */
@@ -402,7 +679,7 @@ export interface components {
              * @example scheduled
              * @enum {string}
              */
-            status: "scheduled" | "sending" | "sent" | "failed" | "invalid_token" | "cancelled";
+            status: "scheduled" | "sending" | "sent" | "failed" | "invalid_token" | "cancelled" | "capped" | "quiet";
             /** Format: date-time */
             due_at: string;
         };
@@ -423,6 +700,10 @@ export interface components {
             failed: number;
             invalid_token: number;
             cancelled: number;
+            /** @description Not sent: the device token's frequency cap was reached. */
+            capped: number;
+            /** @description Not sent: due inside quiet hours with quiet_hours "drop". */
+            quiet: number;
         };
         BatchSummary: {
             /** Format: uuid */
@@ -434,19 +715,36 @@ export interface components {
             accepted: number;
             rejected: number;
             counts: components["schemas"]["PushCounts"];
+            /** @description Most sends in any 60 s; null: unlimited. */
+            throttle_per_minute: number | null;
+            /**
+             * Format: date-time
+             * @description When the last push is expected out, from the due times and the throttle (null when nothing is to be sent).
+             */
+            expected_finish_at: string | null;
+            /** @description Pushes the app reported opened (POST /api/pushm/opened), each counted once. */
+            opened: number;
+            /**
+             * @description opened / sent (0 to 1); null while none is sent.
+             * @example 0.125
+             */
+            open_rate: number | null;
         };
         BatchPage: {
             /** @example 1 */
             current_page: number;
             data: components["schemas"]["BatchSummary"][];
+            /** @example https://api.example.com/v1/things?page=1 */
             first_page_url: string;
             /** @example 1 */
             from: number | null;
             /** @example 1 */
             last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
             last_page_url: string;
             links: components["schemas"]["PageLinkDto"][];
             next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
             path: string;
             /** @example 15 */
             per_page: number;
@@ -461,9 +759,9 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            status: "scheduled" | "sending" | "sent" | "failed" | "invalid_token" | "cancelled";
+            status: "scheduled" | "sending" | "sent" | "failed" | "invalid_token" | "cancelled" | "capped" | "quiet";
             /** @enum {string} */
-            platform: "android" | "ios";
+            platform: "android" | "ios" | "web";
             nm_push: string;
             /** @description The title as sent: its variables filled in. */
             title: string;
@@ -482,14 +780,17 @@ export interface components {
             /** @example 1 */
             current_page: number;
             data: components["schemas"]["PushItemView"][];
+            /** @example https://api.example.com/v1/things?page=1 */
             first_page_url: string;
             /** @example 1 */
             from: number | null;
             /** @example 1 */
             last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
             last_page_url: string;
             links: components["schemas"]["PageLinkDto"][];
             next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
             path: string;
             /** @example 15 */
             per_page: number;
@@ -509,6 +810,20 @@ export interface components {
             accepted: number;
             rejected: number;
             counts: components["schemas"]["PushCounts"];
+            /** @description Most sends in any 60 s; null: unlimited. */
+            throttle_per_minute: number | null;
+            /**
+             * Format: date-time
+             * @description When the last push is expected out, from the due times and the throttle (null when nothing is to be sent).
+             */
+            expected_finish_at: string | null;
+            /** @description Pushes the app reported opened (POST /api/pushm/opened), each counted once. */
+            opened: number;
+            /**
+             * @description opened / sent (0 to 1); null while none is sent.
+             * @example 0.125
+             */
+            open_rate: number | null;
             items: components["schemas"]["PushItemPage"];
         };
         CancelledBatch: {
@@ -521,6 +836,20 @@ export interface components {
             accepted: number;
             rejected: number;
             counts: components["schemas"]["PushCounts"];
+            /** @description Most sends in any 60 s; null: unlimited. */
+            throttle_per_minute: number | null;
+            /**
+             * Format: date-time
+             * @description When the last push is expected out, from the due times and the throttle (null when nothing is to be sent).
+             */
+            expected_finish_at: string | null;
+            /** @description Pushes the app reported opened (POST /api/pushm/opened), each counted once. */
+            opened: number;
+            /**
+             * @description opened / sent (0 to 1); null while none is sent.
+             * @example 0.125
+             */
+            open_rate: number | null;
             /** @description Items this request cancelled (those still scheduled). */
             cancelled_now: number;
         };
@@ -532,6 +861,7 @@ export interface components {
         PushOutcomesByPlatform: {
             android: components["schemas"]["PushOutcomes"];
             ios: components["schemas"]["PushOutcomes"];
+            web: components["schemas"]["PushOutcomes"];
         };
         PushHour: {
             /**
@@ -540,6 +870,8 @@ export interface components {
              */
             hour: string;
             total: number;
+            /** @description Opens the app reported in this hour (each push counted once, in the hour of its first open). */
+            opened: number;
             by_status: components["schemas"]["PushOutcomes"];
             by_platform: components["schemas"]["PushOutcomesByPlatform"];
         };
@@ -548,7 +880,141 @@ export interface components {
             window: "24h" | "7d";
             /** @example 2026-11-24T21:00:00Z */
             since: string;
+            /** @description Pushes sent in the window. */
+            sent: number;
+            /** @description Opens reported in the window. */
+            opened: number;
+            /**
+             * @description opened / sent over the window; null while none is sent.
+             * @example 0.125
+             */
+            open_rate: number | null;
             data: components["schemas"]["PushHour"][];
+        };
+        PushSettings: {
+            /** @example 3 */
+            cap_max_pushes: number | null;
+            /** @example 24 */
+            cap_window_hours: number | null;
+            /** @example 22:00 */
+            quiet_start: string | null;
+            /** @example 08:00 */
+            quiet_end: string | null;
+            /**
+             * Format: date-time
+             * @description Last change; null when never set.
+             */
+            updated_at: string | null;
+        };
+        PushSettingsDto: {
+            /**
+             * @description Frequency cap: most pushes to one device token in any cap_window_hours.
+             * @example 3
+             */
+            cap_max_pushes?: number | null;
+            /**
+             * @description The sliding window of the cap, in hours (with cap_max_pushes).
+             * @example 24
+             */
+            cap_window_hours?: number | null;
+            /**
+             * @description Quiet hours start, HH:MM on each item's wall clock.
+             * @example 22:00
+             */
+            quiet_start?: string | null;
+            /**
+             * @description Quiet hours end, HH:MM (before quiet_start: they span midnight).
+             * @example 08:00
+             */
+            quiet_end?: string | null;
+        };
+        PushOpenedDto: {
+            /**
+             * Format: uuid
+             * @description The push id from the payload (FCM data / APNs custom key push_id).
+             */
+            push_id: string;
+            /** @description The open_token from the same payload. */
+            open_token: string;
+        };
+        PushOpened: {
+            /** Format: uuid */
+            push_id: string;
+            /**
+             * Format: date-time
+             * @description The first open reported.
+             */
+            opened_at: string;
+            /** @description true for the first report of this push; false for a repeat (counted once). */
+            counted: boolean;
+        };
+        AuditActorDto: {
+            /**
+             * @description The credential that made the change (`cli` for the command line).
+             * @example 0b7f3c1e-8f6a-4c39-9d0e-2a7b5e4c1f00
+             */
+            credential_id: string;
+            /**
+             * @description The credential's name.
+             * @example deploy bot
+             */
+            name: string | null;
+            /**
+             * @description The client address, as seen through the configured proxies.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+        };
+        AuditRecordDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `<target>.<verb>`.
+             * @example token.revoked
+             */
+            action: string;
+            /** @example token */
+            target_type: string;
+            /** @example 0b7f3c1e-8f6a-4c39-9d0e-2a7b5e4c1f00 */
+            target_id: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /**
+             * Format: date-time
+             * @example 2026-12-06T23:40:00.123456Z
+             */
+            at: string;
+            /** @description The changed fields before the change (secrets as `***`); null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The changed fields after the change (secrets as `***`); null for a removal. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditRecordPage: {
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["AuditRecordDto"][];
+            /** @example https://api.example.com/v1/things?page=1 */
+            first_page_url: string;
+            /** @example 1 */
+            from: number | null;
+            /** @example 1 */
+            last_page: number;
+            /** @example https://api.example.com/v1/things?page=1 */
+            last_page_url: string;
+            links: components["schemas"]["PageLinkDto"][];
+            next_page_url: string | null;
+            /** @example https://api.example.com/v1/things?page=1 */
+            path: string;
+            /** @example 15 */
+            per_page: number;
+            prev_page_url: string | null;
+            /** @example 1 */
+            to: number | null;
+            /** @example 1 */
+            total: number;
         };
         ErrorBody: {
             /** @example The name field is required. */
@@ -576,17 +1042,94 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    SaleLinesController_list: {
+        parameters: {
+            query?: {
+                /** @description OrderDate from (inclusive): a date (midnight UTC) or a date-time with offset. */
+                from?: string;
+                /** @description OrderDate before (exclusive). */
+                to?: string;
+                /** @description Only lines whose StoreId is exactly this. */
+                store?: string;
+                /** @description Only lines whose ProductId is exactly this. */
+                product?: string;
+                /** @description Only lines whose OrderId is exactly this. */
+                order?: string;
+                /** @description Only lines whose OrderStatus is exactly this. */
+                status?: string;
+                /** @description A CPF or CNPJ, matched by its digits whatever the punctuation (123.456.789-09 = 12345678909). */
+                customer?: string;
+                /** @description Only lines the ingestion last wrote. */
+                ingestion?: string;
+                /** @description The `next_cursor` of the previous page; the same filters must be sent again. */
+                cursor?: string;
+                /** @description Lines per page (JSON only). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON: a page and its `next_cursor`. CSV (`Accept: text/csv`): every matching line from `cursor` on, streamed, in the upload format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleLinePage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     SalesController_upload: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The largest share of rejected records (rejected / received) that still keeps the upload. */
+                max_error_ratio?: number;
+                /** @description The most rejected records that still keep the upload; one more stops it at once. */
+                max_errors?: number;
+            };
             header?: {
+                /** @description gzip or deflate: the body is decompressed as it arrives; anything else is 415. */
+                "Content-Encoding"?: string;
                 /** @description A UUID the client chooses as the ingestion id (409 when it is taken). */
                 "X-Ingestion-Id"?: string;
             };
             path?: never;
             cookie?: never;
         };
-        /** @description The file, streamed: a JSON array of Sale objects (application/json), or semicolon-separated CSV with a header row (application/csv or text/csv). */
+        /** @description The file, streamed: a JSON array of Sale objects (application/json), one Sale object per line (application/x-ndjson), or semicolon-separated CSV with a header row (application/csv or text/csv). It may be compressed (Content-Encoding: gzip or deflate); the size limit counts its decompressed bytes. */
         requestBody: {
             content: {
                 "application/json": {
@@ -653,6 +1196,7 @@ export interface operations {
                     CustomerBirth?: string;
                     CustomerGender?: string;
                 }[];
+                "application/x-ndjson": string;
                 "application/csv": string;
                 "text/csv": string;
             };
@@ -714,6 +1258,15 @@ export interface operations {
             };
             /** @description The Content-Type is not one this operation reads. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -994,6 +1547,180 @@ export interface operations {
             };
         };
     };
+    SaleLinesController_summary: {
+        parameters: {
+            query: {
+                /** @description OrderDate from (inclusive): a date (midnight UTC) or a date-time with offset. */
+                from?: string;
+                /** @description OrderDate before (exclusive). */
+                to?: string;
+                /** @description Only lines whose StoreId is exactly this. */
+                store?: string;
+                /** @description Only lines whose ProductId is exactly this. */
+                product?: string;
+                /** @description Only lines whose OrderId is exactly this. */
+                order?: string;
+                /** @description Only lines whose OrderStatus is exactly this. */
+                status?: string;
+                /** @description A CPF or CNPJ, matched by its digits whatever the punctuation (123.456.789-09 = 12345678909). */
+                customer?: string;
+                /** @description Only lines the ingestion last wrote. */
+                ingestion?: string;
+                /** @description day and month are UTC; state is StoreState; payment is PaymentMethods as written. */
+                group_by: "day" | "month" | "store" | "product" | "category" | "brand" | "state" | "payment";
+                /** @description Most groups answered: day and month the first ones in time, the others the top ones by revenue. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesSummary"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SaleLinesController_customer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A CPF or CNPJ, any punctuation (matched by its digits). */
+                cpf_cnpj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerData"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SaleLinesController_erase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A CPF or CNPJ, any punctuation (matched by its digits). */
+                cpf_cnpj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErasure"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is busy or a dependency is down; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     PushController_list: {
         parameters: {
             query?: {
@@ -1261,6 +1988,253 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PushStats"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PushSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSettings"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PushSettingsController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSettings"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Content-Type is not one this operation reads. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PushOpensController_opened: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushOpenedDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushOpened"];
+                };
+            };
+            /** @description The request is malformed (e.g. the body is not valid JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing at this address for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Content-Type is not one this operation reads. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request breaks a validation rule; the body names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Only this action. */
+                action?: string;
+                /** @description Records at or after this moment. */
+                from?: string;
+                /** @description Records before this moment. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the audit records, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRecordPage"];
                 };
             };
             /** @description The credentials are missing, unknown or expired. */

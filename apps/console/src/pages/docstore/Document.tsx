@@ -4,9 +4,12 @@ import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { nextPage } from '../../api/paging';
+import { LIVE_LABEL, useLiveChanges } from '../../api/live-changes';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
-import { Json, when } from '../../components/Json';
+import { Json } from '../../components/Json';
+import { StatusBadge } from '../../components/StatusBadge';
+import { When } from '../../components/When';
 import { Table } from '../../components/Table';
 import { collectionFrom, collectionParams, documentsPage, type Collection, type DocumentView, type HistoryEntry } from './paths';
 
@@ -28,6 +31,7 @@ function DocumentBody({ collection, docKey }: { collection: Collection; docKey: 
   const { credentials } = useSession();
   const path = { ...collectionParams(credentials.docstoreClient!, collection), key: docKey };
   const doc = useApiQuery('docstore', DOCUMENT, { params: { path, query: { deleted: true } } });
+  const live = useLiveChanges(`${collection.environment}/${collection.context}/${collection.type}`, docKey);
   return (
     <>
       <p>
@@ -38,12 +42,17 @@ function DocumentBody({ collection, docKey }: { collection: Collection; docKey: 
       <h1>
         Document <code>{docKey}</code>
       </h1>
+      <p role="status">{LIVE_LABEL[live]}</p>
       <ErrorNote error={doc.error} />
       {doc.data && (
         <>
           <p>
-            Version <strong data-testid="version">{doc.data.version}</strong>, updated {when(doc.data.updated_at)}
-            {doc.data.deleted_at ? `, deleted ${when(doc.data.deleted_at)}` : ''}
+            Version <strong data-testid="version">{doc.data.version}</strong>, updated <When iso={doc.data.updated_at} />
+            {doc.data.deleted_at ? (
+              <>
+                , <StatusBadge status="deleted" /> <When iso={doc.data.deleted_at} />
+              </>
+            ) : null}
           </p>
           <Json value={doc.data.data} label="Document data" />
           <Editor key={doc.data.version} doc={doc.data} path={path} collection={collection} />
@@ -118,7 +127,7 @@ function History({ path }: { path: DocumentParams }) {
           caption="Versions, newest first"
           columns={[
             { header: 'Version', cell: (e) => `v${e.version}` },
-            { header: 'Written', cell: (e) => when(e.created_at) },
+            { header: 'Written', cell: (e) => <When iso={e.created_at} /> },
             {
               header: 'Action',
               cell: (e, i) =>

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useApiMutation } from '../../api/hooks';
+import { LIVE_LABEL, useLiveChanges } from '../../api/live-changes';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
 import { List } from '../../components/List';
-import { when } from '../../components/Json';
+import { fieldError } from '../../components/FieldError';
+import { When } from '../../components/When';
 import { CollectionPicker } from './CollectionPicker';
 import { collectionFrom, collectionParams, documentPage, documentsPage, type Collection } from './paths';
 
@@ -70,9 +72,11 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
     setParams(next);
   };
   const active = [...params.keys()].filter((k) => k.startsWith('filter['));
+  const live = useLiveChanges(`${collection.environment}/${collection.context}/${collection.type}`);
 
   return (
     <>
+      <p role="status">{LIVE_LABEL[live]}</p>
       <NewDocument collection={collection} />
       <h2>Filter and sort</h2>
       <form onSubmit={apply} className="inline" aria-label="Filter and sort">
@@ -122,7 +126,7 @@ function CollectionDocuments({ collection, params, setParams }: { collection: Co
         columns={[
           { header: 'Key', cell: (d) => <Link to={documentPage(collection, d.key)}>{d.key}</Link> },
           { header: 'Version', cell: (d) => d.version },
-          { header: 'Updated', cell: (d) => when(d.updated_at) },
+          { header: 'Updated', cell: (d) => <When iso={d.updated_at} /> },
           { header: 'Data', cell: (d) => <code className="clip">{JSON.stringify(d.data)}</code> },
         ]}
         rowKey={(d) => d.id}
@@ -146,6 +150,8 @@ function NewDocument({ collection }: { collection: Collection }) {
       body: { ...collection, key: v.key, data: v.data },
     }),
   );
+  const keyError = fieldError(create.error, 'key', 'new-key');
+  const dataError = fieldError(create.error, 'data', 'new-data');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setParseError('');
@@ -163,11 +169,13 @@ function NewDocument({ collection }: { collection: Collection }) {
       <form onSubmit={submit} aria-label="Create a document">
         <div className="field">
           <label htmlFor="new-key">Key</label>
-          <input id="new-key" required value={key} onChange={(e) => setKey(e.target.value)} />
+          <input id="new-key" required value={key} onChange={(e) => setKey(e.target.value)} {...keyError.input} />
+          {keyError.message}
         </div>
         <div className="field">
           <label htmlFor="new-data">Data (a JSON object)</label>
-          <textarea id="new-data" rows={6} value={data} onChange={(e) => setData(e.target.value)} />
+          <textarea id="new-data" rows={6} value={data} onChange={(e) => setData(e.target.value)} {...dataError.input} />
+          {dataError.message}
         </div>
         {parseError && (
           <p role="alert" className="error">

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { useSession } from '../../auth/session';
+import { useConfirm } from '../../components/Confirm';
 import { ErrorNote } from '../../components/ErrorNote';
 import { CollectionPicker } from './CollectionPicker';
 import { collectionFrom, collectionParams, type Collection } from './paths';
@@ -32,6 +33,7 @@ function SchemaEditor({ collection }: { collection: Collection }) {
   const [parseError, setParseError] = useState('');
   const save = useApiMutation('docstore', 'post', SCHEMA, (schema: Record<string, unknown>) => ({ params, body: { schema } }));
   const remove = useApiMutation('docstore', 'delete', SCHEMA, () => ({ params }));
+  const [confirm, dialog] = useConfirm();
   const shown = text ?? (current.data ? JSON.stringify(current.data.schema, null, 2) : '{\n  "type": "object"\n}');
 
   const submit = (e: FormEvent) => {
@@ -64,10 +66,22 @@ function SchemaEditor({ collection }: { collection: Collection }) {
         Save schema
       </button>{' '}
       {current.data && (
-        <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
+        <button
+          type="button"
+          onClick={() =>
+            confirm({
+              title: 'Delete this schema?',
+              body: <p>Writes to the collection are no longer checked. Its documents stay as they are; you can save a schema again later.</p>,
+              action: 'Delete schema',
+              run: () => remove.mutate(undefined, { onSuccess: () => setText(null) }),
+            })
+          }
+          disabled={remove.isPending}
+        >
           Delete schema
         </button>
       )}
+      {dialog}
     </form>
   );
 }

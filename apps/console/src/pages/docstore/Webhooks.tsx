@@ -3,8 +3,11 @@ import { useSearchParams } from 'react-router';
 import { useApiMutation } from '../../api/hooks';
 import { useSession } from '../../auth/session';
 import { DeliveryLog } from '../../components/DeliveryLog';
+import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
+import { fieldError } from '../../components/FieldError';
 import { List } from '../../components/List';
+import { StatusBadge } from '../../components/StatusBadge';
 import type { components } from '../../api/generated/docstore';
 
 type DocumentEvent = components['schemas']['WebhookDto']['events'][number];
@@ -29,18 +32,28 @@ export default function Webhooks() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate(undefined, { onSuccess: (w) => setParams({ webhook: w.id }) });
+    create.mutate(undefined, {
+      onSuccess: (w) => {
+        setUrl('');
+        setEvents(['document.created', 'document.updated']);
+        setParams({ webhook: w.id });
+      },
+    });
   };
+  const urlError = fieldError(create.error, 'url', 'hook-url');
+  const eventsError = fieldError(create.error, 'events', 'hook-events');
   return (
     <>
       <h1>Webhooks</h1>
       <form onSubmit={submit} aria-label="Register a webhook" className="card">
         <div className="field">
           <label htmlFor="hook-url">Target URL</label>
-          <input id="hook-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
+          <input id="hook-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} {...urlError.input} />
+          {urlError.message}
         </div>
         <fieldset>
           <legend>Events</legend>
+          {eventsError.message}
           {EVENTS.map((ev) => (
             <label key={ev} className="check">
               <input
@@ -61,7 +74,10 @@ export default function Webhooks() {
         <div role="status" className="card secret">
           <p>The signing secret, shown once:</p>
           <label htmlFor="hook-secret">Signing secret</label>
-          <input id="hook-secret" readOnly value={shownSecret} onFocus={(e) => e.target.select()} />
+          <div className="copy-row">
+            <input id="hook-secret" readOnly value={shownSecret} onFocus={(e) => e.target.select()} />
+            <CopyButton value={shownSecret} label="Copy the webhook secret to the clipboard" />
+          </div>
         </div>
       )}
       <ErrorNote error={rotate.error} />
@@ -73,7 +89,7 @@ export default function Webhooks() {
         columns={[
           { header: 'URL', cell: (w) => <code className="clip">{w.url}</code> },
           { header: 'Events', cell: (w) => w.events.join(', ') },
-          { header: 'Status', cell: (w) => w.status },
+          { header: 'Status', cell: (w) => <StatusBadge status={w.status} /> },
           {
             header: 'Actions',
             cell: (w) => (

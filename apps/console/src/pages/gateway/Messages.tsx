@@ -3,6 +3,9 @@ import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { ErrorNote } from '../../components/ErrorNote';
 import { when } from '../../components/Json';
+import { CopyId } from '../../components/CopyButton';
+import { StatusBadge } from '../../components/StatusBadge';
+import { When } from '../../components/When';
 import { List } from '../../components/List';
 import { FilterSelect } from '../../components/FilterSelect';
 
@@ -40,8 +43,8 @@ export default function Messages() {
         columns={[
           { header: 'To', cell: (m) => m.to },
           { header: 'Type', cell: (m) => m.type },
-          { header: 'Status', cell: (m) => m.status },
-          { header: 'Sent', cell: (m) => when(m.created_at) },
+          { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
+          { header: 'Sent', cell: (m) => <When iso={m.created_at} /> },
           {
             header: 'Details',
             cell: (m) => (
@@ -78,12 +81,15 @@ export function Timeline({ id }: { id: string }) {
       {message.data && (
         <>
           <p>
-            To {message.data.to}, now <strong data-testid="message-status">{message.data.status}</strong>
+            To {message.data.to}, now <StatusBadge status={message.data.status} testId="message-status" />
+          </p>
+          <p>
+            Message id <CopyId id={message.data.id} what="message id" />
           </p>
           <ol className="timeline" aria-live="polite">
             {message.data.statuses.map((s, i) => (
               <li key={i}>
-                <strong>{s.status}</strong> <time dateTime={s.timestamp}>{when(s.timestamp)}</time>
+                <StatusBadge status={s.status} /> <When iso={s.timestamp} />
                 {s.errors?.length ? <code className="clip"> {JSON.stringify(s.errors)}</code> : null}
               </li>
             ))}

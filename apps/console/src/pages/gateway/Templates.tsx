@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { List } from '../../components/List';
+import { StatusBadge } from '../../components/StatusBadge';
 import { FilterSelect } from '../../components/FilterSelect';
 import type { components } from '../../api/generated/gateway';
 
@@ -36,7 +37,7 @@ export default function Templates() {
           { header: 'Name', cell: (t) => t.name },
           { header: 'Language', cell: (t) => t.language },
           { header: 'Category', cell: (t) => t.category },
-          { header: 'Review state', cell: (t) => t.status },
+          { header: 'Review state', cell: (t) => <StatusBadge status={t.status} /> },
         ]}
         rowKey={(t) => t.id}
       />

@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { DeliveryLog } from '../../components/DeliveryLog';
+import { CopyId } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
+import { fieldError } from '../../components/FieldError';
 import { Table } from '../../components/Table';
 
 /** The gateway's webhook registrations, a form to add one, and the chosen one's delivery log. */
@@ -23,19 +25,28 @@ export default function Webhooks() {
   }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(undefined, {
+      onSuccess: () => {
+        setEndpoint('');
+        setTypes('messages');
+      },
+    });
   };
+  const endpointError = fieldError(create.error, 'endpoint', 'gw-endpoint');
+  const typesError = fieldError(create.error, 'types', 'gw-types');
   return (
     <>
       <h1>Gateway webhooks</h1>
       <form onSubmit={submit} aria-label="Register a webhook" className="card">
         <div className="field">
           <label htmlFor="gw-endpoint">Endpoint (https)</label>
-          <input id="gw-endpoint" type="url" required value={endpoint} onChange={(e) => setEndpoint(e.target.value)} />
+          <input id="gw-endpoint" type="url" required value={endpoint} onChange={(e) => setEndpoint(e.target.value)} {...endpointError.input} />
+          {endpointError.message}
         </div>
         <div className="field">
           <label htmlFor="gw-types">Event types (comma-separated)</label>
-          <input id="gw-types" value={types} onChange={(e) => setTypes(e.target.value)} />
+          <input id="gw-types" value={types} onChange={(e) => setTypes(e.target.value)} {...typesError.input} />
+          {typesError.message}
         </div>
         <ErrorNote error={create.error} />
         <button type="submit" disabled={create.isPending}>
@@ -48,6 +59,7 @@ export default function Webhooks() {
           label="Webhooks"
           columns={[
             { header: 'Endpoint', cell: (w) => <code className="clip">{w.endpoint}</code> },
+            { header: 'Id', cell: (w) => <CopyId id={w.id} what="webhook id" /> },
             { header: 'Types', cell: (w) => w.types.join(', ') },
             {
               header: 'Log',

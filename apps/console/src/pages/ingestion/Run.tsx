@@ -4,7 +4,10 @@ import { download } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { useSession } from '../../auth/session';
 import { ErrorNote } from '../../components/ErrorNote';
-import { when } from '../../components/Json';
+import { formatCount } from '../../api/stats';
+import { CopyId } from '../../components/CopyButton';
+import { StatusBadge } from '../../components/StatusBadge';
+import { When } from '../../components/When';
 import { Table } from '../../components/Table';
 import type { IngestionSummary } from './types';
 
@@ -27,6 +30,8 @@ export default function Run() {
   );
 }
 
+const LABELS = { received: 'Received', inserted: 'Inserted', updated: 'Updated', rejected: 'Rejected', bytes: 'Bytes', duration_ms: 'Duration (ms)' };
+
 export function RunSummary({ run }: { run: IngestionSummary }) {
   const { credentials } = useSession();
   const [error, setError] = useState<unknown>(null);
@@ -34,18 +39,28 @@ export function RunSummary({ run }: { run: IngestionSummary }) {
   return (
     <section aria-labelledby={`run-${run.ingestion_id}`} className="card">
       <h2 id={`run-${run.ingestion_id}`}>
-        Run <code>{run.ingestion_id}</code>: {run.status}
+        Run <StatusBadge status={run.status} testId="run-status" />
       </h2>
+      <p>
+        Id <CopyId id={run.ingestion_id} what="run id" />
+      </p>
       <dl className="totals">
         {(['received', 'inserted', 'updated', 'rejected', 'bytes', 'duration_ms'] as const).map((k) => (
           <div key={k}>
-            <dt>{k.replace('_ms', ' (ms)')}</dt>
-            <dd>{run[k]}</dd>
+            <dt>{LABELS[k]}</dt>
+            <dd>{formatCount(run[k])}</dd>
           </div>
         ))}
       </dl>
       <p>
-        Started {when(run.started_at)}, finished {when(run.finished_at)}
+        Started <When iso={run.started_at} />
+        {run.finished_at ? (
+          <>
+            , finished <When iso={run.finished_at} />
+          </>
+        ) : (
+          ', still running'
+        )}
       </p>
       {run.failure && (
         <p role="alert" className="error">
@@ -56,8 +71,13 @@ export function RunSummary({ run }: { run: IngestionSummary }) {
         <>
           <h3>Rejected rows</h3>
           <p>
-            {run.error_count} problem{run.error_count === 1 ? '' : 's'}
-            {errors.length < run.error_count ? `; the first ${errors.length} are below, all of them are in the error CSV` : ''}.
+            {formatCount(run.error_count)} problem{run.error_count === 1 ? '' : 's'}
+            {errors.length === 0 && run.status === 'running'
+              ? ' so far; they are listed when the run ends'
+              : errors.length < run.error_count
+                ? `; the first ${formatCount(errors.length)} are below, all of them are in the error CSV`
+                : ''}
+            .
           </p>
           <button
             type="button"

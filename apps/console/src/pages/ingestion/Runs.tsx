@@ -1,6 +1,8 @@
 import { useSearchParams } from 'react-router';
 import { Link } from 'react-router';
-import { when } from '../../components/Json';
+import { formatCount } from '../../api/stats';
+import { StatusBadge } from '../../components/StatusBadge';
+import { When } from '../../components/When';
 import { List } from '../../components/List';
 import { FilterSelect } from '../../components/FilterSelect';
 import type { IngestionSummary } from './types';
@@ -29,13 +31,20 @@ export default function Runs() {
         init={{ params: { query: { status: status || undefined } } }}
         label="Ingestion runs"
         columns={[
-          { header: 'Started', cell: (r) => <Link to={`/ingestion/run?id=${encodeURIComponent(r.ingestion_id)}`}>{when(r.started_at)}</Link> },
-          { header: 'Status', cell: (r) => r.status },
+          {
+            header: 'Started',
+            cell: (r) => (
+              <Link to={`/ingestion/run?id=${encodeURIComponent(r.ingestion_id)}`}>
+                <When iso={r.started_at} />
+              </Link>
+            ),
+          },
+          { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
           { header: 'Format', cell: (r) => r.format },
-          { header: 'Received', cell: (r) => r.received },
-          { header: 'Inserted', cell: (r) => r.inserted },
-          { header: 'Updated', cell: (r) => r.updated },
-          { header: 'Rejected', cell: (r) => r.rejected },
+          { header: 'Received', cell: (r) => formatCount(r.received), className: 'num' },
+          { header: 'Inserted', cell: (r) => formatCount(r.inserted), className: 'num' },
+          { header: 'Updated', cell: (r) => formatCount(r.updated), className: 'num' },
+          { header: 'Rejected', cell: (r) => formatCount(r.rejected), className: 'num' },
         ]}
         rowKey={(r) => r.ingestion_id}
       />

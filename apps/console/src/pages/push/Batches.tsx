@@ -2,20 +2,32 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useApiMutation } from '../../api/hooks';
 import { ErrorNote } from '../../components/ErrorNote';
-import { when } from '../../components/Json';
+import { fieldError } from '../../components/FieldError';
+import { StatusCounts } from '../../components/StatusBadge';
+import { When } from '../../components/When';
+import { formatCount } from '../../api/stats';
 import { List } from '../../components/List';
-import { countsText, pushItems, type Platform } from './types';
+import { pushItems, type Platform } from './types';
+
+const EMPTY = { tokens: '', platform: 'Android' as Platform, title: '', message: '', date: '', time: '' };
 
 /** The account's batches, newest first, with counts by status; a form to send (or schedule) a batch. */
 export default function Batches() {
-  const [form, setForm] = useState({ tokens: '', platform: 'Android' as Platform, title: '', message: '', date: '', time: '' });
+  const [form, setForm] = useState(EMPTY);
   const create = useApiMutation('push', 'post', '/api/pushm/bulk', () => ({ body: { pushs: pushItems(form) } }));
   // Without dry_run the answer is the batch (a dry run answers a preview, which the console does not ask for).
   const batch = create.data && 'batch_id' in create.data ? create.data : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(undefined, { onSuccess: () => setForm(EMPTY) });
   };
+  // The API names each item's field (`pushs.0.nm_mensagem`): shown beside the input that fills it.
+  const err = (field: string, id: string) => fieldError(create.error, new RegExp(`^pushs(\\.\\d+)?\\.${field}$`), id);
+  const tokensError = err('nm_push', 'push-tokens');
+  const titleError = err('nm_titulo', 'push-title');
+  const messageError = err('nm_mensagem', 'push-message');
+  const dateError = err('dt_envio', 'push-date');
+  const timeError = err('hr_envio', 'push-time');
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   return (
     <>
@@ -25,7 +37,8 @@ export default function Batches() {
         <form onSubmit={submit} aria-label="Send a batch">
           <div className="field">
             <label htmlFor="push-tokens">Device tokens (one per line)</label>
-            <textarea id="push-tokens" required rows={3} value={form.tokens} onChange={set('tokens')} />
+            <textarea id="push-tokens" required rows={3} value={form.tokens} onChange={set('tokens')} {...tokensError.input} />
+            {tokensError.message}
           </div>
           <div className="field">
             <label htmlFor="push-platform">Platform</label>
@@ -36,21 +49,25 @@ export default function Batches() {
           </div>
           <div className="field">
             <label htmlFor="push-title">Title (optional)</label>
-            <input id="push-title" value={form.title} onChange={set('title')} />
+            <input id="push-title" value={form.title} onChange={set('title')} {...titleError.input} />
+            {titleError.message}
           </div>
           <div className="field">
             <label htmlFor="push-message">Message</label>
-            <input id="push-message" required value={form.message} onChange={set('message')} />
+            <input id="push-message" required value={form.message} onChange={set('message')} {...messageError.input} />
+            {messageError.message}
           </div>
           <fieldset className="inline">
             <legend>Schedule (UTC, optional: empty sends now)</legend>
             <div className="field">
               <label htmlFor="push-date">Date</label>
-              <input id="push-date" type="date" value={form.date} onChange={set('date')} />
+              <input id="push-date" type="date" value={form.date} onChange={set('date')} {...dateError.input} />
+              {dateError.message}
             </div>
             <div className="field">
               <label htmlFor="push-time">Time</label>
-              <input id="push-time" type="time" value={form.time} onChange={set('time')} />
+              <input id="push-time" type="time" value={form.time} onChange={set('time')} {...timeError.input} />
+              {timeError.message}
             </div>
           </fieldset>
           <ErrorNote error={create.error} />
@@ -71,11 +88,19 @@ export default function Batches() {
         init={{}}
         label="Batches"
         columns={[
-          { header: 'Created', cell: (b) => <Link to={`/push/batch?id=${encodeURIComponent(b.batch_id)}`}>{when(b.created_at)}</Link> },
+          {
+            header: 'Created',
+            cell: (b) => (
+              <Link to={`/push/batch?id=${encodeURIComponent(b.batch_id)}`}>
+                <When iso={b.created_at} />
+              </Link>
+            ),
+          },
           { header: 'Accepted', cell: (b) => b.accepted },
           { header: 'Rejected', cell: (b) => b.rejected },
-          { header: 'Counts', cell: (b) => countsText(b.counts) },
-          { header: 'Cancelled', cell: (b) => when(b.cancelled_at) },
+          { header: 'Counts', cell: (b) => <StatusCounts counts={b.counts} /> },
+          { header: 'Opened', cell: (b) => (b.open_rate === null ? formatCount(b.opened) : `${formatCount(b.opened)} (${(b.open_rate * 100).toFixed(1)} %)`) },
+          { header: 'Cancelled', cell: (b) => <When iso={b.cancelled_at} /> },
         ]}
         rowKey={(b) => b.batch_id}
       />

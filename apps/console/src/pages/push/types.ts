@@ -3,11 +3,6 @@ import type { components } from '../../api/generated/ingest-push';
 type PushItem = components['schemas']['BulkPushDto']['pushs'][number];
 export type Platform = PushItem['nm_plataforma'];
 
-export function countsText(counts: components['schemas']['PushCounts']): string {
-  const parts = Object.entries(counts).filter(([, n]) => n > 0);
-  return parts.length ? parts.map(([k, n]) => `${k} ${n}`).join(', ') : 'none';
-}
-
 /** One push item per device token, the schedule (date and time, UTC) applied to all. */
 export function pushItems(input: { tokens: string; platform: Platform; title: string; message: string; date: string; time: string }): PushItem[] {
   return input.tokens

@@ -60,7 +60,7 @@ export class ApnsProvider implements PushProvider {
           'apns-id': message.id,
           'content-type': 'application/json',
         },
-        apnsPayload(message),
+        apnsPayload(message, message.openToken ? { pushId: message.id, openToken: message.openToken } : undefined),
         deadline,
       );
       if (status === 200) return { kind: 'sent', providerId: single(headers['apns-id']) ?? null };

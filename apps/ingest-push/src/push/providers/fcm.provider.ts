@@ -53,7 +53,7 @@ export class FcmProvider implements PushProvider {
           path: this.sendPath,
           method: 'POST',
           headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
-          body: JSON.stringify(fcmMessage(message.device, message)),
+          body: JSON.stringify(fcmMessage(message.device, message, message.openToken ? { pushId: message.id, openToken: message.openToken } : undefined)),
         },
         deadline ?? AbortSignal.timeout(this.options.timeoutMs),
       );

@@ -4,6 +4,8 @@ import type { Platform, PushContent } from '../push-payload';
 export interface PushMessage extends PushContent {
   id: string;
   device: string;
+  /** Signed token the app sends back with the id to report an open (carried in the payload). */
+  openToken?: string;
 }
 
 /**

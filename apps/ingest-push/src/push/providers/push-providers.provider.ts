@@ -4,6 +4,7 @@ import { ApnsProvider } from './apns.provider';
 import { FcmProvider } from './fcm.provider';
 import { PUSH_PROVIDERS, type PushProviders } from './push-provider';
 import { SandboxProvider } from './sandbox.provider';
+import { WebPushProvider } from './web-push.provider';
 
 /** Builds each platform's provider from PUSH_PROVIDER_ANDROID / PUSH_PROVIDER_IOS (sandbox by default). */
 export function createPushProviders(config: PushConfig): PushProviders {
@@ -30,7 +31,19 @@ export function createPushProviders(config: PushConfig): PushProviders {
           expirationSeconds: config.APNS_EXPIRATION_SECONDS,
         })
       : new SandboxProvider('ios');
-  return { android, ios };
+  const web =
+    config.PUSH_PROVIDER_WEB === 'webpush'
+      ? new WebPushProvider({
+          vapidPublicKey: config.VAPID_PUBLIC_KEY!,
+          vapidPrivateKey: config.VAPID_PRIVATE_KEY!,
+          vapidSubject: config.VAPID_SUBJECT!,
+          timeoutMs: config.timeoutMs,
+          ttlSeconds: config.WEB_PUSH_TTL_SECONDS,
+          connections: config.PUSH_PROVIDER_CONNECTIONS,
+          caFile: config.WEB_PUSH_CA_FILE,
+        })
+      : new SandboxProvider('web');
+  return { android, ios, web };
 }
 
 export const pushProvidersProvider: Provider = { provide: PUSH_PROVIDERS, inject: [PushConfig], useFactory: createPushProviders };

@@ -1,0 +1,5 @@
+import { AuditLog } from '../../components/AuditLog';
+
+export default function Audit() {
+  return <AuditLog service="docstore" />;
+}

@@ -1,0 +1,4 @@
+import { startTracing } from '@app/observability/tracing';
+
+// Imported first by main.ts: the SDK patches http, express, Nest, pg and ioredis before anything loads them.
+startTracing('docstore', process.argv[2]);

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { AuditController } from './audit.controller';
+
+/** `GET /DataInserterSales/api/audit`; the AuditLog itself comes from the foundation (libs/audit). */
+@Module({ controllers: [AuditController] })
+export class IngestPushAuditModule {}

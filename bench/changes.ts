@@ -1,0 +1,244 @@
+/**
+ * Change feed: N event-stream subscribers on one docstore while writers create documents.
+ *   A: creates at full speed (closed loop), no subscriber;  B: the same with N subscribers (throughput ratio B ÷ A);
+ *   C: W creates per second with N subscribers: write answered (committed) → event received (every BENCH_CHANGES_TIMED_EVERY-th
+ *      subscriber; every one counts its events);
+ *   idle memory per subscriber: the docstore's RSS and heap with N idle streams open, minus without;
+ *   the docstore's CPU per write in A and in C (its process CPU seconds), which a busy machine distorts less than latencies.
+ *
+ *   node bench/run.js changes   (BENCH_CHANGES_SUBSCRIBERS, BENCH_CHANGES_RATE, BENCH_CHANGES_SECONDS in bench/README.md)
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Agent, Pool } from 'undici';
+import {
+  bench,
+  built,
+  closedLoop,
+  docstoreToken,
+  f0,
+  f1,
+  num,
+  percentile,
+  productData,
+  report,
+  say,
+  sleep,
+  startServer,
+  stopChild,
+  wallMs,
+  type Run,
+} from './lib/harness';
+
+const CFG = {
+  subscribers: Math.max(1, num('BENCH_CHANGES_SUBSCRIBERS', 1000)),
+  rate: Math.max(1, num('BENCH_CHANGES_RATE', 500)),
+  seconds: Math.max(1, num('BENCH_CHANGES_SECONDS', 30)),
+  /** Every n-th subscriber is timed. */
+  timedEvery: Math.max(1, num('BENCH_CHANGES_TIMED_EVERY', 10)),
+  connections: Math.max(1, num('BENCH_CONNECTIONS', 64)),
+  poolSize: num('DB_POOL_SIZE', 20),
+};
+
+interface Subscriber {
+  /** Arrival time of each document key's first event (timed subscribers only). */
+  arrivals: Map<string, number>;
+  /** Events received. */
+  events(): number;
+  close(): void;
+}
+
+const KEY_FIELD = '"key":"';
+const CHANGE_EVENT = Buffer.from('event: change\n');
+
+/**
+ * One event stream. Every subscriber counts its events in the bytes as they come; a timed one also reads each change's
+ * key and when it came (what a latency needs). Timing every one would make the bench's own process, on the same cores,
+ * the bottleneck: at 500 writes/s, 1,000 subscribers receive 500,000 events a second.
+ */
+async function subscribe(url: string, token: string, dispatcher: Agent, timed: boolean): Promise<Subscriber> {
+  const controller = new AbortController();
+  // undici's request (a Node stream), not fetch: a web stream costs the bench's process several times more per chunk.
+  const res = await dispatcher.request({
+    origin: new URL(url).origin,
+    path: url.slice(new URL(url).origin.length),
+    method: 'GET',
+    headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    signal: controller.signal,
+  });
+  if (res.statusCode !== 200) throw new Error(`subscribing answered ${res.statusCode}`);
+  const arrivals = new Map<string, number>();
+  let events = 0;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let tail: Buffer = Buffer.alloc(0);
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        const now = wallMs();
+        // One `event: change` line a change (heartbeats are comments); a line may straddle two chunks.
+        const bytes = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
+        for (let at = bytes.indexOf(CHANGE_EVENT); at >= 0; at = bytes.indexOf(CHANGE_EVENT, at + CHANGE_EVENT.length)) events++;
+        tail = bytes.subarray(Math.max(0, bytes.length - CHANGE_EVENT.length + 1));
+        if (!timed) continue;
+        buffer += decoder.decode(chunk, { stream: true });
+        // The keys of the complete events (one each: include_docs=false), found in place: a chunk holds many events.
+        const complete = buffer.lastIndexOf('\n\n');
+        if (complete < 0) continue;
+        let at = buffer.indexOf(KEY_FIELD);
+        while (at >= 0 && at < complete) {
+          const start = at + KEY_FIELD.length;
+          const end = buffer.indexOf('"', start);
+          const key = buffer.slice(start, end);
+          if (!arrivals.has(key)) arrivals.set(key, now);
+          at = buffer.indexOf(KEY_FIELD, end);
+        }
+        buffer = buffer.slice(complete + 2);
+      }
+    } catch {
+      // closed by the bench
+    }
+  })();
+  return { arrivals, events: () => events, close: () => controller.abort() };
+}
+
+/** The docstore's own memory and CPU seconds so far, from its /metrics. */
+async function usage(port: number): Promise<{ rss: number; heap: number; cpu: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { rss: value('process_resident_memory_bytes'), heap: value('nodejs_heap_size_used_bytes'), cpu: value('process_cpu_seconds_total') };
+}
+
+bench('changes', 'docstore', async (run: Run) => {
+  const logFd = fs.openSync(path.join(run.tmp, 'docstore.log'), 'a');
+  const cap = String(CFG.subscribers + 10);
+  const docstore = await startServer(
+    'docstore',
+    built('docstore'),
+    {
+      DATABASE_URL: run.dbUrl,
+      DB_POOL_SIZE: String(CFG.poolSize),
+      REDIS_PREFIX: run.redisPrefix,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000000000',
+      CHANGES_MAX_STREAMS_PER_CLIENT: cap,
+      CHANGES_MAX_STREAMS_PER_TOKEN: cap,
+      ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    },
+    logFd,
+  );
+  const origin = `http://127.0.0.1:${docstore.port}`;
+  const clientId = randomUUID();
+  const token = await docstoreToken(run.pg, clientId);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  const docs = `/api/v1/client/${clientId}/production/context/shop/type/product`;
+  let serial = 0;
+  const create = () => {
+    const key = `k${serial++}`;
+    return {
+      key,
+      path: `${docs}/${key}`,
+      body: JSON.stringify({ environment: 'production', context: 'shop', type: 'product', key, data: productData(serial) }),
+    };
+  };
+  const fullSpeed = async (name: string) => {
+    const requests = Array.from({ length: CFG.seconds * 5000 }, () => ({ method: 'POST' as const, ...create() }));
+    say(`phase ${name}`);
+    const load = await closedLoop(origin, { connections: CFG.connections, headers, requests, seconds: CFG.seconds, status: 201 });
+    if (load.failed > 0) throw new Error(`${name}: ${load.failed} writes failed; first: ${load.firstError}`);
+    return load.rps;
+  };
+
+  const cpuBeforeA = (await usage(docstore.port)).cpu;
+  const a = await fullSpeed('A: full speed, no subscriber');
+  const before = await usage(docstore.port);
+  const cpuA = before.cpu - cpuBeforeA;
+  const dispatcher = new Agent({ connections: null, keepAliveTimeout: 600_000, bodyTimeout: 0, headersTimeout: 0 });
+  const subscribers: Subscriber[] = [];
+  say(`opening ${CFG.subscribers} subscribers`);
+  for (let i = 0; i < CFG.subscribers; i++) {
+    const timed = i % CFG.timedEvery === 0;
+    subscribers.push(await subscribe(`${origin}/api/v1/client/${clientId}/changes?since=now&include_docs=false`, token, dispatcher, timed));
+  }
+  await sleep(3000);
+  const idle = await usage(docstore.port);
+  const b = await fullSpeed(`B: full speed, ${CFG.subscribers} subscribers`);
+
+  // B's events delivered everywhere (no count moves for a second), so C's are counted alone.
+  const counts = () => subscribers.map((sub) => sub.events()).join();
+  for (let last = ''; last !== counts(); await sleep(1000)) last = counts();
+  const eventsBeforeC = subscribers.map((sub) => sub.events());
+  say(`phase C: ${CFG.rate} writes/s for ${CFG.seconds} s, ${CFG.subscribers} subscribers`);
+  const committed = new Map<string, number>();
+  const writers = new Pool(origin, { connections: CFG.connections, keepAliveTimeout: 30_000 });
+  const pending: Promise<void>[] = [];
+  let failed = 0;
+  const cpuBeforeC = (await usage(docstore.port)).cpu;
+  const start = performance.now();
+  for (let i = 0; i < CFG.rate * CFG.seconds; i++) {
+    const wait = start + (i * 1000) / CFG.rate - performance.now();
+    if (wait > 1) await sleep(wait);
+    const write = create();
+    pending.push(
+      writers
+        .request({ path: write.path, method: 'POST', headers, body: write.body })
+        .then(async (res) => {
+          await res.body.text();
+          if (res.statusCode === 201) committed.set(write.key, wallMs());
+          else failed++;
+        })
+        .catch(() => void failed++),
+    );
+  }
+  await Promise.all(pending);
+  await writers.close();
+  const deadline = Date.now() + 30_000;
+  const missingOf = (sub: Subscriber, i: number) => Math.max(0, committed.size - (sub.events() - eventsBeforeC[i]));
+  while (Date.now() < deadline && subscribers.some((sub, i) => missingOf(sub, i) > 0)) await sleep(200);
+  const lags: number[] = [];
+  let missing = 0;
+  subscribers.forEach((sub, i) => {
+    missing += missingOf(sub, i);
+    if (i % CFG.timedEvery !== 0) return;
+    for (const [key, at] of committed) {
+      const got = sub.arrivals.get(key);
+      if (got === undefined) missing++;
+      else lags.push(Math.max(0, got - at));
+    }
+  });
+  const cpuC = (await usage(docstore.port)).cpu - cpuBeforeC;
+  for (const s of subscribers) s.close();
+  await dispatcher.close().catch(() => undefined);
+  await stopChild(docstore);
+  fs.closeSync(logFd);
+
+  const sorted = Float64Array.from(lags).sort();
+  const kb = (bytes: number) => f1(bytes / CFG.subscribers / 1024);
+  process.stdout.write(
+    report(
+      `change feed: ${CFG.subscribers} subscribers, ${CFG.rate} writes/s, ${CFG.seconds} s phases`,
+      ['measure', 'value', 'goal (issue 35)'],
+      [
+        ['writes/s at full speed, no subscriber (A)', f0(a), ''],
+        [`writes/s at full speed, ${CFG.subscribers} subscribers (B)`, f0(b), ''],
+        ['B ÷ A', `${(b / a).toFixed(2)}×`, '≥ 0.9×'],
+        [
+          `write answered → event received (every ${CFG.timedEvery}th subscriber), p50 / p99`,
+          `${f1(percentile(sorted, 50))} / ${f1(percentile(sorted, 99))} ms`,
+          'p99 < 250 ms',
+        ],
+        [
+          'docstore CPU per write: A / C (C with its events)',
+          `${((cpuA * 1000) / (a * CFG.seconds)).toFixed(2)} / ${((cpuC * 1000) / (CFG.rate * CFG.seconds)).toFixed(2)} ms`,
+          '',
+        ],
+        ['paced writes failed', String(failed), '0'],
+        ['events missing after 30 s', String(missing), '0'],
+        ['idle memory per subscriber: RSS / heap', `${kb(idle.rss - before.rss)} / ${kb(idle.heap - before.heap)} KB`, '< 20 KB'],
+      ],
+    ),
+  );
+  if (missing > 0 || failed > 0) process.exitCode = 1;
+});
