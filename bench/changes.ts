@@ -1,8 +1,8 @@
 /**
  * Change feed: N event-stream subscribers on one docstore while writers create documents.
- *   A: creates at full speed (closed loop), no subscriber;  B: the same with N subscribers (throughput ratio B ÷ A);
- *   C: W creates per second with N subscribers: write answered (committed) → event received (every BENCH_CHANGES_TIMED_EVERY-th
- *      subscriber; every one counts its events);
+ *   A: creates at full speed (closed loop), no subscriber;  B: the same with N subscribers (headroom ratio B ÷ A);
+ *   P: W creates per second (open loop), no subscriber;  C: the same with N subscribers (writers' ratio C ÷ P), and
+ *      write answered (committed) → event received (every BENCH_CHANGES_TIMED_EVERY-th subscriber; every one counts its events);
  *   idle memory per subscriber: the docstore's RSS and heap with N idle streams open, minus without;
  *   the docstore's CPU per write in A and in C (its process CPU seconds), which a busy machine distorts less than latencies.
  *
@@ -12,6 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Agent, Pool } from 'undici';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
   bench,
   built,
@@ -103,12 +104,72 @@ async function subscribe(url: string, token: string, dispatcher: Agent, timed: b
   return { arrivals, events: () => events, close: () => controller.abort() };
 }
 
+/** Threads the subscribers run on, apart from the writers: a client's parsing must not delay the writes it times. */
+const SUBSCRIBER_THREADS = 2;
+
+interface SubscriberSet {
+  /** Events received so far by each subscriber, in order. */
+  counts(): Promise<number[]>;
+  /** Each timed subscriber's arrival time per key. */
+  arrivals(): Promise<Map<string, number>[]>;
+  close(): Promise<void>;
+}
+
+type Ask = 'counts' | 'arrivals' | 'close';
+
+/** In a subscriber thread: opens its share of the streams, then answers the main thread's asks. */
+async function subscriberThread(): Promise<void> {
+  const { url, token, first, count } = workerData as { url: string; token: string; first: number; count: number };
+  const dispatcher = new Agent({ connections: null, keepAliveTimeout: 600_000, bodyTimeout: 0, headersTimeout: 0 });
+  const subscribers: Subscriber[] = [];
+  for (let i = first; i < first + count; i++) subscribers.push(await subscribe(url, token, dispatcher, i % CFG.timedEvery === 0));
+  const port = parentPort!;
+  port.on('message', (ask: Ask) => {
+    if (ask === 'counts') port.postMessage(subscribers.map((sub) => sub.events()));
+    else if (ask === 'arrivals') port.postMessage(subscribers.filter((_, i) => (first + i) % CFG.timedEvery === 0).map((sub) => [...sub.arrivals]));
+    else {
+      for (const sub of subscribers) sub.close();
+      void dispatcher.close().finally(() => port.close());
+    }
+  });
+  port.postMessage('open');
+}
+
+/** N subscribers over SUBSCRIBER_THREADS threads, opened one after another within each thread. */
+async function subscribeAll(url: string, token: string, n: number): Promise<SubscriberSet> {
+  const per = Math.ceil(n / SUBSCRIBER_THREADS);
+  const threads: Worker[] = [];
+  for (let first = 0; first < n; first += per) {
+    const code = `require(${JSON.stringify(path.join(__dirname, 'register.js'))}); require(${JSON.stringify(__filename)});`;
+    threads.push(new Worker(code, { eval: true, workerData: { url, token, first, count: Math.min(per, n - first) } }));
+  }
+  const answer = <T>(thread: Worker, ask?: Ask) =>
+    new Promise<T>((resolve, reject) => {
+      thread.once('error', reject).once('message', (message: T) => {
+        thread.off('error', reject);
+        resolve(message);
+      });
+      if (ask) thread.postMessage(ask);
+    });
+  await Promise.all(threads.map((thread) => answer(thread)));
+  return {
+    counts: async () => (await Promise.all(threads.map((thread) => answer<number[]>(thread, 'counts')))).flat(),
+    arrivals: async () => (await Promise.all(threads.map((thread) => answer<[string, number][][]>(thread, 'arrivals')))).flat().map((pairs) => new Map(pairs)),
+    close: async () => {
+      await Promise.all(threads.map((thread) => new Promise((resolve) => thread.once('exit', resolve).postMessage('close'))));
+    },
+  };
+}
+
 /** The docstore's own memory and CPU seconds so far, from its /metrics. */
 async function usage(port: number): Promise<{ rss: number; heap: number; cpu: number }> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   return { rss: value('process_resident_memory_bytes'), heap: value('nodejs_heap_size_used_bytes'), cpu: value('process_cpu_seconds_total') };
 }
+
+// A subscriber thread loads this file too: it runs its share of the streams, and bench() runs on the main thread only.
+if (!isMainThread) void subscriberThread();
 
 bench('changes', 'docstore', async (run: Run) => {
   const logFd = fs.openSync(path.join(run.tmp, 'docstore.log'), 'a');
@@ -150,67 +211,72 @@ bench('changes', 'docstore', async (run: Run) => {
     if (load.failed > 0) throw new Error(`${name}: ${load.failed} writes failed; first: ${load.firstError}`);
     return load.rps;
   };
+  /** BENCH_CHANGES_RATE creates per second (open loop): when each was answered, the rate reached, the answers' p99. */
+  const paced = async (name: string) => {
+    say(`phase ${name}`);
+    const committed = new Map<string, number>();
+    const latencies: number[] = [];
+    const writers = new Pool(origin, { connections: CFG.connections, keepAliveTimeout: 30_000 });
+    const pending: Promise<void>[] = [];
+    let failed = 0;
+    const cpuBefore = (await usage(docstore.port)).cpu;
+    const start = performance.now();
+    for (let i = 0; i < CFG.rate * CFG.seconds; i++) {
+      const wait = start + (i * 1000) / CFG.rate - performance.now();
+      if (wait > 1) await sleep(wait);
+      const write = create();
+      const sent = performance.now();
+      pending.push(
+        writers
+          .request({ path: write.path, method: 'POST', headers, body: write.body })
+          .then(async (res) => {
+            await res.body.text();
+            latencies.push(performance.now() - sent);
+            if (res.statusCode === 201) committed.set(write.key, wallMs());
+            else failed++;
+          })
+          .catch(() => void failed++),
+      );
+    }
+    await Promise.all(pending);
+    const rate = (committed.size * 1000) / (performance.now() - start);
+    await writers.close();
+    const p99 = percentile(Float64Array.from(latencies).sort(), 99);
+    return { committed, failed, rate, p99, cpuBefore };
+  };
 
   const cpuBeforeA = (await usage(docstore.port)).cpu;
   const a = await fullSpeed('A: full speed, no subscriber');
+  const cpuA = (await usage(docstore.port)).cpu - cpuBeforeA;
+  const p = await paced(`P: ${CFG.rate} writes/s, no subscriber`);
+  if (p.failed > 0) throw new Error(`P: ${p.failed} writes failed`);
   const before = await usage(docstore.port);
-  const cpuA = before.cpu - cpuBeforeA;
-  const dispatcher = new Agent({ connections: null, keepAliveTimeout: 600_000, bodyTimeout: 0, headersTimeout: 0 });
-  const subscribers: Subscriber[] = [];
   say(`opening ${CFG.subscribers} subscribers`);
-  for (let i = 0; i < CFG.subscribers; i++) {
-    const timed = i % CFG.timedEvery === 0;
-    subscribers.push(await subscribe(`${origin}/api/v1/client/${clientId}/changes?since=now&include_docs=false`, token, dispatcher, timed));
-  }
+  const subscribers = await subscribeAll(`${origin}/api/v1/client/${clientId}/changes?since=now&include_docs=false`, token, CFG.subscribers);
   await sleep(3000);
   const idle = await usage(docstore.port);
   const b = await fullSpeed(`B: full speed, ${CFG.subscribers} subscribers`);
 
   // B's events delivered everywhere (no count moves for a second), so C's are counted alone.
-  const counts = () => subscribers.map((sub) => sub.events()).join();
-  for (let last = ''; last !== counts(); await sleep(1000)) last = counts();
-  const eventsBeforeC = subscribers.map((sub) => sub.events());
-  say(`phase C: ${CFG.rate} writes/s for ${CFG.seconds} s, ${CFG.subscribers} subscribers`);
-  const committed = new Map<string, number>();
-  const writers = new Pool(origin, { connections: CFG.connections, keepAliveTimeout: 30_000 });
-  const pending: Promise<void>[] = [];
-  let failed = 0;
-  const cpuBeforeC = (await usage(docstore.port)).cpu;
-  const start = performance.now();
-  for (let i = 0; i < CFG.rate * CFG.seconds; i++) {
-    const wait = start + (i * 1000) / CFG.rate - performance.now();
-    if (wait > 1) await sleep(wait);
-    const write = create();
-    pending.push(
-      writers
-        .request({ path: write.path, method: 'POST', headers, body: write.body })
-        .then(async (res) => {
-          await res.body.text();
-          if (res.statusCode === 201) committed.set(write.key, wallMs());
-          else failed++;
-        })
-        .catch(() => void failed++),
-    );
-  }
-  await Promise.all(pending);
-  await writers.close();
+  const counts = async () => (await subscribers.counts()).join();
+  for (let last = ''; last !== (await counts()); await sleep(1000)) last = await counts();
+  const eventsBeforeC = await subscribers.counts();
+  const c = await paced(`C: ${CFG.rate} writes/s, ${CFG.subscribers} subscribers`);
+  const { committed, failed } = c;
   const deadline = Date.now() + 30_000;
-  const missingOf = (sub: Subscriber, i: number) => Math.max(0, committed.size - (sub.events() - eventsBeforeC[i]));
-  while (Date.now() < deadline && subscribers.some((sub, i) => missingOf(sub, i) > 0)) await sleep(200);
+  const missingNow = async () => (await subscribers.counts()).reduce((sum, events, i) => sum + Math.max(0, committed.size - (events - eventsBeforeC[i])), 0);
+  while (Date.now() < deadline && (await missingNow()) > 0) await sleep(200);
   const lags: number[] = [];
-  let missing = 0;
-  subscribers.forEach((sub, i) => {
-    missing += missingOf(sub, i);
-    if (i % CFG.timedEvery !== 0) return;
+  let missing = await missingNow();
+  for (const arrivals of await subscribers.arrivals()) {
     for (const [key, at] of committed) {
-      const got = sub.arrivals.get(key);
+      const got = arrivals.get(key);
       if (got === undefined) missing++;
       else lags.push(Math.max(0, got - at));
     }
-  });
-  const cpuC = (await usage(docstore.port)).cpu - cpuBeforeC;
-  for (const s of subscribers) s.close();
-  await dispatcher.close().catch(() => undefined);
+  }
+  const cpuC = (await usage(docstore.port)).cpu - c.cpuBefore;
+  await subscribers.close();
   await stopChild(docstore);
   fs.closeSync(logFd);
 
@@ -223,7 +289,10 @@ bench('changes', 'docstore', async (run: Run) => {
       [
         ['writes/s at full speed, no subscriber (A)', f0(a), ''],
         [`writes/s at full speed, ${CFG.subscribers} subscribers (B)`, f0(b), ''],
-        ['B ÷ A', `${(b / a).toFixed(2)}×`, '≥ 0.9×'],
+        ['B ÷ A (headroom at full speed)', `${(b / a).toFixed(2)}×`, ''],
+        [`writes/s reached at ${CFG.rate}/s: no subscriber (P) / ${CFG.subscribers} subscribers (C)`, `${f0(p.rate)} / ${f0(c.rate)}`, ''],
+        ['C ÷ P', `${(c.rate / p.rate).toFixed(2)}×`, '≥ 0.9×'],
+        ['write answered, p99: P / C', `${f1(p.p99)} / ${f1(c.p99)} ms`, ''],
         [
           `write answered → event received (every ${CFG.timedEvery}th subscriber), p50 / p99`,
           `${f1(percentile(sorted, 50))} / ${f1(percentile(sorted, 99))} ms`,

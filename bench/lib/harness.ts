@@ -2,6 +2,7 @@
  * What every bench shares: settings, child processes and their IPC, the scratch database and
  * Redis prefix of a run, the services started as deployed, load generators and tables.
  */
+import { isMainThread } from 'node:worker_threads';
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -277,6 +278,7 @@ async function admin(sql: string): Promise<void> {
  * hands them to `body`, and whatever happens (Ctrl-C too) stops every child and removes both.
  */
 export function bench(name: string, app: string, body: (run: Run) => Promise<void>): void {
+  if (!isMainThread) return; // a bench's own worker thread loaded its file
   const id = randomBytes(4).toString('hex');
   const dbName = `bench_${name}_${id}`;
   const url = new URL(ADMIN_URL);
