@@ -88,7 +88,7 @@ describe('README examples against a booted stack', () => {
     async ({ file, blocks }) => {
       const failure = await runExamples(blocks, { cwd: ROOT, env, timeoutMs: 120_000 });
       // Thrown rather than compared, so the block's output shows as it was printed.
-      if (failure) throw new Error(describeFailure(file, failure));
+      if (failure) throw new Error(describeFailure(file, failure, stackOutput));
     },
     150_000,
   );
@@ -100,6 +100,12 @@ describe('README links', () => {
   });
 });
 
-function describeFailure(file: string, failure: ExampleFailure): string {
-  return `${file}:${failure.line}: the example failed (${failure.reason}); it printed:\n${failure.output.slice(-4000)}`;
+/** The example's output and what the stack logged as a warning or an error (a 503's cause is only there). */
+function describeFailure(file: string, failure: ExampleFailure, stackOutput: string): string {
+  const logged = stackOutput
+    .split('\n')
+    .filter((line) => /warn|error|fatal/i.test(line))
+    .slice(-20)
+    .join('\n');
+  return `${file}:${failure.line}: the example failed (${failure.reason}); it printed:\n${failure.output.slice(-4000)}\nthe stack logged:\n${logged}`;
 }

@@ -22,6 +22,11 @@ function rss(pid: number): number {
   return Number(kb) * 1024;
 }
 
+/** What the process's objects hold after a full collection: the V8 heap and the buffers outside it. */
+function retained(usage: NodeJS.MemoryUsage): number {
+  return usage.heapUsed + usage.external;
+}
+
 interface Attack {
   status: number;
   retryAfter?: string;
@@ -39,6 +44,8 @@ function attack(port: number, token: string, body: Buffer, start: number): Promi
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('error', () => undefined);
+    // Every connection ends within the bounds asserted below; one still open after that is a defect, reported as 0.
+    socket.setTimeout(60_000, () => socket.destroy());
     socket.write(
       `POST /api/pushm/bulk HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n`,
     );
@@ -86,7 +93,7 @@ describe('JSON bodies in flight', () => {
       headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
       body: '{}',
     });
-    await child.gc();
+    const retainedBefore = retained(await child.gc());
     const baseline = rss(child.pid);
 
     let peak = baseline;
@@ -110,10 +117,17 @@ describe('JSON bodies in flight', () => {
     expect(peak).toBeLessThan(CONTAINER_LIMIT);
     expect(peak - baseline).toBeLessThan(4 * IN_FLIGHT);
     // Once the clients are gone nothing holds their bodies: after a full collection (V8 runs one on its own when it
-    // next needs memory, or within about a minute idle) the memory is back near where it was.
-    await eventually(async () => {
-      await child.gc();
-      return rss(child.pid) < baseline + IN_FLIGHT / 2 ? true : undefined;
+    // next needs memory, or within about a minute idle) what the process retains is back near where it was. (Its RSS
+    // may stay higher: the allocator keeps freed pages for reuse, which is not memory anything holds.)
+    let after = 0;
+    await eventually(
+      async () => {
+        after = retained(await child.gc());
+        return after < retainedBefore + IN_FLIGHT / 2 ? true : undefined;
+      },
+      { timeoutMs: 30_000, what: `retained memory back near ${retainedBefore} bytes` },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; it holds ${after}`);
     });
   });
 });

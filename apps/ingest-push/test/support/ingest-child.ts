@@ -9,8 +9,8 @@ export interface IngestChild {
   lines: Array<Record<string, unknown>>;
   /** A new push token for `account` (created on first use). */
   token(account: string): Promise<string>;
-  /** A full garbage collection in the process (started with `exposeGc`), so what it still holds is what it retains. */
-  gc(): Promise<void>;
+  /** A full garbage collection in the process (started with `exposeGc`); resolves with what it still holds after it. */
+  gc(): Promise<NodeJS.MemoryUsage>;
   /** SIGKILL, as an out-of-memory kill or a node failure does; resolves when it is gone. */
   kill(): Promise<void>;
 }
@@ -54,7 +54,7 @@ export async function startIngestChild(env: Record<string, string> = {}, options
     pid: child.pid!,
     lines,
     token: (account) => ask<string>({ token: account }, 'token', account),
-    gc: () => ask<boolean>('gc', 'gc').then(() => undefined),
+    gc: () => ask<NodeJS.MemoryUsage>('gc', 'gc'),
     kill: async () => {
       child.kill('SIGKILL');
       await exited;
