@@ -1,17 +1,8 @@
+import type { AuditRecordDto } from '@app/audit';
 import { Pruner, Sql } from '@app/database';
 import { schemaText, startWebhookReceiver, type WebhookReceiver } from '@app/testkit';
 import fc from 'fast-check';
 import { request, startDocstore, type Client, type Docstore } from './support/docstore-test';
-
-interface AuditRow {
-  action: string;
-  target_type: string;
-  target_id: string;
-  actor: { credential_id: string; name: string | null; ip: string | null };
-  before: { [field: string]: unknown } | null;
-  after: { [field: string]: unknown } | null;
-  at: string;
-}
 
 const SCHEMA = { type: 'object', properties: { price: { type: 'number' } } };
 
@@ -20,7 +11,7 @@ describe('audit log', () => {
   let c: Client;
   let receiver: WebhookReceiver;
   const audit = (client = c) => `/api/v1/client/${client.id}/audit`;
-  const records = async (query = ''): Promise<AuditRow[]> => (await request(ds.http).get(`${audit()}${query}`).set(c.auth).expect(200)).body.data;
+  const records = async (query = ''): Promise<AuditRecordDto[]> => (await request(ds.http).get(`${audit()}${query}`).set(c.auth).expect(200)).body.data;
   const count = async (): Promise<number> => (await request(ds.http).get(audit()).set(c.auth).expect(200)).body.total;
   const tokenId = (plain: string) => plain.split('|')[0];
 
@@ -196,7 +187,7 @@ describe('audit log', () => {
     const all = await records('?action=token.created');
     expect(all.map((r) => r.after?.name)).toEqual(['c', 'b', 'a', 'test']);
     const page = await request(ds.http).get(`${audit()}?per_page=2&page=2`).set(c.auth).expect(200);
-    expect(page.body.data.map((r: AuditRow) => r.after?.name)).toEqual(['a', 'test']);
+    expect(page.body.data.map((r: AuditRecordDto) => r.after?.name)).toEqual(['a', 'test']);
     expect(await records(`?from=${encodeURIComponent(all[1].at)}`)).toHaveLength(2);
     expect(await records(`?to=${encodeURIComponent(all[1].at)}`)).toHaveLength(2);
     expect(await records('?action=webhook.deleted')).toEqual([]);

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { generateEncryptionKeys } from '@app/secrets';
 import {
-  describeSpans,
   eventually,
-  isSqlSpan,
   rootOfOneTree,
   startChildApp,
   startOtlpReceiver,
   startWebhookReceiver,
+  waitForTrace,
   type ChildApp,
   type OtlpReceiver,
   type ReceivedSpan,
@@ -21,25 +20,8 @@ const KEYS = process.env.ENCRYPTION_KEYS || generateEncryptionKeys('test');
 const FAST = { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_RELAY_INTERVAL_MS: '100', WEBHOOK_CACHE_SECONDS: '0', ENCRYPTION_KEYS: KEYS };
 
 /** The trace of the PUT that the receiver's request names, once its spans (HTTP in, SQL, the job, the POST) all arrived. */
-async function traceOfDelivery(otlp: OtlpReceiver, traceparent: string): Promise<ReceivedSpan[]> {
-  const traceId = traceparent.split('-')[1];
-  return eventually(
-    () => {
-      const spans = otlp.trace(traceId);
-      const ready =
-        spans.some((s) => s.kind === 2 && s.attributes['http.request.method'] === 'PUT') &&
-        spans.some(isSqlSpan) &&
-        spans.some((s) => s.name === 'webhook-delivery process') &&
-        spans.some((s) => s.name === 'webhook deliver') &&
-        spans.some((s) => s.kind === 3 && s.attributes['http.request.method'] === 'POST') &&
-        // Spans arrive in batches as they end: wait until every parent has come too.
-        rootOfOneTree(spans).length === 1;
-      return ready ? spans : undefined;
-    },
-    { what: `the spans of trace ${traceId}`, timeoutMs: 20_000 },
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; spans received:\n${describeSpans(otlp.spans)}`);
-  });
+function traceOfDelivery(otlp: OtlpReceiver, traceparent: string): Promise<ReceivedSpan[]> {
+  return waitForTrace(otlp, traceparent.split('-')[1], { method: 'PUT', job: 'webhook-delivery process', work: 'webhook deliver' });
 }
 
 function expectOneTree(spans: ReceivedSpan[]): void {

@@ -1,23 +1,15 @@
+import type { AuditRecordDto } from '@app/audit';
 import { Sql } from '@app/database';
 import { schemaText } from '@app/testkit';
 import fc from 'fast-check';
 import { NETWORK, request, startGateway, type Gateway, type Phone } from './support/gateway-test';
-
-interface AuditRow {
-  action: string;
-  target_type: string;
-  target_id: string;
-  actor: { credential_id: string; name: string | null; ip: string | null };
-  before: { [field: string]: unknown } | null;
-  after: { [field: string]: unknown } | null;
-}
 
 const WA_ID = '5511987654321';
 
 describe('audit log (gateway)', () => {
   let gw: Gateway;
   let phone: Phone;
-  const records = async (query = '', p: Phone = phone): Promise<AuditRow[]> =>
+  const records = async (query = '', p: Phone = phone): Promise<AuditRecordDto[]> =>
     (await request(gw.http).get(`/api/Audit${query}`).set(p.headers).expect(200)).body.data;
   const keyId = (key: string) => key.split('_')[1];
   const hook = { types: ['messages'], endpoint: 'https://127.0.0.1:9/hook', headers: { Authorization: 'Bearer receiver-token', 'X-Shop': 'shop-42' } };
@@ -104,9 +96,9 @@ describe('audit log (gateway)', () => {
   it('pages newest first and filters by action and time', async () => {
     for (const id of ['5511900000001', '5511900000002', '5511900000003']) await request(gw.http).put(`/api/OptOuts/${id}`).set(phone.headers).expect(200);
     const first = await request(gw.http).get('/api/Audit?limit=2&action=opt_out.set').set(phone.headers).expect(200);
-    expect(first.body.data.map((r: AuditRow) => r.target_id)).toEqual(['5511900000003', '5511900000002']);
+    expect(first.body.data.map((r: AuditRecordDto) => r.target_id)).toEqual(['5511900000003', '5511900000002']);
     const second = await request(gw.http).get(`/api/Audit?limit=2&action=opt_out.set&after=${first.body.paging.cursors.after}`).set(phone.headers).expect(200);
-    expect(second.body.data.map((r: AuditRow) => r.target_id)).toEqual(['5511900000001']);
+    expect(second.body.data.map((r: AuditRecordDto) => r.target_id)).toEqual(['5511900000001']);
     expect(await records(`?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
   });
 

@@ -3,14 +3,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { generateEncryptionKeys } from '@app/secrets';
 import {
-  describeSpans,
-  eventually,
-  isSqlSpan,
   makeCertificates,
   rootOfOneTree,
   startChildApp,
   startOtlpReceiver,
   startWebhookReceiver,
+  waitForTrace,
   type ChildApp,
   type OtlpReceiver,
   type WebhookReceiver,
@@ -81,23 +79,7 @@ describe('traces from a gateway send to its status webhook', () => {
     const traceparent = String(call.headers.traceparent);
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     const traceId = traceparent.split('-')[1];
-    const spans = await eventually(
-      () => {
-        const trace = otlp.trace(traceId);
-        const complete =
-          trace.some((s) => s.kind === 2 && s.attributes['http.request.method'] === 'POST') &&
-          trace.some(isSqlSpan) &&
-          trace.some((s) => s.name === 'webhook-delivery process') &&
-          trace.some((s) => s.name === 'webhook deliver') &&
-          trace.some((s) => s.kind === 3 && s.attributes['http.request.method'] === 'POST') &&
-          // Spans arrive in batches as they end: wait until every parent has come too.
-          rootOfOneTree(trace).length === 1;
-        return complete ? trace : undefined;
-      },
-      { what: `the spans of trace ${traceId}`, timeoutMs: 20_000 },
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; spans of the trace:\n${describeSpans(otlp.trace(traceId))}`);
-    });
+    const spans = await waitForTrace(otlp, traceId, { method: 'POST', job: 'webhook-delivery process', work: 'webhook deliver' });
     expect(rootOfOneTree(spans)).toHaveLength(1);
     expect(rootOfOneTree(spans)[0].attributes['http.route']).toBe('/api/Messages');
     expect(spans.every((s) => s.service === 'gateway')).toBe(true);

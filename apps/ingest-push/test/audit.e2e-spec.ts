@@ -1,3 +1,4 @@
+import type { AuditRecordDto } from '@app/audit';
 import { schemaText } from '@app/testkit';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -8,20 +9,11 @@ import { dueIn, pushItem } from './support/push-test';
 import { csvText, saleCells } from './support/sale-fixtures';
 import { SALES_PATH, startIngest, upload, type IngestApp } from './support/sales-test';
 
-interface AuditRow {
-  action: string;
-  target_type: string;
-  target_id: string;
-  actor: { credential_id: string; name: string | null; ip: string | null };
-  before: { [field: string]: unknown } | null;
-  after: { [field: string]: unknown } | null;
-}
-
 const CPF = '529.982.247-25';
 
 describe('audit log (ingest-push)', () => {
   let t: IngestApp;
-  const records = async (auth: { [header: string]: string }, query = ''): Promise<AuditRow[]> =>
+  const records = async (auth: { [header: string]: string }, query = ''): Promise<AuditRecordDto[]> =>
     (await request(t.http).get(`/DataInserterSales/api/audit${query}`).set(auth).expect(200)).body.data;
 
   beforeAll(async () => {

@@ -1,16 +1,6 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import {
-  describeSpans,
-  eventually,
-  isSqlSpan,
-  rootOfOneTree,
-  startChildApp,
-  startOtlpReceiver,
-  testRedis,
-  type ChildApp,
-  type OtlpReceiver,
-} from '@app/testkit';
+import { eventually, rootOfOneTree, startChildApp, startOtlpReceiver, testRedis, waitForTrace, type ChildApp, type OtlpReceiver } from '@app/testkit';
 import { pushItem } from './support/push-test';
 import { usePush } from './support/use-push';
 
@@ -53,23 +43,7 @@ describe('traces through the push lanes', () => {
     const traceparent = String(call.headers.traceparent);
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     const traceId = traceparent.split('-')[1];
-    const spans = await eventually(
-      () => {
-        const trace = otlp.trace(traceId);
-        const complete =
-          trace.some((s) => s.kind === 2 && s.attributes['http.request.method'] === 'POST') &&
-          trace.some(isSqlSpan) &&
-          trace.some((s) => s.name === 'push-android process') &&
-          trace.some((s) => s.name === 'push send') &&
-          trace.some((s) => s.kind === 3 && s.attributes['http.request.method'] === 'POST') &&
-          // Spans arrive in batches as they end: wait until every parent has come too.
-          rootOfOneTree(trace).length === 1;
-        return complete ? trace : undefined;
-      },
-      { what: `the spans of trace ${traceId}`, timeoutMs: 20_000 },
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; spans received:\n${describeSpans(otlp.spans)}`);
-    });
+    const spans = await waitForTrace(otlp, traceId, { method: 'POST', job: 'push-android process', work: 'push send' });
     expect(rootOfOneTree(spans)).toHaveLength(1);
     const send = spans.find((s) => s.name === 'push send')!;
     expect(send.attributes).toMatchObject({ 'app.push.platform': 'android', 'app.attempt': 1, 'app.provider': 'fcm', 'app.push.outcome': 'sent' });

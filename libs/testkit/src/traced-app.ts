@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { eventually } from './eventually';
 import { workerDatabaseSettings } from './pooled-database';
 import { TS_CHILD_PRELOAD } from './ts-child-preload';
-import type { ReceivedSpan } from './otlp-receiver';
+import type { OtlpReceiver, ReceivedSpan } from './otlp-receiver';
 
 /** An app's `main.ts` running in a child process of the test. */
 export interface ChildApp {
@@ -72,4 +72,38 @@ export function rootOfOneTree(spans: ReceivedSpan[]): ReceivedSpan[] {
 /** A readable list of spans, for a failure message. */
 export function describeSpans(spans: ReceivedSpan[]): string {
   return spans.map((s) => `${s.traceId.slice(0, 8)} ${s.name} (kind ${s.kind}) ${s.parentSpanId.slice(0, 4)}>${s.spanId.slice(0, 4)}`).join('\n');
+}
+
+/** The spans a trace of one user action holds once the work went through the queue to the outside world. */
+export interface ExpectedTrace {
+  /** The HTTP method of the request that started it (its server span). */
+  method: string;
+  /** The queue worker's span (`<queue> process`). */
+  job: string;
+  /** The span of the work the job does (`webhook deliver`, `push send`). */
+  work: string;
+}
+
+/**
+ * The spans of trace `traceId` once all of them have come: the request's server span, a SQL statement, the job's,
+ * the work's and the outgoing POST, in one tree. Spans arrive in batches as they end, so a child may come before
+ * its parent: it waits until every parent has come too. A failure lists the spans received.
+ */
+export function waitForTrace(otlp: OtlpReceiver, traceId: string, expected: ExpectedTrace): Promise<ReceivedSpan[]> {
+  return eventually(
+    () => {
+      const spans = otlp.trace(traceId);
+      const complete =
+        spans.some((s) => s.kind === 2 && s.attributes['http.request.method'] === expected.method) &&
+        spans.some(isSqlSpan) &&
+        spans.some((s) => s.name === expected.job) &&
+        spans.some((s) => s.name === expected.work) &&
+        spans.some((s) => s.kind === 3 && s.attributes['http.request.method'] === 'POST') &&
+        rootOfOneTree(spans).length === 1;
+      return complete ? spans : undefined;
+    },
+    { what: `the spans of trace ${traceId}`, timeoutMs: 20_000 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; spans received:\n${describeSpans(otlp.spans)}`);
+  });
 }
