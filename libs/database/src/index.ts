@@ -8,3 +8,4 @@ export * from './sql.service';
 export * from './timestamp';
 export * from './command-line';
 export * from './concurrent-index';
+export * from './coalesced-run';

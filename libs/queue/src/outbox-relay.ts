@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Sql } from '@app/database';
+import { CoalescedRun, type Sql } from '@app/database';
 import { ThrottledWarning } from '@app/observability';
 import { isLaneJob, toLaneJobs, type LaneGrouping, type LaneItem, type LaneJob } from './lane-job';
 import type { QueueProducer } from './queue-producer';
@@ -79,14 +79,18 @@ export interface OutboxSpec<Row, Item extends LaneItem> extends LaneGrouping<Row
   claimIdleLimitMs?: number;
 }
 
+/**
+ * Pause before a claim that follows a full one: under load every write and every finished job asks for a run, and a
+ * short pause lets those requests gather, so each run (one transaction) moves many rows, not a few.
+ */
 const RERUN_PAUSE_MS = 5;
 
 export class OutboxRelay<Row, Item extends LaneItem> {
   private readonly logger: Logger;
   private readonly failure: ThrottledWarning;
-  private running: Promise<void> | null = null;
-  private again = false;
   private stopped = true;
+  /** Claims: one at a time, requests coalesced, again at once while a claim moves a full batch. */
+  private readonly runs = new CoalescedRun(() => this.pass(), { active: () => !this.stopped, pauseMs: RERUN_PAUSE_MS });
   private timers: NodeJS.Timeout[] = [];
   private readonly claimSql: string;
   private readonly where: string;
@@ -183,28 +187,19 @@ export class OutboxRelay<Row, Item extends LaneItem> {
     this.stopped = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
-    clearTimeout(timer);
+    await this.runs.finished(STOP_WAIT_MS);
   }
 
   /** Asks for a run; runs requested while one is going coalesce into one more. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run().finally(() => (this.running = null));
+    this.runs.request();
   }
 
   /** Resolves when everything due now has been handed to the queue (for tests and shutdown). */
   async drain(): Promise<void> {
-    while (this.running) await this.running;
-    if (this.stopped) return this.claim().then(() => undefined);
-    this.kick();
-    // kick() started a claim: read the field again (the loop above left it narrowed to null).
-    await (this.running as Promise<void> | null);
+    if (!this.stopped) return this.runs.settle();
+    await this.runs.finished();
+    await this.claim();
   }
 
   /**
@@ -263,19 +258,13 @@ export class OutboxRelay<Row, Item extends LaneItem> {
     }
   }
 
-  private async run(): Promise<void> {
+  /** One claim; true when it moved a full batch (more may be due). */
+  private async pass(): Promise<boolean> {
     try {
-      for (;;) {
-        this.again = false;
-        const moved = await this.claim();
-        if (moved === this.spec.batch) this.again = true;
-        if (!this.again || this.stopped) break;
-        // Under load every write and every finished job asks for a run: a short pause lets
-        // those requests gather, so each run (one transaction) moves many rows, not a few.
-        await new Promise((resolve) => setTimeout(resolve, RERUN_PAUSE_MS));
-      }
+      return (await this.claim()) === this.spec.batch;
     } catch (error) {
       this.warn(error as Error);
+      return false;
     }
   }
 

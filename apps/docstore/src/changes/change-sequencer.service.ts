@@ -1,5 +1,5 @@
 import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DAY_SECONDS, Pruner } from '@app/database';
+import { CoalescedRun, DAY_SECONDS, Pruner } from '@app/database';
 import { ThrottledWarning } from '@app/observability';
 import { DocumentChangeSignal } from '../documents/document-changes';
 import { ChangeNotifier } from './change-notifier.service';
@@ -18,8 +18,8 @@ const EXPIRE_EVERY_MS = 60_000;
 @Injectable()
 export class ChangeSequencer extends DocumentChangeSignal implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly failure = new ThrottledWarning('ChangeSequencer');
-  private running: Promise<void> | null = null;
-  private again = false;
+  /** Numbering runs: one at a time, requests coalesced, again at once while a run numbers a full batch. */
+  private readonly runs = new CoalescedRun(() => this.run(), { active: () => !this.stopping });
   private timer?: NodeJS.Timeout;
   private lastExpire = 0;
   private stopping = false;
@@ -42,28 +42,16 @@ export class ChangeSequencer extends DocumentChangeSignal implements OnApplicati
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.runs.finished();
   }
 
   recorded(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run().finally(() => (this.running = null));
+    this.runs.request();
   }
 
   /** Numbers what is pending, batch after batch; resolves once nothing was left when it looked. */
-  async settle(): Promise<void> {
-    while (this.running) await this.running;
-    this.recorded();
-    await this.current();
-  }
-
-  /** The run in progress, if any. */
-  private current(): Promise<void> {
-    return this.running ?? Promise.resolve();
+  settle(): Promise<void> {
+    return this.runs.settle();
   }
 
   /** Marks changes past retention as gone now (the sweep does it every minute). */
@@ -72,24 +60,22 @@ export class ChangeSequencer extends DocumentChangeSignal implements OnApplicati
     return this.changes.expire(this.config.CHANGES_RETENTION_DAYS);
   }
 
-  private async run(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        const batch = await this.changes.sequence();
-        this.notifier.announce(batch);
-        if (batch.to - batch.from + 1n >= BigInt(SEQUENCE_BATCH)) this.again = true;
-      } catch (error) {
-        this.failure.warn(`numbering changes: ${(error as Error).message}`);
-        return;
-      }
-    } while (this.again && !this.stopping);
+  /** Numbers one batch and announces it; true when the batch was full (more may be pending). */
+  private async run(): Promise<boolean> {
+    try {
+      const batch = await this.changes.sequence();
+      this.notifier.announce(batch);
+      return batch.to - batch.from + 1n >= BigInt(SEQUENCE_BATCH);
+    } catch (error) {
+      this.failure.warn(`numbering changes: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   private async sweep(): Promise<void> {
     try {
       if (await this.changes.hasPending()) this.recorded();
-      await this.running;
+      await this.runs.finished();
       this.notifier.moved(await this.changes.lastSeq());
       if (Date.now() - this.lastExpire >= EXPIRE_EVERY_MS) await this.expire();
     } catch (error) {

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { CoalescedRun } from '@app/database';
 import { SalesConfig } from './sales.config';
 import { SalesRollupsRepository, type DirtyDay, type DirtyPeriod } from './sales-rollups.repository';
 
@@ -16,9 +17,15 @@ const DAYS_PER_REBUILD = 7;
 export class SalesRollupRefresher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Sales');
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private again = false;
   private stopped = false;
+  /** Passes over the dirty days: one at a time, wakes during one coalesced into one more. */
+  private readonly runs = new CoalescedRun(
+    () =>
+      this.drain()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'dirty sales days not read'))
+        .then(() => false),
+    { active: () => !this.stopped },
+  );
 
   constructor(
     private readonly repository: SalesRollupsRepository,
@@ -33,25 +40,12 @@ export class SalesRollupRefresher implements OnApplicationBootstrap, OnModuleDes
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.runs.finished();
   }
 
   /** Rebuilds the dirty days now (or right after the pass under way). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'dirty sales days not read'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.runs.request();
   }
 
   private async drain(): Promise<void> {
