@@ -19,7 +19,7 @@ import { runsWorkers, type WorkerMode } from './worker-mode';
 
 /** The one processor of a lane's jobs, a Nest provider. `job.queueName` names the lane (one class may serve several). */
 export interface LaneProcessor<Item extends LaneItem> {
-  process(job: Job<LaneJob<Item>>, token?: string): Promise<void>;
+  process(job: Job<LaneJob<Item>>): Promise<void>;
 }
 
 /** A lane's settings, read from the app's config when the app starts. */
@@ -85,7 +85,7 @@ export class LaneWorker<Row, Item extends LaneItem> extends QueueWorker<LaneJob<
     super(queue);
   }
 
-  protected async process(job: Job<LaneJob<Item>>, token?: string): Promise<void> {
+  protected async process(job: Job<LaneJob<Item>>): Promise<void> {
     if (!isLaneJob(job.data)) {
       this.logger.warn(`job ${job.id} is of an unknown shape (an older version's?): its rows are relayed again`);
       return;
@@ -115,7 +115,7 @@ export class LaneWorker<Row, Item extends LaneItem> extends QueueWorker<LaneJob<
         },
         links,
       },
-      () => this.processor.process(job, token),
+      () => this.processor.process(job),
       first?.trace,
     );
     this.relay.kick();

@@ -1,12 +1,12 @@
-import { DelayedError, Worker, type Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import type { RedisClient } from '@app/redis';
 import { Logger } from '@nestjs/common';
 import { ThrottledWarning } from '@app/observability';
 import { onReconnect, queueAddress, workerRedis, type QueueConnection } from './queue-connection';
 
-export { DelayedError, type Job };
+export type { Job };
 
-/** How a job ended in this worker; a job handed back (DelayedError) is neither. */
+/** How a job ended in this worker. */
 export type JobOutcome = 'completed' | 'failed';
 
 /** The request id a job carries (NewJob.requestId), if any. */
@@ -19,8 +19,7 @@ export function requestIdOf(job: Job<unknown> | undefined): string | undefined {
  * The one processor of a queue. Subclasses implement `process`; `start` begins taking
  * jobs and `close` shuts down gracefully: it stops taking jobs, waits for the ones in
  * flight (so their outcomes are recorded while the caller still holds PostgreSQL), then
- * closes the connection. A job a subclass hands back (`job.moveToDelayed` + DelayedError)
- * is not a failure.
+ * closes the connection.
  */
 export abstract class QueueWorker<T> {
   protected readonly logger: Logger;
@@ -34,7 +33,7 @@ export abstract class QueueWorker<T> {
     this.failure = new ThrottledWarning(`Worker ${queueName}`);
   }
 
-  protected abstract process(job: Job<T>, token?: string): Promise<void>;
+  protected abstract process(job: Job<T>): Promise<void>;
 
   /**
    * Starts taking jobs; `onBack` runs whenever Redis answers again after the connection was lost.
@@ -46,7 +45,7 @@ export abstract class QueueWorker<T> {
     redis.on('error', (error) => this.failure.warn(`worker ${this.queueName}: ${error.message}`));
     if (onBack) onReconnect(redis, onBack);
     const address = queueAddress(connection, this.queueName);
-    this.worker = new Worker<T>(address.name, (job, token) => this.process(job, token), {
+    this.worker = new Worker<T>(address.name, (job) => this.process(job), {
       connection: redis,
       prefix: address.prefix,
       concurrency,
@@ -54,7 +53,6 @@ export abstract class QueueWorker<T> {
     });
     this.worker.on('error', (error) => this.failure.warn(`worker ${this.queueName}: ${error.message}`));
     this.worker.on('failed', (job, error) => {
-      if (error instanceof DelayedError) return;
       const requestId = requestIdOf(job);
       this.logger.warn(`job ${job?.id}${requestId ? ` (request ${requestId})` : ''} failed: ${error.message}`);
       for (const listener of this.finished) listener('failed');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { inSpan, linkTo, type Span } from '@app/observability';
-import { claimLeaseMs, DelayedError, nextRetryDelay, type Job, type LaneProcessor } from '@app/queue';
+import { claimLeaseMs, nextRetryDelay, type Job, type LaneProcessor } from '@app/queue';
 import { AttemptRecorder } from './webhook-attempt.recorder';
 import { WebhookServiceConfig } from './webhook.config';
 import { WEBHOOK_ENGINE_OPTIONS, type WebhookEngineOptions } from './webhook-engine.options';
@@ -17,8 +17,9 @@ import { WebhookRegistrationsRepository } from './webhook-registrations.reposito
  * delivery in the job (up to DELIVERIES_PER_JOB to one webhook, sent concurrently). The relay queues
  * at most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK deliveries per webhook, so a slow receiver holds at most
  * that many of the WEBHOOK_CONCURRENCY slots, each for at most WEBHOOK_TIMEOUT_SECONDS.
- * Should more run here anyway (a lost job queued again while the original still runs), the
- * extra job goes back to the queue for a moment, not counted as an attempt.
+ * Should more run here anyway (a lost job queued again while the original still runs, or a job the
+ * relay queued into the room its first deliveries made), the extra job waits in this process until
+ * the webhook's deliveries in flight leave room for its own, not counted as an attempt.
  *
  * Before sending, the job's attempts are claimed in PostgreSQL (WebhookAttemptsRepository.claim, lease
  * WEBHOOK_TIMEOUT_SECONDS + 5 s): a job that runs a second time, on this worker or another, sends
@@ -28,7 +29,10 @@ import { WebhookRegistrationsRepository } from './webhook-registrations.reposito
 export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>, OnApplicationShutdown {
   private readonly logger = new Logger(`Worker ${WEBHOOK_DELIVERY_QUEUE}`);
   private readonly sender: WebhookSender;
+  /** Deliveries in flight (or holding room for a claim) per webhook, in this process. */
   private readonly inFlight = new Map<string, number>();
+  /** Jobs waiting for room in a webhook's window; each is woken when one of its deliveries leaves. */
+  private readonly waiting = new Map<string, Array<() => void>>();
   private readonly schedule: number[];
   private readonly leaseMs: number;
 
@@ -51,37 +55,57 @@ export class WebhookDeliveryProcessor implements LaneProcessor<DeliveryAttempt>,
     return this.sender.close();
   }
 
-  async process(job: Job<DeliverJobData>, token?: string): Promise<void> {
+  async process(job: Job<DeliverJobData>): Promise<void> {
     const { key: webhookId, items } = job.data;
     const target = await this.subscriptions.target(webhookId);
     // Deleted: its deliveries went with it.
     if (!target) return;
-    const running = this.inFlight.get(webhookId) ?? 0;
-    if (target.status === 'active' && running > 0 && running + items.length > this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
-      await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 800), token);
-      throw new DelayedError();
+    // Room in the webhook's window is held from here, so no other job takes it while this one claims.
+    let held = target.status === 'active' ? await this.hold(webhookId, items.length) : 0;
+    try {
+      const claim = randomUUID();
+      const claimed = await this.attempts.claim(items, claim, this.leaseMs);
+      const deliveries = items.filter((d) => claimed.has(d.id)).map((d) => ({ ...d, claim }));
+      if (deliveries.length === 0) return;
+      if (target.status !== 'active') {
+        // Inactive: it gets nothing.
+        await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d))));
+        return;
+      }
+      // What was not claimed leaves the count now. Each delivery leaves it when its attempt is done, as its row
+      // leaves the relay's count (queued_at cleared); the webhook has room in the queue again once this returns:
+      // the lane's worker asks the relay for one run.
+      for (; held > deliveries.length; held--) this.release(webhookId);
+      held = 0;
+      await Promise.all(deliveries.map((delivery) => this.attempt(target, delivery).finally(() => this.release(webhookId))));
+    } finally {
+      for (; held > 0; held--) this.release(webhookId);
     }
-    const claim = randomUUID();
-    const claimed = await this.attempts.claim(items, claim, this.leaseMs);
-    const deliveries = items.filter((d) => claimed.has(d.id)).map((d) => ({ ...d, claim }));
-    if (deliveries.length === 0) return;
-    if (target.status !== 'active') {
-      // Inactive: it gets nothing.
-      await Promise.all(deliveries.map((d) => this.recorder.record(cancelled(d))));
-      return;
+  }
+
+  /**
+   * Counts `n` deliveries of the webhook as in flight, once they fit in WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK with those
+   * already in flight here (or none are): until then the job waits, woken as deliveries leave. Returns `n`.
+   */
+  private async hold(webhookId: string, n: number): Promise<number> {
+    for (;;) {
+      const running = this.inFlight.get(webhookId) ?? 0;
+      if (running === 0 || running + n <= this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
+        this.inFlight.set(webhookId, running + n);
+        return n;
+      }
+      await new Promise<void>((resolve) => this.waiting.set(webhookId, [...(this.waiting.get(webhookId) ?? []), resolve]));
     }
-    this.inFlight.set(webhookId, running + deliveries.length);
-    // Each delivery leaves the count when its attempt is done, as its row leaves the relay's count
-    // (queued_at cleared): counted until the whole job ended, a job the relay queued into the room
-    // made by the first deliveries would find the webhook "full" and wait 0.2-1 s in delayed.
-    // The webhook has room in the queue again once this returns: the lane's worker asks the relay for one run.
-    await Promise.all(deliveries.map((delivery) => this.attempt(target, delivery).finally(() => this.release(webhookId))));
   }
 
   private release(webhookId: string): void {
     const left = this.inFlight.get(webhookId)! - 1;
     if (left === 0) this.inFlight.delete(webhookId);
     else this.inFlight.set(webhookId, left);
+    const waiting = this.waiting.get(webhookId);
+    if (!waiting) return;
+    this.waiting.delete(webhookId);
+    for (const wake of waiting) wake();
   }
 
   /**
