@@ -270,7 +270,9 @@ describe('push campaigns: opens', () => {
       error: 'Unauthorized',
       message: 'The open_token does not belong to this push_id.',
     });
-    await open({ push_id: android[4].data.push_id, open_token: `${android[4].data.open_token.slice(0, -1)}A` }).expect(401);
+    // Forged: the last character changed (to another one: a token may already end in A).
+    const sent = android[4].data.open_token;
+    await open({ push_id: android[4].data.push_id, open_token: `${sent.slice(0, -1)}${sent.endsWith('A') ? 'B' : 'A'}` }).expect(401);
     await open({ push_id: 'not-a-uuid', open_token: 'x' }).expect(422);
     await open({ push_id: ids[7], open_token: 'x'.repeat(43) }).expect(401);
 
