@@ -135,6 +135,17 @@ describe('customers: GET and DELETE /DataInserterSales/api/sales/customers/{cpf_
     expect(clean.json()).toMatchObject({ erased_customers: 0 });
   });
 
+  it('counts an erased customer in the first upload of an account that holds no lines (its lines COPYed straight into sales)', async () => {
+    const { key } = await t.apiKey();
+    expect((await request(t.http).delete(path('52998224725')).set('apiKey', key).expect(200)).body).toEqual({ lines: 0, errors: 0 });
+    const first = await upload(
+      t.port,
+      { apiKey: key, ...CSV },
+      csvText([saleCells(1, { ...CUSTOMER }), saleCells(2, { ...OTHER }), saleCells(1, { ...CUSTOMER })]),
+    );
+    expect(first.json()).toMatchObject({ status: 'completed', received: 3, inserted: 2, updated: 1, erased_customers: 1 });
+  });
+
   it('keeps accounts apart: another account neither sees nor erases the customer, whatever the CPF/CNPJ is written as', async () => {
     const { key } = await loaded();
     const other = await t.apiKey();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { eventually } from '@app/testkit';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -247,7 +248,8 @@ const ratio = (num: bigint, den: bigint) => {
 describe('GET /DataInserterSales/api/sales/summary', () => {
   let t: IngestApp;
   beforeAll(async () => {
-    t = await startIngest({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    // Rollups rebuilt as soon as an upload ends (the quiet period has its own test below).
+    t = await startIngest({ RATE_LIMIT_PER_MINUTE: '1000000', SALES_ROLLUP_QUIET_MS: '0' });
   });
   afterAll(() => t.close());
 
@@ -492,5 +494,42 @@ describe('GET /DataInserterSales/api/sales/summary', () => {
     ]);
     const bad = await request(t.http).get(`${SALES_PATH}/summary`).query({ group_by: 'week' }).set('apiKey', key).expect(422);
     expect(Object.keys(bad.body.errors)).toEqual(['group_by']);
+  });
+});
+
+describe('the rollup refresher and an account that keeps uploading (SALES_ROLLUP_QUIET_MS)', () => {
+  let t: IngestApp;
+  beforeAll(async () => {
+    t = await startIngest({ SALES_ROLLUP_QUIET_MS: '1500', SALES_ROLLUP_INTERVAL_MS: '100' });
+  });
+  afterAll(() => t.close());
+
+  it("leaves an account's days dirty while another of its uploads runs, and rebuilds them once it has been quiet", async () => {
+    const { key, accountId } = await t.apiKey();
+    const dirtyCount = async () =>
+      (await t.sql.one<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales_rollup_dirty_days WHERE account_id = $1', [accountId]))!.n;
+    expect((await upload(t.port, { apiKey: key, ...CSV }, csvText([saleCells(1), saleCells(2)]))).status).toBe(201);
+    // A second part, sent slowly: its ingestion runs while the refresher looks every 100 ms.
+    const text = csvText([saleCells(3), saleCells(4, { OrderDate: '2026-01-02T10:00:00.000Z' })]);
+    const body = new Readable({ read() {} });
+    body.push(text.slice(0, text.length >> 1));
+    const second = upload(t.port, { apiKey: key, ...CSV }, body);
+    const running = `SELECT count(*)::int AS n FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running'`;
+    await eventually(async () => ((await t.sql.one<{ n: number }>(running, [accountId]))!.n === 1 ? true : undefined));
+    // Twenty of the refresher's looks while the part is held: without the quiet rule the first day would be rebuilt.
+    for (let look = 0; look < 20; look++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await dirtyCount()).toBeGreaterThan(0);
+    }
+    body.push(text.slice(text.length >> 1));
+    body.push(null);
+    expect((await second).status).toBe(201);
+    const rebuiltAt = await eventually(async () =>
+      (await dirtyCount()) === 0 ? (await t.sql.one<{ at: Date }>('SELECT clock_timestamp() AS at'))!.at : undefined,
+    );
+    const ended = (await t.sql.one<{ at: Date }>('SELECT max(finished_at) AS at FROM ingest_push.sales_ingestions WHERE account_id = $1', [accountId]))!.at;
+    expect(rebuiltAt.getTime() - ended.getTime()).toBeGreaterThanOrEqual(1500);
+    const summary = await request(t.http).get(`${SALES_PATH}/summary?group_by=day`).set('apiKey', key).expect(200);
+    expect(summary.body.data.map((d: { lines: number }) => d.lines).reduce((a: number, b: number) => a + b, 0)).toBe(4);
   });
 });

@@ -102,6 +102,30 @@ describe('POST /DataInserterSales/api/sales', () => {
     expect(await salesOf(a)).toBe(3);
   });
 
+  it('lands two uploads into a new account sent at once, whole: the one merged second updates every line of the first', async () => {
+    const { key: k, accountId: a } = await t.apiKey();
+    const uploads = ['first', 'second'].map((store) => {
+      const text = csvText(Array.from({ length: 300 }, (_, i) => ({ ...saleCells(i + 1), StoreName: store })));
+      const body = new Readable({ read() {} });
+      body.push(text.slice(0, text.length >> 1));
+      return { body, rest: () => (body.push(text.slice(text.length >> 1)), body.push(null)), answer: upload(t.port, { apiKey: k, ...CSV }, body) };
+    });
+    // Both run (one took the account's turn and COPYs into sales, the other stages) before either body ends.
+    const running = `SELECT count(*)::int AS n FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running' AND bytes > 0`;
+    await eventually(async () => ((await t.sql.one<{ n: number }>(running, [a]))!.n === 2 ? true : undefined));
+    for (const u of [...uploads].reverse()) u.rest();
+    const answers = await Promise.all(uploads.map(async (u) => (await u.answer).json<Summary>()));
+    expect(answers.map((s) => s.status)).toEqual(['completed', 'completed']);
+    expect(answers.map((s) => s.inserted + s.updated)).toEqual([300, 300]);
+    expect(answers.map((s) => s.inserted).sort()).toEqual([0, 300]);
+    const stores = await t.sql.rows<{ store_name: string; n: number }>(
+      'SELECT store_name, count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1 GROUP BY 1',
+      [a],
+    );
+    expect(stores).toHaveLength(1);
+    expect(stores[0].n).toBe(300);
+  });
+
   it('lists row errors with line, record, field and reason: the first 100 in the answer, all of them as CSV', async () => {
     const { key: k, accountId: a } = await t.apiKey();
     const res = await upload(t.port, { apiKey: k, ...CSV }, generated(['--format', 'csv', '--rows', '1200', '--invalid-every', '5']));

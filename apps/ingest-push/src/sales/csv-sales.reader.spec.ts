@@ -4,7 +4,7 @@ import { CsvSalesReader } from './csv-sales.reader';
 import { SaleCopyEncoder } from './sale-copy.encoder';
 import { MalformedSalesFileException } from './sales.exception';
 
-/** Reads `text` cut at `cuts` (byte offsets); returns the encoder and the COPY lines split into columns. */
+/** Reads `text` cut at `cuts` (byte offsets); returns the encoder and the stage's COPY lines split into columns (record, fields). */
 function read(text: string | Buffer, cuts: number[] = []) {
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
   const encoder = new SaleCopyEncoder();
@@ -14,11 +14,11 @@ function read(text: string | Buffer, cuts: number[] = []) {
   let copy = '';
   for (const at of [...points, bytes.length]) {
     reader.push(bytes.subarray(from, at));
-    copy += encoder.take();
+    copy += encoder.take().stage;
     from = at;
   }
   reader.end();
-  copy += encoder.take();
+  copy += encoder.take().stage;
   const lines =
     copy === ''
       ? []
@@ -54,8 +54,8 @@ describe('CsvSalesReader', () => {
           const rows: Array<Record<string, string>> = specs.map(({ name, n }) => ({ ...saleCells(n + 1), ProductName: name.trim() === '' ? 'x' : name }));
           const { encoder, lines } = read((bom ? '\uFEFF' : '') + csv(rows, eol), cuts);
           expect(encoder.errors).toEqual([]);
-          expect(lines.map((l) => unescape(l[2 + FIELDS.indexOf('ProductName')]))).toEqual(rows.map((r) => r.ProductName));
-          expect(lines.map((l) => l.slice(2, 34).map(unescape))).toEqual(rows.map((r) => FIELDS.map((f) => (r[f] === '' ? null : r[f]))));
+          expect(lines.map((l) => unescape(l[1 + FIELDS.indexOf('ProductName')]))).toEqual(rows.map((r) => r.ProductName));
+          expect(lines.map((l) => l.slice(1, 33).map(unescape))).toEqual(rows.map((r) => FIELDS.map((f) => (r[f] === '' ? null : r[f]))));
         },
       ),
       { numRuns: 200 },
@@ -67,7 +67,7 @@ describe('CsvSalesReader', () => {
     row[FIELDS.indexOf('StoreName')] = 'a\rb';
     const { encoder, lines } = read(`${FIELDS.join(';')}\r\n${row.join(';')}\r\n`);
     expect(encoder.accepted).toBe(1);
-    expect(lines[0][2 + FIELDS.indexOf('StoreName')]).toBe('a\\rb');
+    expect(lines[0][1 + FIELDS.indexOf('StoreName')]).toBe('a\\rb');
   });
 
   it('numbers records and the physical lines they start on (quoted newlines count)', () => {
@@ -80,8 +80,8 @@ describe('CsvSalesReader', () => {
     const names = ['ProductPrice', 'OrderId', 'OrderDate', 'OrderStatus', 'ProductId', 'StoreId', 'CustomerCPF_CNPJ', 'CustomerPhone', 'CustomerEmail'];
     const { encoder, lines } = read(csv([saleCells(7)], '\n', names));
     expect(encoder.accepted).toBe(1);
-    expect(lines[0][2]).toBe(saleCells(7).OrderId);
-    expect(lines[0][2 + FIELDS.indexOf('ProductName')]).toBe('\\N');
+    expect(lines[0][1]).toBe(saleCells(7).OrderId);
+    expect(lines[0][1 + FIELDS.indexOf('ProductName')]).toBe('\\N');
   });
 
   it('skips blank lines and reports a wrong column count as a row error', () => {

@@ -4,10 +4,11 @@ import { copyText, ERROR_SAMPLE_RECORDS, SaleCopyEncoder } from './sale-copy.enc
 import { SALE_FIELDS } from './sale-fields';
 import { dateTimeProblem, floatTextProblem, integerTextProblem, orderDateProblem } from './sale-values';
 
+/** One JSON record through a new encoder; `copy` is the stage's text. */
 function json(source: string) {
   const encoder = new SaleCopyEncoder();
   encoder.jsonRecord(source, 7);
-  return { encoder, copy: encoder.take() };
+  return { encoder, copy: encoder.take().stage };
 }
 
 function problems(source: string): Array<[string, string]> {
@@ -70,13 +71,12 @@ describe('Sale values', () => {
 });
 
 describe('SaleCopyEncoder (JSON records)', () => {
-  it('turns a valid sale into one COPY line: line, record, the 32 fields, no error', () => {
+  it('turns a valid sale into one stage line: record, the 32 fields', () => {
     const { encoder, copy } = json(saleJson(saleCells(3)));
     expect(encoder.accepted).toBe(1);
     const columns = copy.slice(0, -1).split('\t');
-    expect(columns).toHaveLength(2 + SALE_FIELDS.length + 2);
-    expect(columns.slice(0, 3)).toEqual(['7', '1', saleCells(3).OrderId]);
-    expect(columns.slice(-2)).toEqual(['\\N', '\\N']);
+    expect(columns).toHaveLength(1 + SALE_FIELDS.length);
+    expect(columns.slice(0, 2)).toEqual(['1', saleCells(3).OrderId]);
   });
 
   it('refuses a float written without a decimal part, and accepts 10.0', () => {
@@ -126,16 +126,20 @@ describe('SaleCopyEncoder (JSON records)', () => {
     expect(copyText('a\\b\tc\rd\ne')).toBe('a\\\\b\\tc\\rd\\ne');
   });
 
-  it('never throws, and each record is one valid line or one line per problem', () => {
+  it('never throws, and each record is one valid line or one stored error per problem', () => {
     const value = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.constant(null), fc.boolean(), fc.jsonValue());
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...SALE_FIELDS.map((f) => f.name), 'Other'), value), (overrides) => {
         const { encoder, copy } = json(sale(overrides));
-        const lines = copy.slice(0, -1).split('\n');
         expect(encoder.received).toBe(1);
-        if (encoder.accepted === 1) expect(lines).toHaveLength(1);
-        else expect(lines).toHaveLength(encoder.errorCount);
-        for (const line of lines) expect(line.split('\t')).toHaveLength(2 + SALE_FIELDS.length + 2);
+        if (encoder.accepted === 1) {
+          expect(encoder.stored).toEqual([]);
+          expect(copy.slice(0, -1).split('\n')).toHaveLength(1);
+          expect(copy.slice(0, -1).split('\t')).toHaveLength(1 + SALE_FIELDS.length);
+        } else {
+          expect(copy).toBe('');
+          expect(encoder.stored).toHaveLength(encoder.errorCount);
+        }
       }),
       { numRuns: 300 },
     );
@@ -143,12 +147,12 @@ describe('SaleCopyEncoder (JSON records)', () => {
 });
 
 describe('SaleCopyEncoder bounds', () => {
-  it('sends at most maxStoredErrors error lines to the COPY and counts the rest', () => {
+  it('keeps at most maxStoredErrors errors to store and counts the rest', () => {
     const encoder = new SaleCopyEncoder(3);
     for (let line = 2; line < 12; line++) encoder.unreadable(line, 'has the wrong number of columns');
-    const copy = encoder.take().trim().split('\n');
-    expect(copy).toHaveLength(3);
-    expect(encoder).toMatchObject({ received: 10, rejected: 10, errorCount: 10, storedErrors: 3 });
+    expect(encoder.take()).toEqual({ sales: '', stage: '' });
+    expect(encoder.stored.map((e) => e.line)).toEqual([2, 3, 4]);
+    expect(encoder).toMatchObject({ received: 10, rejected: 10, errorCount: 10 });
     expect(encoder.errors).toHaveLength(10);
   });
 
@@ -157,6 +161,51 @@ describe('SaleCopyEncoder bounds', () => {
     for (let line = 1; line <= ERROR_SAMPLE_RECORDS + 10; line++) encoder.unreadable(line, 'bad');
     expect(encoder.sampleRejected).toBe(ERROR_SAMPLE_RECORDS);
     expect(encoder.rejected).toBe(ERROR_SAMPLE_RECORDS + 10);
-    expect(encoder.take()).toBe('');
+    expect(encoder.take()).toEqual({ sales: '', stage: '' });
+  });
+});
+
+describe('SaleCopyEncoder into sales', () => {
+  const csvLine = (encoder: SaleCopyEncoder, n: number, line: number) => {
+    const cells = saleCells(n);
+    encoder.csvRecord(
+      SALE_FIELDS.map((f) => cells[f.name]),
+      line,
+      false,
+      false,
+    );
+  };
+
+  it('sends lines straight into sales until a key repeats, then every later line to the stage', () => {
+    const encoder = new SaleCopyEncoder();
+    encoder.intoSales('acct', 'ingest');
+    for (const n of [1, 2, 3]) csvLine(encoder, n, n + 1);
+    csvLine(encoder, 2, 5);
+    csvLine(encoder, 4, 6);
+    const { sales, stage } = encoder.take();
+    const salesLines = sales
+      .slice(0, -1)
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(salesLines.map((l) => l.slice(0, 3))).toEqual([1, 2, 3].map((n) => ['acct', 'ingest', saleCells(n).OrderId]));
+    expect(salesLines[0]).toHaveLength(2 + SALE_FIELDS.length);
+    expect(
+      stage
+        .slice(0, -1)
+        .split('\n')
+        .map((l) => l.split('\t').slice(0, 2)),
+    ).toEqual([
+      ['4', saleCells(2).OrderId],
+      ['5', saleCells(4).OrderId],
+    ]);
+    expect(encoder).toMatchObject({ salesLines: 3, intoSalesStill: false, accepted: 5 });
+    expect([...encoder.salesDays]).toEqual([...new Set([1, 2, 3].map((n) => saleCells(n).OrderDate.slice(0, 10)))]);
+  });
+
+  it('without intoSales, sends every line to the stage', () => {
+    const encoder = new SaleCopyEncoder();
+    csvLine(encoder, 1, 2);
+    expect(encoder.take().sales).toBe('');
+    expect(encoder.salesLines).toBe(0);
   });
 });

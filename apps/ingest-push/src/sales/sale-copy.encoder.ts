@@ -14,6 +14,7 @@ import {
 } from './sale-values';
 import type { RowError } from './ingestion.dto';
 import { validCpfCnpj } from './cpf-cnpj';
+import { SaleKeySet } from './sale-key.set';
 
 /** How many row errors a response (and the summary) lists; the rest are stored, up to a limit. */
 export const LISTED_ERRORS = 100;
@@ -23,8 +24,10 @@ export const ERROR_SAMPLE_RECORDS = 100_000;
 
 const NULL = '\\N';
 const DOCUMENT = SALE_FIELD_INDEX.get('CustomerCPF_CNPJ')!;
+const ORDER_ID = SALE_FIELD_INDEX.get('OrderId')!;
+const PRODUCT_ID = SALE_FIELD_INDEX.get('ProductId')!;
+const ORDER_DATE = SALE_FIELD_INDEX.get('OrderDate')!;
 export const CPF_CNPJ_REASON = 'must be a CPF (11 digits) or CNPJ (14 digits) with right check digits';
-const ERROR_DATA = Array<string>(SALE_FIELDS.length).fill(NULL).join('\t');
 const COPY_SPECIAL = /[\\\t\n\r]/g;
 const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -34,36 +37,64 @@ export function copyText(value: string): string {
   return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]) : value;
 }
 
+/** The COPY text of the records encoded since the last `take`: lines for `sales` first, then lines for the stage. */
+export interface CopyText {
+  sales: string;
+  stage: string;
+}
+
 /**
- * Turns Sale records into lines of COPY text for the staging table
- * (`line, record, <32 fields>, error_field, error_reason`). A valid record is one line;
- * a rejected one is one line per problem with the data columns null, so the error list
- * travels in the same COPY and lands in the same transaction as the rows. Only the first
- * `maxStoredErrors` problems become lines; the rest are counted, so junk cannot grow the
- * database by more than that bound.
+ * Turns Sale records into lines of COPY text. A valid record is one line, for one of two tables:
+ * - `sales` itself (`account_id, ingestion_id, <32 fields>`), from `intoSales` on, as long as no
+ *   (OrderId, ProductId) may have come before in the file (SaleKeySet): the account held no lines, so
+ *   such a line cannot collide with anything;
+ * - the stage (`record, <32 fields>`), from the first line whose key may repeat on (or always, without
+ *   `intoSales`): the merge then applies the last occurrence of each key.
+ * A rejected record gives one error per problem. The first `maxStoredErrors` are kept (`stored`) to be
+ * written after the COPY in the same transaction; the rest are counted, so junk cannot grow the database
+ * (nor memory) by more than that bound.
  */
 export class SaleCopyEncoder {
   received = 0;
   accepted = 0;
   rejected = 0;
   errorCount = 0;
-  storedErrors = 0;
   /** Rejected records among the first ERROR_SAMPLE_RECORDS. */
   sampleRejected = 0;
   readonly errors: RowError[] = [];
-  private out: string[] = [];
+  /** The errors to store (up to maxStoredErrors), in file order. */
+  readonly stored: RowError[] = [];
+  /** Lines that went straight into `sales`, and the UTC days (YYYY-MM-DD) of their OrderDate. */
+  salesLines = 0;
+  readonly salesDays = new Set<string>();
+  private toSales: string[] = [];
+  private toStage: string[] = [];
   private problems: Array<[string, string]> = [];
+  /** While lines go straight into `sales`: their keys so far, and each line's first columns. */
+  private keys: SaleKeySet | null = null;
+  private salesPrefix = '';
 
   constructor(
     private readonly maxStoredErrors = Number.MAX_SAFE_INTEGER,
     private readonly checkCpfCnpj = false,
   ) {}
 
-  /** COPY text of the records encoded since the last call ('' when none). */
-  take(): string {
-    if (this.out.length === 0) return '';
-    const text = this.out.join('\n') + '\n';
-    this.out = [];
+  /** From now on, valid lines go straight into `sales` with these first columns, until a key may repeat. */
+  intoSales(accountId: string, ingestionId: string): void {
+    this.keys = new SaleKeySet();
+    this.salesPrefix = `${accountId}\t${ingestionId}\t`;
+  }
+
+  /** Whether lines still go straight into `sales`. */
+  get intoSalesStill(): boolean {
+    return this.keys !== null;
+  }
+
+  /** COPY text of the records encoded since the last call ('' for a table with none). */
+  take(): CopyText {
+    const text = { sales: lines(this.toSales), stage: lines(this.toStage) };
+    this.toSales = [];
+    this.toStage = [];
     return text;
   }
 
@@ -89,7 +120,7 @@ export class SaleCopyEncoder {
       if (problem !== null) this.problems.push([f.name, problem]);
     }
     if (this.checkCpfCnpj) this.checkDocument(cells[DOCUMENT]);
-    this.finish(record, line, data);
+    this.finish(record, line, data, cells[ORDER_ID], cells[PRODUCT_ID], cells[ORDER_DATE]);
   }
 
   /** The opt-in check of CustomerCPF_CNPJ's digits, once the field passed its type's own checks. */
@@ -103,7 +134,7 @@ export class SaleCopyEncoder {
   unreadable(line: number, reason: string): void {
     const record = ++this.received;
     this.problems.push(['', reason]);
-    this.finish(record, line, '');
+    this.finish(record, line, '', undefined, undefined, undefined);
   }
 
   /** One element of the JSON array, as its source text. */
@@ -151,26 +182,37 @@ export class SaleCopyEncoder {
       else data += (i === 0 ? '' : '\t') + (text ?? NULL);
     }
     if (this.checkCpfCnpj) this.checkDocument(sale.CustomerCPF_CNPJ);
-    this.finish(record, line, data);
+    this.finish(record, line, data, sale.OrderId as string, sale.ProductId as string, sale.OrderDate as string);
   }
 
-  private finish(record: number, line: number, data: string): void {
+  /** Ends a record: its line when valid (then its key and date are strings), else its errors. */
+  private finish(record: number, line: number, data: string, orderId: unknown, productId: unknown, orderDate: unknown): void {
     if (this.problems.length === 0) {
       this.accepted++;
-      this.out.push(`${line}\t${record}\t${data}\t${NULL}\t${NULL}`);
+      if (this.keys !== null && !this.keys.add(orderId as string, productId as string)) {
+        this.salesLines++;
+        this.salesDays.add((orderDate as string).slice(0, 10));
+        this.toSales.push(this.salesPrefix + data);
+      } else {
+        this.keys = null;
+        this.toStage.push(`${record}\t${data}`);
+      }
       return;
     }
     this.rejected++;
     if (record <= ERROR_SAMPLE_RECORDS) this.sampleRejected++;
     for (const [field, reason] of this.problems) {
       this.errorCount++;
-      if (this.errors.length < LISTED_ERRORS) this.errors.push({ line, record, field, reason });
-      if (this.storedErrors >= this.maxStoredErrors) continue;
-      this.storedErrors++;
-      this.out.push(`${line}\t${record}\t${ERROR_DATA}\t${copyText(field)}\t${copyText(reason)}`);
+      const error = { line, record, field, reason };
+      if (this.errors.length < LISTED_ERRORS) this.errors.push(error);
+      if (this.stored.length < this.maxStoredErrors) this.stored.push(error);
     }
     this.problems = [];
   }
+}
+
+function lines(list: string[]): string {
+  return list.length === 0 ? '' : list.join('\n') + '\n';
 }
 
 function textProblem(f: SaleField, text: string): string | null {

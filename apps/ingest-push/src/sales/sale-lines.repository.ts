@@ -4,6 +4,7 @@ import { INGEST_PUSH_SCHEMA } from '../database/ingest-push.schema';
 import { documentDigitsSql } from './cpf-cnpj';
 import { customerSubjectSql, type SubjectKey } from './customer-subject';
 import { SALE_FIELDS, type SaleField } from './sale-fields';
+import { mergeLock } from './sales.repository';
 import type { SaleCursor } from './sale-cursor';
 import type { SummaryGroup } from './sale-line.dto';
 import { BLOCKS, DIRTY_DAYS, ROLLUPS, dailyTotalsSql, dimensionOf, planRollups, totalledLinesSql } from './sale-rollups';
@@ -247,7 +248,7 @@ export class SaleLinesRepository {
     digits: string,
     erasure: { subject: string; keyId: string; apiKeyId: string },
   ): Promise<{ lines: number; errors: number }> {
-    await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
+    await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [mergeLock(accountId)]);
     const lines = await tx.rows(
       `UPDATE ${SALES} SET customer_name = NULL, customer_cpf_cnpj = $3, customer_phone = $3, customer_email = $3, customer_birth = NULL,
            customer_gender = NULL, client_id = NULL, updated_at = now()

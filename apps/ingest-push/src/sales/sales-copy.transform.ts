@@ -1,11 +1,20 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { CsvSalesReader } from './csv-sales.reader';
 import { JsonArraySplitter } from './json-array.splitter';
-import { ERROR_SAMPLE_RECORDS, SaleCopyEncoder } from './sale-copy.encoder';
+import { ERROR_SAMPLE_RECORDS, SaleCopyEncoder, type CopyText } from './sale-copy.encoder';
 import { NdjsonLinesSplitter } from './ndjson-lines.splitter';
 import { ErrorBudgetExceededException, MostlyErrorsException, SalesFileTooLargeException } from './sales.exception';
 
 export type SalesFormat = 'csv' | 'json' | 'ndjson';
+
+/** The table a COPY fills: `sales` itself, or the upload's stage. */
+export type CopyTarget = keyof CopyText;
+
+/** What the transform gives out: a piece of COPY text for one table. */
+interface CopyChunk {
+  into: CopyTarget;
+  text: Buffer;
+}
 
 /** The upload's error budget (max_error_ratio, max_errors); either may be absent. */
 export interface ErrorBudget {
@@ -30,15 +39,19 @@ export interface SalesCopyLimits {
 }
 
 /**
- * The body (bytes of a CSV, JSON or NDJSON Sale file, decompressed) in, COPY text for the staging table out,
- * one output chunk per input chunk, so stream backpressure reaches from PostgreSQL back
- * to the client. Counts every byte read (chunked bodies too) against the limit, and stops
- * a file most of whose first records are rejected (400) rather than storing its errors.
- * Counters and the first errors are read from `encoder` while and after it runs.
+ * The body (bytes of a CSV, JSON or NDJSON Sale file, decompressed) in, COPY text out (SaleCopyEncoder: lines
+ * for `sales` first, then for the stage), at most one chunk per table per input chunk, read with `rowsInto`,
+ * so stream backpressure reaches from PostgreSQL back to the client. Counts every byte read (chunked bodies
+ * too) against the limit, and stops a file most of whose first records are rejected (400) rather than storing
+ * its errors. Counters and the errors are read from `encoder` while and after it runs.
  */
 export class SalesCopyTransform extends Transform {
   readonly encoder: SaleCopyEncoder;
   bytes = 0;
+  /** Every chunk was read (by `rowsInto`). */
+  done = false;
+  private chunks?: AsyncIterator<unknown>;
+  private carried?: CopyChunk;
   private readonly consume: (chunk: Buffer) => void;
   private readonly complete: () => void;
 
@@ -46,7 +59,7 @@ export class SalesCopyTransform extends Transform {
     format: SalesFormat,
     private readonly limits: SalesCopyLimits,
   ) {
-    super({ readableHighWaterMark: 64 * 1024 });
+    super({ readableObjectMode: true, readableHighWaterMark: 1 });
     this.encoder = new SaleCopyEncoder(limits.maxStoredErrors, limits.checkCpfCnpj ?? false);
     if (format === 'csv') {
       const reader = new CsvSalesReader(this.encoder, limits.maxRecordBytes);
@@ -96,7 +109,34 @@ export class SalesCopyTransform extends Transform {
       const rejected = this.encoder.sampleRejected;
       if (rejected > ERROR_SAMPLE_RECORDS / 2) return callback(new MostlyErrorsException(rejected, ERROR_SAMPLE_RECORDS));
     }
-    const text = this.encoder.take();
-    callback(null, text === '' ? undefined : Buffer.from(text));
+    const { sales, stage } = this.encoder.take();
+    if (sales !== '') this.push({ into: 'sales', text: Buffer.from(sales) } satisfies CopyChunk);
+    if (stage !== '') this.push({ into: 'stage', text: Buffer.from(stage) } satisfies CopyChunk);
+    callback();
+  }
+
+  /**
+   * The COPY text for `into`, as long as the output is for that table: `rowsInto('sales')` ends at the first
+   * chunk for the stage (kept for `rowsInto('stage')`) or at the end, which `done` then tells.
+   */
+  async *rowsInto(into: CopyTarget): AsyncGenerator<Buffer> {
+    this.chunks ??= this.iterator({ destroyOnReturn: false });
+    for (;;) {
+      let chunk = this.carried;
+      this.carried = undefined;
+      if (!chunk) {
+        const next = await this.chunks.next();
+        if (next.done) {
+          this.done = true;
+          return;
+        }
+        chunk = next.value as CopyChunk;
+      }
+      if (chunk.into !== into) {
+        this.carried = chunk;
+        return;
+      }
+      yield chunk.text;
+    }
   }
 }

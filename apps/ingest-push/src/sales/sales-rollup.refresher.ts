@@ -9,9 +9,11 @@ const BATCH = 100;
 const DAYS_PER_REBUILD = 7;
 
 /**
- * Keeps the rollups up to date after uploads commit: rebuilds each dirty day from its lines, then the blocks of each dirty month
- * from its days (and those of months whose blocks are missing), one per transaction, when this process's upload completes and every SALES_ROLLUP_INTERVAL_MS (uploads of other
- * replicas, days a failed rebuild left). Every replica runs one; a day is rebuilt by one of them at a time.
+ * Keeps the rollups up to date after uploads commit: rebuilds each dirty day from its lines, then the blocks of each
+ * dirty month from its days (and those of months whose blocks are missing), one per transaction. It looks every
+ * SALES_ROLLUP_INTERVAL_MS, and SALES_ROLLUP_QUIET_MS after each upload of this process ends; an account's days
+ * wait until none of its uploads has run for SALES_ROLLUP_QUIET_MS, so a file sent in parts is summed once. Every
+ * replica runs one; a day is rebuilt by one of them at a time.
  */
 @Injectable()
 export class SalesRollupRefresher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -44,14 +46,19 @@ export class SalesRollupRefresher implements OnApplicationBootstrap, OnModuleDes
   }
 
   /** Rebuilds the dirty days now (or right after the pass under way). */
-  wake(): void {
+  private wake(): void {
     this.runs.request();
+  }
+
+  /** An upload ended: its days are rebuilt once its account has been quiet for SALES_ROLLUP_QUIET_MS. */
+  uploadEnded(): void {
+    setTimeout(() => this.wake(), this.config.SALES_ROLLUP_QUIET_MS + 100).unref();
   }
 
   private async drain(): Promise<void> {
     await this.repository.markMonthsWithoutBlocks();
     for (;;) {
-      const days = await this.repository.dirtyDays(BATCH);
+      const days = await this.repository.dirtyDays(BATCH, this.config.SALES_ROLLUP_QUIET_MS);
       let rebuilt = 0;
       for (const { accountId, period, days: some } of chunks(days)) {
         if (this.stopped) return;

@@ -56,11 +56,18 @@ export class SalesRollupsRepository {
     return rows.length;
   }
 
-  /** Up to `limit` dirty days, those dirty the longest first, then dirty months (so a month is summed once its days are done). */
-  dirtyDays(limit: number): Promise<DirtyDay[]> {
+  /**
+   * Up to `limit` dirty days, those dirty the longest first, then dirty months (so a month is summed once its days are
+   * done), of accounts with no upload running or ended in the last `quietMs`: a file sent in parts (the upload tool's)
+   * re-dirties the same days with every part, so its days are summed once after the last part, not once per part.
+   */
+  dirtyDays(limit: number, quietMs: number): Promise<DirtyDay[]> {
     return this.sql.rows<DirtyDay>(
-      `SELECT account_id, period, day::text AS day FROM ${DIRTY_DAYS} GROUP BY account_id, period, day ORDER BY period = 'month', account_id, min(id) LIMIT $1`,
-      [limit],
+      `SELECT account_id, period, day::text AS day FROM ${DIRTY_DAYS} d
+       WHERE NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales_ingestions i WHERE i.account_id = d.account_id
+         AND (i.status = 'running' OR i.finished_at > clock_timestamp() - $2 * interval '1 millisecond'))
+       GROUP BY account_id, period, day ORDER BY period = 'month', account_id, min(id) LIMIT $1`,
+      [limit, quietMs],
     );
   }
 

@@ -44,9 +44,10 @@ export class SalesConfig {
   @Max(64)
   INGEST_MAX_CONCURRENT_UPLOADS_PER_ACCOUNT: number = 2;
 
-  /** Row errors stored per ingestion (the error CSV); the rest are only counted. */
+  /** Row errors stored per ingestion (the error CSV); the rest are only counted. They wait in memory until the COPY ends. */
   @IsInt()
   @Min(0)
+  @Max(100_000)
   INGEST_MAX_STORED_ERRORS: number = 10_000;
 
   /** How often a running ingestion writes its progress and heartbeat, and reads a cancel request. */
@@ -75,6 +76,15 @@ export class SalesConfig {
   @IsInt()
   @Min(100)
   SALES_ROLLUP_INTERVAL_MS: number = 5000;
+
+  /**
+   * An account's dirty days are rebuilt once none of its uploads has run for this long: a file sent in parts re-dirties
+   * the same days with every part, and is summed once after the last. Meanwhile summaries read those days from the lines.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SALES_ROLLUP_QUIET_MS: number = 2000;
 
   /** `true` refuses a CustomerCPF_CNPJ that is not a CPF or CNPJ with right check digits (the spec requires only a string). */
   @IsIn(['true', 'false'])

@@ -49,6 +49,9 @@ const INGESTION_COLUMNS = `id AS ingestion_id, status, stage, format, bytes::flo
   ${isoTimestamp('started_at')}, ${isoTimestamp('finished_at')},
   (extract(epoch FROM coalesce(finished_at, clock_timestamp()) - started_at) * 1000)::int AS duration_ms`;
 
+/** The advisory lock an account's writers of sales lines take turns with, until commit. */
+export const mergeLock = (accountId: string) => `sales-merge:${accountId}`;
+
 /** SQL of the sales context: ingestions, their staging COPY and merge, their errors. */
 @Injectable()
 export class SalesRepository {
@@ -149,23 +152,37 @@ export class SalesRepository {
     );
   }
 
-  /** A staging table for one upload's COPY; it lives as long as the transaction. */
+  /**
+   * Whether the upload may COPY its lines straight into `sales`: the account holds none, and it is now the
+   * account's turn to write (the merge lock, kept until commit), so no line of another upload can appear
+   * meanwhile. When another upload of the account holds the turn, no: this one stages and waits at its merge.
+   */
+  async takeEmptyAccount(tx: SqlClient, accountId: string): Promise<boolean> {
+    const empty = async () =>
+      (await tx.one<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1) AS empty`, [accountId]))!.empty;
+    if (!(await empty())) return false;
+    const turn = await tx.one<{ taken: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS taken', [mergeLock(accountId)]);
+    // Looked at again with the turn taken: a merge may have committed lines between the first look and the lock.
+    return turn!.taken && (await empty());
+  }
+
+  /** COPY of lines straight into `sales` (`account_id, ingestion_id, <fields>`); returns how many. */
+  copyIntoSales(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
+    return tx.copyFrom(`COPY ${INGEST_PUSH_SCHEMA}.sales (account_id, ingestion_id, ${DATA}) FROM STDIN`, source, { signal });
+  }
+
+  /** A staging table for the upload's lines that need the merge (`record, <fields>`); it lives as long as the transaction. */
   async createStage(tx: SqlClient): Promise<void> {
-    await tx.rows(
-      `CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS
-         SELECT 0::int AS line, 0::int AS record, ${DATA}, ''::text AS error_field, ''::text AS error_reason
-         FROM ${INGEST_PUSH_SCHEMA}.sales WITH NO DATA`,
-    );
+    await tx.rows(`CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS SELECT 0::int AS record, ${DATA} FROM ${INGEST_PUSH_SCHEMA}.sales WITH NO DATA`);
   }
 
   copyIntoStage(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
-    return tx.copyFrom(`COPY ${STAGE} (line, record, ${DATA}, error_field, error_reason) FROM STDIN`, source, { signal });
+    return tx.copyFrom(`COPY ${STAGE} (record, ${DATA}) FROM STDIN`, source, { signal });
   }
 
   /**
-   * Merges the staged valid rows into `sales`, stores the staged error lines (`errorLines` of them),
-   * and returns how many lines were new. A sale line seen before (same account, OrderId, ProductId)
-   * is updated; when the file itself repeats a line, its last occurrence wins.
+   * Merges the staged lines into `sales` and returns how many were new. A sale line seen before (same
+   * account, OrderId, ProductId) is updated; when the file itself repeats a line, its last occurrence wins.
    * Merges of one account take turns (an advisory lock until commit): two uploads that touch
    * the same lines in different orders would otherwise deadlock, and while the turn is held
    * no one else writes the account's lines. So into an account without lines the merge is a
@@ -174,8 +191,8 @@ export class SalesRepository {
    * merged again from its last occurrences only, under a savepoint.
    * The same statement records the days it changed as dirty (one row per day), for the rollup refresher.
    */
-  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string, errorLines: number): Promise<number> {
-    await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sales-merge:${accountId}`]);
+  async mergeStage(tx: SqlClient, ingestionId: string, accountId: string): Promise<number> {
+    await tx.rows('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [mergeLock(accountId)]);
     const existing = (await tx.one<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1) AS found`, [
       accountId,
     ]))!.found;
@@ -187,7 +204,7 @@ export class SalesRepository {
     const movedFrom = existing
       ? `UNION SELECT (s.order_date AT TIME ZONE 'UTC')::date FROM ${STAGE} st JOIN ${INGEST_PUSH_SCHEMA}.sales s
            ON s.account_id = $1 AND s.order_id = st.order_id AND s.product_id = st.product_id
-         WHERE st.error_field IS NULL AND (s.order_date AT TIME ZONE 'UTC')::date <> (st.order_date AT TIME ZONE 'UTC')::date`
+         WHERE (s.order_date AT TIME ZONE 'UTC')::date <> (st.order_date AT TIME ZONE 'UTC')::date`
       : '';
     const merge = async (source: string): Promise<number> =>
       (await tx.one<{ inserted: number }>(
@@ -201,40 +218,48 @@ export class SalesRepository {
         [accountId, ingestionId],
       ))!.inserted;
     await tx.rows('SAVEPOINT merge');
-    let inserted: number;
     try {
-      inserted = await merge(`${STAGE} WHERE error_field IS NULL`);
+      return await merge(STAGE);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code !== UNIQUE_VIOLATION && code !== CARDINALITY_VIOLATION) throw error;
       await tx.rows('ROLLBACK TO SAVEPOINT merge');
-      inserted = await merge(
-        `(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} WHERE error_field IS NULL ORDER BY order_id, product_id, record DESC) last`,
-      );
+      return merge(`(SELECT DISTINCT ON (order_id, product_id) * FROM ${STAGE} ORDER BY order_id, product_id, record DESC) last`);
     }
-    // Without error lines, no second pass over the staging table.
-    if (errorLines === 0) return inserted;
+  }
+
+  /** Records the days of lines COPYed straight into `sales` as dirty, for the rollup refresher (as the merge does for its own). */
+  async markDaysDirty(tx: SqlClient, accountId: string, days: Iterable<string>): Promise<void> {
+    const list = [...days];
+    if (list.length === 0) return;
+    await tx.rows(`INSERT INTO ${DIRTY_DAYS} (account_id, day) SELECT $1, day FROM unnest($2::date[]) AS day`, [accountId, list]);
+  }
+
+  /** Stores an upload's row errors (bounded by INGEST_MAX_STORED_ERRORS), in file order. */
+  async storeErrors(tx: SqlClient, ingestionId: string, errors: RowError[]): Promise<void> {
+    if (errors.length === 0) return;
     await tx.rows(
       `INSERT INTO ${INGEST_PUSH_SCHEMA}.sales_ingestion_errors (ingestion_id, line, record, field, reason)
-       SELECT $1, line, record, error_field, error_reason FROM ${STAGE} WHERE error_field IS NOT NULL ORDER BY record, line`,
-      [ingestionId],
+       SELECT $1, line, record, field, reason FROM unnest($2::int[], $3::int[], $4::text[], $5::text[]) AS e(line, record, field, reason)`,
+      [ingestionId, errors.map((e) => e.line), errors.map((e) => e.record), errors.map((e) => e.field), errors.map((e) => e.reason)],
     );
-    return inserted;
   }
 
   /**
    * How many customers (by CPF/CNPJ digits) of the merged rows the account erased before: their data is stored
    * again, and the answer says so. The hashes are computed only when the account has erasures at all.
    */
-  async erasedCustomers(tx: SqlClient, accountId: string, keys: SubjectKey[]): Promise<number> {
+  async erasedCustomers(tx: SqlClient, accountId: string, ingestionId: string, linesIn: 'stage' | 'sales', keys: SubjectKey[]): Promise<number> {
     if (keys.length === 0) return 0;
+    // The upload's lines: all in the stage, or (some went straight into sales) those the upload wrote.
+    const lines = linesIn === 'stage' ? STAGE : `${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1 AND ingestion_id = $5`;
     const row = await tx.one<{ n: number }>(
       `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales_customer_erasures WHERE account_id = $1) THEN 0 ELSE (
-         SELECT count(DISTINCT s.digits)::int FROM (SELECT DISTINCT ${documentDigitsSql('customer_cpf_cnpj')} AS digits FROM ${STAGE} WHERE error_field IS NULL) s
+         SELECT count(DISTINCT s.digits)::int FROM (SELECT DISTINCT ${documentDigitsSql('customer_cpf_cnpj')} AS digits FROM ${lines}) s
          CROSS JOIN unnest($2::text[], $3::bytea[], $4::bytea[]) AS k(id, ipad, opad)
          JOIN ${INGEST_PUSH_SCHEMA}.sales_customer_erasures e
            ON e.account_id = $1 AND e.key_id = k.id AND e.subject = ${customerSubjectSql('s.digits', 'k.ipad', 'k.opad')}) END AS n`,
-      [accountId, keys.map((k) => k.id), keys.map((k) => k.ipad), keys.map((k) => k.opad)],
+      [accountId, keys.map((k) => k.id), keys.map((k) => k.ipad), keys.map((k) => k.opad), ...(linesIn === 'stage' ? [] : [ingestionId])],
     );
     return row!.n;
   }

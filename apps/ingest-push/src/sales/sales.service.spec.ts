@@ -24,6 +24,8 @@ interface FakeTx {
   staged: string[];
   sales: Map<string, string>;
 }
+/** The text PostgreSQL answers a unique violation with, as the fake's COPY into sales would meet it. */
+const UNIQUE_VIOLATION = 'duplicate key value violates unique constraint "sales_pkey"';
 const txOf = (tx: SqlClient) => tx as unknown as FakeTx;
 
 interface Run extends IngestionListItem {
@@ -31,22 +33,24 @@ interface Run extends IngestionListItem {
   cancelRequested: boolean;
 }
 
-const NULL = '\\N';
 const ORDER_ID = SALE_FIELD_NAMES.indexOf('OrderId');
 const PRODUCT_ID = SALE_FIELD_NAMES.indexOf('ProductId');
 
 /**
- * SalesRepository in memory. It keeps what the COPY would have staged (`staged`) and what each merge
- * wrote (`merges`), applies a transaction's sales only when it commits, and can hold a merge (`holdMerge`)
- * or hide a run being created from the next cancel request (`unseenByNextCancel`), as a not yet
- * committed INSERT is.
+ * SalesRepository in memory. It keeps what the COPY would have staged (`staged`), how many lines went
+ * straight into sales (`direct`) and what each merge wrote (`merges`), applies a transaction's sales only
+ * when it commits, and can refuse the direct path (`intoSales`), hold a merge (`holdMerge`) or hide a run
+ * being created from the next cancel request (`unseenByNextCancel`), as a not yet committed INSERT is.
  */
 class FakeSalesRepository implements Public<SalesRepository> {
   readonly runs = new Map<string, Run>();
   /** Stored sale lines by account, OrderId and ProductId: the line's COPY text. */
   readonly sales = new Map<string, string>();
-  /** The COPY lines of the last staged upload. */
+  /** The COPY lines of the last staged upload, and the lines COPYed straight into sales (all uploads). */
   staged: string[] = [];
+  direct = 0;
+  /** Whether an account without lines may take the direct path. */
+  intoSales = true;
   readonly merges: Array<{ ingestionId: string; rows: number }> = [];
   readonly errors = new Map<string, RowError[]>();
   holdMerge: Promise<void> | null = null;
@@ -103,13 +107,26 @@ class FakeSalesRepository implements Public<SalesRepository> {
     Object.assign(this.runs.get(id)!, this.counted(counts), { status, stage: null, failure, finished_at: new Date().toISOString() });
   }
 
+  async takeEmptyAccount(_tx: SqlClient, accountId: string): Promise<boolean> {
+    return this.intoSales && ![...this.sales.keys()].some((key) => key.startsWith(`${accountId}|`));
+  }
+
+  async copyIntoSales(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
+    const { sales } = txOf(tx);
+    const lines = (await copied(source, signal)).map((l) => l.split('\t'));
+    for (const cells of lines) {
+      const key = `${cells[0]}|${cells[2 + ORDER_ID]}|${cells[2 + PRODUCT_ID]}`;
+      if (sales.has(key) || this.sales.has(key)) throw new Error(UNIQUE_VIOLATION);
+      sales.set(key, cells.slice(2).join('\t'));
+    }
+    this.direct += lines.length;
+    return lines.length;
+  }
+
   async createStage(): Promise<void> {}
 
   async copyIntoStage(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
-    let text = '';
-    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString()), done()) });
-    await pipeline(source as AsyncIterable<Buffer>, sink, { signal });
-    const lines = text.split('\n').filter((l) => l !== '');
+    const lines = await copied(source, signal);
     txOf(tx).staged.push(...lines);
     this.staged = txOf(tx).staged;
     return lines.length;
@@ -119,20 +136,20 @@ class FakeSalesRepository implements Public<SalesRepository> {
     this.mergeStarted();
     await this.holdMerge;
     const { staged, sales } = txOf(tx);
-    const valid = staged.filter((l) => l.endsWith(`\t${NULL}\t${NULL}`)).map((l) => l.split('\t'));
     let inserted = 0;
-    for (const cells of valid) {
-      const key = `${accountId}|${cells[2 + ORDER_ID]}|${cells[2 + PRODUCT_ID]}`;
+    for (const cells of staged.map((l) => l.split('\t'))) {
+      const key = `${accountId}|${cells[1 + ORDER_ID]}|${cells[1 + PRODUCT_ID]}`;
       if (!sales.has(key) && !this.sales.has(key)) inserted++;
-      sales.set(key, cells.slice(2, -2).join('\t'));
+      sales.set(key, cells.slice(1).join('\t'));
     }
-    const errors = staged.filter((l) => !l.endsWith(`\t${NULL}\t${NULL}`)).map((l) => l.split('\t'));
-    this.errors.set(
-      ingestionId,
-      errors.map((c) => ({ line: Number(c[0]), record: Number(c[1]), field: c[c.length - 2], reason: c[c.length - 1] })),
-    );
-    this.merges.push({ ingestionId, rows: valid.length });
+    this.merges.push({ ingestionId, rows: staged.length });
     return inserted;
+  }
+
+  async markDaysDirty(): Promise<void> {}
+
+  async storeErrors(_tx: SqlClient, ingestionId: string, errors: RowError[]): Promise<void> {
+    this.errors.set(ingestionId, [...errors]);
   }
 
   async erasedCustomers(): Promise<number> {
@@ -194,6 +211,14 @@ class FakeSalesRepository implements Public<SalesRepository> {
   }
 }
 
+/** The lines of COPY text `source` gives. */
+async function copied(source: CopySource, signal: AbortSignal): Promise<string[]> {
+  let text = '';
+  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString()), done()) });
+  await pipeline(source as AsyncIterable<Buffer>, sink, { signal });
+  return text.split('\n').filter((l) => l !== '');
+}
+
 /** A request body the test writes; `complete` as Node sets it once the body's end arrived. */
 class Body extends PassThrough {
   readonly headers: Record<string, string> = {};
@@ -240,7 +265,7 @@ function setup(settings: Partial<SalesConfig> = {}) {
     new SalesHeartbeat(asRepository, config),
     asSql,
     audit,
-    { wake: () => undefined } as unknown as SalesRollupRefresher,
+    { uploadEnded: () => undefined } as unknown as SalesRollupRefresher,
   );
   /** Starts an upload whose body the test writes; `id` is the X-Ingestion-Id. */
   const start = (caller: SalesCaller, format: 'csv' | 'json' = 'csv', id: string | null = null) => {
@@ -264,15 +289,29 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 describe('SalesService.run (in-memory repository)', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
-  it('stages valid records and one line per problem, merges the valid ones and answers the summary', async () => {
-    const { repository, upload } = setup();
+  it('COPYs the valid records of a first upload straight into sales, stores one error per problem and answers the summary', async () => {
+    const { repository, upload, service } = setup();
     const me = caller();
     const summary = await upload(me, csv(sale(1), sale(2, { ProductPrice: '10' })));
     expect(summary).toMatchObject({ status: 'completed', stage: null, format: 'csv', received: 2, inserted: 1, updated: 0, rejected: 1, error_count: 1 });
-    expect(summary.errors).toEqual([{ line: 3, record: 2, field: 'ProductPrice', reason: 'must be a number with a decimal part, such as 10.0' }]);
-    expect(repository.staged).toHaveLength(2);
-    expect(repository.merges).toEqual([{ ingestionId: summary.ingestion_id, rows: 1 }]);
+    const error = { line: 3, record: 2, field: 'ProductPrice', reason: 'must be a number with a decimal part, such as 10.0' };
+    expect(summary.errors).toEqual([error]);
+    expect((await service.summary(me.accountId, summary.ingestion_id)).errors).toEqual([error]);
+    expect({ direct: repository.direct, staged: repository.staged, merges: repository.merges }).toEqual({ direct: 1, staged: [], merges: [] });
     expect([...repository.sales.keys()]).toEqual([`${me.accountId}|A-1|P-1`]);
+  });
+
+  it('stages from the first line whose key repeats on, so the last occurrence wins, and stages all of a later upload', async () => {
+    const { repository, upload } = setup();
+    const me = caller();
+    const first = await upload(me, csv(sale(1), sale(2), sale(1, { ProductPrice: '13.25' }), sale(3)));
+    expect(first).toMatchObject({ status: 'completed', received: 4, inserted: 3, updated: 1 });
+    expect({ direct: repository.direct, staged: repository.staged.length }).toEqual({ direct: 2, staged: 2 });
+    expect(repository.sales.get(`${me.accountId}|A-1|P-1`)).toContain('\t13.25\t');
+    const second = await upload(me, csv(sale(3), sale(4)));
+    expect(second).toMatchObject({ status: 'completed', inserted: 1, updated: 1 });
+    expect({ direct: repository.direct, staged: repository.staged.length }).toEqual({ direct: 2, staged: 2 });
+    expect(repository.sales.size).toBe(4);
   });
 
   it('updates a line sent again (JSON), the last occurrence in a file winning', async () => {
@@ -291,6 +330,7 @@ describe('SalesService.run (in-memory repository)', () => {
   it('keeps nothing of a run cancelled while its merge waits, and answers the upload 409', async () => {
     const { service, repository, start, audited } = setup();
     const me = caller();
+    repository.intoSales = false;
     let release!: () => void;
     repository.holdMerge = new Promise<void>((resolve) => (release = resolve));
     const merging = new Promise<void>((resolve) => (repository.mergeStarted = resolve));

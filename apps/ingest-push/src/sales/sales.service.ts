@@ -52,10 +52,12 @@ const BUSY_RETRY_SECONDS = 5;
 const ERROR_PAGE = 5000;
 
 /**
- * Streams one upload into PostgreSQL: body → parser/validator → COPY into a staging
- * table → one set-based merge into `sales`, all in one transaction, so an upload lands
- * whole or not at all. Backpressure runs end to end (the socket is read only as fast as
- * PostgreSQL takes rows), so memory stays flat whatever the file size.
+ * Streams one upload into PostgreSQL: body → parser/validator → COPY, all in one transaction, so an
+ * upload lands whole or not at all. Into an account without lines, the COPY goes straight into `sales`
+ * until a line's key may repeat one before it; the rest (everything, into an account with lines) is
+ * COPYed into a staging table and merged into `sales` by one set-based statement. Backpressure runs
+ * end to end (the socket is read only as fast as PostgreSQL takes rows), so memory stays flat
+ * whatever the file size.
  */
 @Injectable()
 export class SalesService {
@@ -196,7 +198,7 @@ export class SalesService {
       received: encoder.received,
       rejected: encoder.rejected,
       errorCount: encoder.errorCount,
-      errorsNotStored: encoder.errorCount - encoder.storedErrors,
+      errorsNotStored: encoder.errorCount - encoder.stored.length,
     });
     let stage: IngestionStage = 'receiving';
     const abort = new AbortController();
@@ -238,7 +240,8 @@ export class SalesService {
     let streamedMs = 0;
     try {
       await this.repository.transaction(async (tx) => {
-        await this.repository.createStage(tx);
+        // Into an account without lines (its turn taken), lines go straight into sales until one may repeat.
+        if (await this.repository.takeEmptyAccount(tx, caller.accountId)) encoder.intoSales(caller.accountId, id);
         // pipe, not pipeline: a failed parse must not destroy the request, whose response is still to be sent.
         body.pipe(input);
         // After the pipe: a 'data' listener alone would start the body flowing with no one to take it.
@@ -246,14 +249,22 @@ export class SalesService {
           body.on('data', countCompressed);
           decompressor.pipe(transform);
         }
-        await this.repository.copyIntoStage(tx, transform, abort.signal);
+        if (encoder.intoSalesStill) await this.repository.copyIntoSales(tx, transform.rowsInto('sales'), abort.signal);
+        const staged = !transform.done;
+        if (staged) {
+          await this.repository.createStage(tx);
+          await this.repository.copyIntoStage(tx, transform.rowsInto('stage'), abort.signal);
+        }
         streamedMs = performance.now() - started;
         if (overBudget(upload.budget, encoder.received, encoder.rejected)) {
           throw new ErrorBudgetExceededException({ ...upload.budget, received: encoder.received, rejected: encoder.rejected }, true);
         }
         stage = 'merging';
-        const inserted = await this.repository.mergeStage(tx, id, caller.accountId, encoder.storedErrors);
-        const erasedCustomers = await this.repository.erasedCustomers(tx, caller.accountId, this.erasureKeys);
+        const inserted = encoder.salesLines + (staged ? await this.repository.mergeStage(tx, id, caller.accountId) : 0);
+        await this.repository.markDaysDirty(tx, caller.accountId, encoder.salesDays);
+        await this.repository.storeErrors(tx, id, encoder.stored);
+        const linesIn = staged && encoder.salesLines === 0 ? 'stage' : 'sales';
+        const erasedCustomers = await this.repository.erasedCustomers(tx, caller.accountId, id, linesIn, this.erasureKeys);
         if (!(await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted, erasedCustomers }))) {
           throw new IngestionCancelledException(id);
         }
@@ -274,13 +285,14 @@ export class SalesService {
       body.off('error', onGone);
       body.off('end', onEnd);
       body.unpipe(input);
+      transform.destroy();
       if (decompressor) {
         decompressor.unpipe(transform);
         decompressor.destroy();
       }
       await this.heartbeat.remove(id);
     }
-    this.rollups.wake();
+    this.rollups.uploadEnded();
     this.uploads.inc({ outcome: 'completed' });
     this.rows.inc({ outcome: 'accepted' }, encoder.accepted);
     this.rows.inc({ outcome: 'rejected' }, encoder.rejected);
