@@ -110,9 +110,10 @@ describe('POST /DataInserterSales/api/sales', () => {
       body.push(text.slice(0, text.length >> 1));
       return { body, rest: () => (body.push(text.slice(text.length >> 1)), body.push(null)), answer: upload(t.port, { apiKey: k, ...CSV }, body) };
     });
-    // Both run (one took the account's turn and COPYs into sales, the other stages) before either body ends.
-    const running = `SELECT count(*)::int AS n FROM ingest_push.sales_ingestions WHERE account_id = $1 AND status = 'running' AND bytes > 0`;
-    await eventually(async () => ((await t.sql.one<{ n: number }>(running, [a]))!.n === 2 ? true : undefined));
+    // Both run (one took the account's turn and COPYs into sales, the other stages) before either body ends. Read from
+    // /metrics: behind a transaction pooler of 2 connections, the two uploads hold both while their bodies wait.
+    const running = async () => metricSample((await request(t.http).get('/metrics').expect(200)).text, 'ingest_uploads_running', {});
+    await eventually(async () => ((await running()) === 2 ? true : undefined));
     for (const u of [...uploads].reverse()) u.rest();
     const answers = await Promise.all(uploads.map(async (u) => (await u.answer).json<Summary>()));
     expect(answers.map((s) => s.status)).toEqual(['completed', 'completed']);
