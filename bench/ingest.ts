@@ -18,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { bench, built, f0, mint, f1, f2, median, num, report, ROOT, rssMb, say, startServer } from './lib/harness';
+import { rollupsCaughtUp } from './lib/rollups';
 
 const CFG = {
   size: process.env.BENCH_INGEST_SIZE || '1GB',
@@ -110,13 +111,6 @@ async function timed(pid: number | undefined, work: () => Promise<unknown>): Pro
   } finally {
     clearInterval(timer);
   }
-}
-
-/** Seconds until the service's refresher has rebuilt the rollups of every day a phase dirtied (polled every 200 ms). */
-async function rollupsCaughtUp(pg: { query: (sql: string) => Promise<{ rows: Array<{ n: number }> }> }): Promise<number> {
-  const started = performance.now();
-  while ((await pg.query('SELECT count(*)::int AS n FROM ingest_push.sales_rollup_dirty_days')).rows[0].n > 0) await new Promise((r) => setTimeout(r, 200));
-  return (performance.now() - started) / 1000;
 }
 
 bench('ingest', 'ingest-push', async (run) => {

@@ -13,6 +13,7 @@
  *   node bench/run.js sales-read   (BENCH_SALES_LINES, BENCH_READ_RUNS)
  */
 import { bench, built, f0, f1, mint, num, percentile, report, say, startServer } from './lib/harness';
+import { rollupsCaughtUp } from './lib/rollups';
 
 const CFG = {
   lines: Math.max(3, num('BENCH_SALES_LINES', 10_000_000)),
@@ -57,11 +58,7 @@ bench('sales-read', 'ingest-push', async (run) => {
     `INSERT INTO ingest_push.sales_rollup_dirty_days (account_id, day) SELECT DISTINCT $1::uuid, (order_date AT TIME ZONE 'UTC')::date FROM ingest_push.sales WHERE account_id = $1`,
     [account],
   );
-  for (;;) {
-    const dirty = (await run.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM ingest_push.sales_rollup_dirty_days')).rows[0].n;
-    if (dirty === 0) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await rollupsCaughtUp(run.pg);
   const rollupSeconds = (performance.now() - started) / 1000;
   say(`rollups rebuilt in ${f0(rollupSeconds)} s`);
   await run.pg.query('VACUUM (ANALYZE) ingest_push.sales_daily_rollups');

@@ -32,7 +32,9 @@ describe('POST /DataInserterSales/api/sales', () => {
 
   beforeAll(async () => {
     await prepareSalesTool();
-    t = await startIngest();
+    // Every upload with a Content-Length is large, and straight COPYs are small: a few hundred lines into an account
+    // with lines take several savepoints.
+    t = await startIngest({ INGEST_STRAIGHT_MIN_BYTES: '0', INGEST_STRAIGHT_SEGMENT_BYTES: '1024' });
     ({ key, accountId } = await t.apiKey());
   }, 180_000);
   afterAll(() => t.close());
@@ -125,6 +127,34 @@ describe('POST /DataInserterSales/api/sales', () => {
     );
     expect(stores).toHaveLength(1);
     expect(stores[0].n).toBe(300);
+  });
+
+  it('COPYs new lines into an account with lines straight into sales, and merges from the first COPY that meets a stored line', async () => {
+    const { key: k, accountId: a } = await t.apiKey();
+    const lines = (from: number, to: number, store: string) => Array.from({ length: to - from + 1 }, (_, i) => ({ ...saleCells(from + i), StoreName: store }));
+    await upload(t.port, { apiKey: k, ...CSV }, csvText(lines(1, 100, 'old')));
+    // New lines, then line 50 (stored) and more new ones: the COPYs before it are kept, the one that meets it is staged.
+    const text = csvText([...lines(101, 400, 'new'), ...lines(50, 50, 'new'), ...lines(401, 500, 'new')]);
+    const cut = text.indexOf('\n', text.length >> 1);
+    const body = new Readable({ read() {} });
+    body.push(text.slice(0, cut));
+    const answer = upload(t.port, { apiKey: k, ...CSV, 'Content-Length': String(Buffer.byteLength(text)) }, body);
+    const copyingIntoSales = async () =>
+      (await t.sql.one<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY ingest_push.sales (%' AND pid <> pg_backend_pid()",
+      ))!.n;
+    await eventually(async () => ((await copyingIntoSales()) === 1 ? true : undefined));
+    body.push(text.slice(cut));
+    body.push(null);
+    expect((await answer).json<Summary>()).toMatchObject({ status: 'completed', received: 401, inserted: 400, updated: 1, rejected: 0 });
+    const stores = await t.sql.rows<{ store_name: string; n: number }>(
+      'SELECT store_name, count(*)::int AS n FROM ingest_push.sales WHERE account_id = $1 GROUP BY 1 ORDER BY 1',
+      [a],
+    );
+    expect(stores).toEqual([
+      { store_name: 'new', n: 401 },
+      { store_name: 'old', n: 99 },
+    ]);
   });
 
   it('lists row errors with line, record, field and reason: the first 100 in the answer, all of them as CSV', async () => {

@@ -2,12 +2,14 @@ import fc from 'fast-check';
 import { csvCell, FIELDS, saleCells } from '../../test/support/sale-fixtures';
 import { CsvSalesReader } from './csv-sales.reader';
 import { SaleCopyEncoder } from './sale-copy.encoder';
+
+const OWNER = { accountId: 'acct', ingestionId: 'ingest' };
 import { MalformedSalesFileException } from './sales.exception';
 
-/** Reads `text` cut at `cuts` (byte offsets); returns the encoder and the stage's COPY lines split into columns (record, fields). */
+/** Reads `text` cut at `cuts` (byte offsets); returns the encoder and the stage's COPY lines split into columns, without the account (ingestion, fields). */
 function read(text: string | Buffer, cuts: number[] = []) {
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
-  const encoder = new SaleCopyEncoder();
+  const encoder = new SaleCopyEncoder(OWNER);
   const reader = new CsvSalesReader(encoder, 1 << 20);
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
   let from = 0;
@@ -25,7 +27,7 @@ function read(text: string | Buffer, cuts: number[] = []) {
       : copy
           .slice(0, -1)
           .split('\n')
-          .map((l) => l.split('\t'));
+          .map((l) => l.split('\t').slice(1));
   return { encoder, lines };
 }
 
@@ -112,7 +114,7 @@ describe('CsvSalesReader', () => {
   });
 
   it('refuses a record that never ends (an unclosed quote) once it passes the record limit', () => {
-    const encoder = new SaleCopyEncoder();
+    const encoder = new SaleCopyEncoder(OWNER);
     const reader = new CsvSalesReader(encoder, 1000);
     reader.push(Buffer.from(`${FIELDS.join(';')}\n"`));
     expect(() => reader.push(Buffer.from('x'.repeat(2000)))).toThrow(/longer than 1000/);

@@ -4,9 +4,11 @@ import { copyText, ERROR_SAMPLE_RECORDS, SaleCopyEncoder } from './sale-copy.enc
 import { SALE_FIELDS } from './sale-fields';
 import { dateTimeProblem, floatTextProblem, integerTextProblem, orderDateProblem } from './sale-values';
 
+const OWNER = { accountId: 'acct', ingestionId: 'ingest' };
+
 /** One JSON record through a new encoder; `copy` is the stage's text. */
 function json(source: string) {
-  const encoder = new SaleCopyEncoder();
+  const encoder = new SaleCopyEncoder(OWNER);
   encoder.jsonRecord(source, 7);
   return { encoder, copy: encoder.take().stage };
 }
@@ -71,12 +73,12 @@ describe('Sale values', () => {
 });
 
 describe('SaleCopyEncoder (JSON records)', () => {
-  it('turns a valid sale into one stage line: record, the 32 fields', () => {
+  it('turns a valid sale into one stage line: account, ingestion, the 32 fields', () => {
     const { encoder, copy } = json(saleJson(saleCells(3)));
     expect(encoder.accepted).toBe(1);
     const columns = copy.slice(0, -1).split('\t');
-    expect(columns).toHaveLength(1 + SALE_FIELDS.length);
-    expect(columns.slice(0, 2)).toEqual(['1', saleCells(3).OrderId]);
+    expect(columns).toHaveLength(2 + SALE_FIELDS.length);
+    expect(columns.slice(0, 3)).toEqual(['acct', 'ingest', saleCells(3).OrderId]);
   });
 
   it('refuses a float written without a decimal part, and accepts 10.0', () => {
@@ -135,7 +137,7 @@ describe('SaleCopyEncoder (JSON records)', () => {
         if (encoder.accepted === 1) {
           expect(encoder.stored).toEqual([]);
           expect(copy.slice(0, -1).split('\n')).toHaveLength(1);
-          expect(copy.slice(0, -1).split('\t')).toHaveLength(1 + SALE_FIELDS.length);
+          expect(copy.slice(0, -1).split('\t')).toHaveLength(2 + SALE_FIELDS.length);
         } else {
           expect(copy).toBe('');
           expect(encoder.stored).toHaveLength(encoder.errorCount);
@@ -148,7 +150,7 @@ describe('SaleCopyEncoder (JSON records)', () => {
 
 describe('SaleCopyEncoder bounds', () => {
   it('keeps at most maxStoredErrors errors to store and counts the rest', () => {
-    const encoder = new SaleCopyEncoder(3);
+    const encoder = new SaleCopyEncoder(OWNER, 3);
     for (let line = 2; line < 12; line++) encoder.unreadable(line, 'has the wrong number of columns');
     expect(encoder.take()).toEqual({ sales: '', stage: '' });
     expect(encoder.stored.map((e) => e.line)).toEqual([2, 3, 4]);
@@ -157,7 +159,7 @@ describe('SaleCopyEncoder bounds', () => {
   });
 
   it('counts the rejected records among the first ERROR_SAMPLE_RECORDS only', () => {
-    const encoder = new SaleCopyEncoder(0);
+    const encoder = new SaleCopyEncoder(OWNER, 0);
     for (let line = 1; line <= ERROR_SAMPLE_RECORDS + 10; line++) encoder.unreadable(line, 'bad');
     expect(encoder.sampleRejected).toBe(ERROR_SAMPLE_RECORDS);
     expect(encoder.rejected).toBe(ERROR_SAMPLE_RECORDS + 10);
@@ -177,8 +179,8 @@ describe('SaleCopyEncoder into sales', () => {
   };
 
   it('sends lines straight into sales until a key repeats, then every later line to the stage', () => {
-    const encoder = new SaleCopyEncoder();
-    encoder.intoSales('acct', 'ingest');
+    const encoder = new SaleCopyEncoder(OWNER);
+    encoder.intoSales();
     for (const n of [1, 2, 3]) csvLine(encoder, n, n + 1);
     csvLine(encoder, 2, 5);
     csvLine(encoder, 4, 6);
@@ -193,19 +195,28 @@ describe('SaleCopyEncoder into sales', () => {
       stage
         .slice(0, -1)
         .split('\n')
-        .map((l) => l.split('\t').slice(0, 2)),
+        .map((l) => l.split('\t').slice(0, 3)),
     ).toEqual([
-      ['4', saleCells(2).OrderId],
-      ['5', saleCells(4).OrderId],
+      ['acct', 'ingest', saleCells(2).OrderId],
+      ['acct', 'ingest', saleCells(4).OrderId],
     ]);
-    expect(encoder).toMatchObject({ salesLines: 3, intoSalesStill: false, accepted: 5 });
+    expect(encoder).toMatchObject({ accepted: 5 });
     expect([...encoder.salesDays]).toEqual([...new Set([1, 2, 3].map((n) => saleCells(n).OrderDate.slice(0, 10)))]);
   });
 
   it('without intoSales, sends every line to the stage', () => {
-    const encoder = new SaleCopyEncoder();
+    const encoder = new SaleCopyEncoder(OWNER);
     csvLine(encoder, 1, 2);
     expect(encoder.take().sales).toBe('');
-    expect(encoder.salesLines).toBe(0);
+  });
+
+  it('after stopIntoSales, sends every line to the stage although no key repeats', () => {
+    const encoder = new SaleCopyEncoder(OWNER);
+    encoder.intoSales();
+    csvLine(encoder, 1, 2);
+    encoder.stopIntoSales();
+    csvLine(encoder, 2, 3);
+    const { sales, stage } = encoder.take();
+    expect([sales, stage].map((text) => text.split('\t')[2])).toEqual([saleCells(1).OrderId, saleCells(2).OrderId]);
   });
 });

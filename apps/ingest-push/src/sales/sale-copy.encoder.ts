@@ -44,12 +44,11 @@ export interface CopyText {
 }
 
 /**
- * Turns Sale records into lines of COPY text. A valid record is one line, for one of two tables:
- * - `sales` itself (`account_id, ingestion_id, <32 fields>`), from `intoSales` on, as long as no
- *   (OrderId, ProductId) may have come before in the file (SaleKeySet): the account held no lines, so
- *   such a line cannot collide with anything;
- * - the stage (`record, <32 fields>`), from the first line whose key may repeat on (or always, without
- *   `intoSales`): the merge then applies the last occurrence of each key.
+ * Turns Sale records into lines of COPY text. A valid record is one line (`account_id, ingestion_id,
+ * <32 fields>`), the same for either of two tables:
+ * - `sales` itself, from `intoSales` on, as long as no (OrderId, ProductId) may have come before in the
+ *   file (SaleKeySet) and `stopIntoSales` was not called;
+ * - the stage, from then on (or always, without `intoSales`): the merge applies the last occurrence of each key.
  * A rejected record gives one error per problem. The first `maxStoredErrors` are kept (`stored`) to be
  * written after the COPY in the same transaction; the rest are counted, so junk cannot grow the database
  * (nor memory) by more than that bound.
@@ -64,30 +63,32 @@ export class SaleCopyEncoder {
   readonly errors: RowError[] = [];
   /** The errors to store (up to maxStoredErrors), in file order. */
   readonly stored: RowError[] = [];
-  /** Lines that went straight into `sales`, and the UTC days (YYYY-MM-DD) of their OrderDate. */
-  salesLines = 0;
+  /** The UTC days (YYYY-MM-DD) of the lines given out for `sales`. */
   readonly salesDays = new Set<string>();
   private toSales: string[] = [];
   private toStage: string[] = [];
   private problems: Array<[string, string]> = [];
-  /** While lines go straight into `sales`: their keys so far, and each line's first columns. */
+  /** While lines go straight into `sales`: their keys so far. */
   private keys: SaleKeySet | null = null;
-  private salesPrefix = '';
+  /** Each line's first columns: `account_id, ingestion_id`. */
+  private readonly lineStart: string;
 
   constructor(
+    owner: { accountId: string; ingestionId: string },
     private readonly maxStoredErrors = Number.MAX_SAFE_INTEGER,
     private readonly checkCpfCnpj = false,
-  ) {}
-
-  /** From now on, valid lines go straight into `sales` with these first columns, until a key may repeat. */
-  intoSales(accountId: string, ingestionId: string): void {
-    this.keys = new SaleKeySet();
-    this.salesPrefix = `${accountId}\t${ingestionId}\t`;
+  ) {
+    this.lineStart = `${owner.accountId}\t${owner.ingestionId}\t`;
   }
 
-  /** Whether lines still go straight into `sales`. */
-  get intoSalesStill(): boolean {
-    return this.keys !== null;
+  /** From now on, valid lines are for `sales`, until a key may repeat or `stopIntoSales`. */
+  intoSales(): void {
+    this.keys = new SaleKeySet();
+  }
+
+  /** From now on, every valid line is for the stage. */
+  stopIntoSales(): void {
+    this.keys = null;
   }
 
   /** COPY text of the records encoded since the last call ('' for a table with none). */
@@ -190,12 +191,11 @@ export class SaleCopyEncoder {
     if (this.problems.length === 0) {
       this.accepted++;
       if (this.keys !== null && !this.keys.add(orderId as string, productId as string)) {
-        this.salesLines++;
         this.salesDays.add((orderDate as string).slice(0, 10));
-        this.toSales.push(this.salesPrefix + data);
+        this.toSales.push(this.lineStart + data);
       } else {
         this.keys = null;
-        this.toStage.push(`${record}\t${data}`);
+        this.toStage.push(this.lineStart + data);
       }
       return;
     }

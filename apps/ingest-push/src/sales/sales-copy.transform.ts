@@ -57,10 +57,11 @@ export class SalesCopyTransform extends Transform {
 
   constructor(
     format: SalesFormat,
+    owner: { accountId: string; ingestionId: string },
     private readonly limits: SalesCopyLimits,
   ) {
     super({ readableObjectMode: true, readableHighWaterMark: 1 });
-    this.encoder = new SaleCopyEncoder(limits.maxStoredErrors, limits.checkCpfCnpj ?? false);
+    this.encoder = new SaleCopyEncoder(owner, limits.maxStoredErrors, limits.checkCpfCnpj ?? false);
     if (format === 'csv') {
       const reader = new CsvSalesReader(this.encoder, limits.maxRecordBytes);
       this.consume = (chunk) => reader.push(chunk);

@@ -50,6 +50,24 @@ export class SalesConfig {
   @Max(100_000)
   INGEST_MAX_STORED_ERRORS: number = 10_000;
 
+  /**
+   * An upload that declares at least this Content-Length takes its account's turn from its first line even when the
+   * account holds lines, and COPYs them straight into `sales`: faster, but uploads of the account that overlap it
+   * wait for it to commit. Smaller or chunked uploads stage, and hold the turn only for their merge.
+   */
+  @IsInt()
+  @Min(0)
+  INGEST_STRAIGHT_MIN_BYTES: number = 8 * 1024 * 1024;
+
+  /**
+   * Into an account that holds lines, lines go straight into `sales` in COPYs of about this many bytes, each under a
+   * savepoint and held in memory until it committed: the first that meets a stored key is rolled back and staged.
+   */
+  @IsInt()
+  @Min(1024)
+  @Max(256 * 1024 * 1024)
+  INGEST_STRAIGHT_SEGMENT_BYTES: number = 16 * 1024 * 1024;
+
   /** How often a running ingestion writes its progress and heartbeat, and reads a cancel request. */
   @IsInt()
   @Min(50)

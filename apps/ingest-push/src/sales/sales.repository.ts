@@ -11,6 +11,7 @@ import type { IngestionListItem, RowError } from './ingestion.dto';
 import type { IngestionStage, IngestionStatus } from './sales-ingestion.entity';
 
 const STAGE = 'sales_stage';
+const SALES = `${INGEST_PUSH_SCHEMA}.sales`;
 const DATA = SALE_COLUMNS.join(', ');
 /** PostgreSQL's "duplicate key value violates unique constraint" (a plain INSERT) and "ON CONFLICT DO UPDATE command cannot affect row a second time". */
 const UNIQUE_VIOLATION = '23505';
@@ -153,31 +154,53 @@ export class SalesRepository {
   }
 
   /**
-   * Whether the upload may COPY its lines straight into `sales`: the account holds none, and it is now the
-   * account's turn to write (the merge lock, kept until commit), so no line of another upload can appear
-   * meanwhile. When another upload of the account holds the turn, no: this one stages and waits at its merge.
+   * Takes the account's turn to write sales lines (the merge lock, kept until commit) if it is free, so no line
+   * of another upload can appear meanwhile, and tells whether the account holds lines then. Unless `withLines`,
+   * only into an account without lines. Null when the upload does not take it: it stages, and waits for the turn
+   * at its merge.
    */
-  async takeEmptyAccount(tx: SqlClient, accountId: string): Promise<boolean> {
+  async takeTurn(tx: SqlClient, accountId: string, withLines: boolean): Promise<{ empty: boolean } | null> {
     const empty = async () =>
-      (await tx.one<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales WHERE account_id = $1) AS empty`, [accountId]))!.empty;
-    if (!(await empty())) return false;
+      (await tx.one<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${SALES} WHERE account_id = $1) AS empty`, [accountId]))!.empty;
+    if (!withLines && !(await empty())) return null;
     const turn = await tx.one<{ taken: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS taken', [mergeLock(accountId)]);
-    // Looked at again with the turn taken: a merge may have committed lines between the first look and the lock.
-    return turn!.taken && (await empty());
+    // Looked at (again) with the turn taken: a merge may have committed lines before.
+    return turn!.taken ? { empty: await empty() } : null;
   }
 
   /** COPY of lines straight into `sales` (`account_id, ingestion_id, <fields>`); returns how many. */
   copyIntoSales(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
-    return tx.copyFrom(`COPY ${INGEST_PUSH_SCHEMA}.sales (account_id, ingestion_id, ${DATA}) FROM STDIN`, source, { signal });
+    return tx.copyFrom(`COPY ${SALES} (account_id, ingestion_id, ${DATA}) FROM STDIN`, source, { signal });
   }
 
-  /** A staging table for the upload's lines that need the merge (`record, <fields>`); it lives as long as the transaction. */
+  /**
+   * The same COPY under a savepoint: null, with nothing of it kept, when a line's key is stored already
+   * (a unique violation); the transaction goes on.
+   */
+  async tryCopyIntoSales(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number | null> {
+    await tx.rows('SAVEPOINT straight');
+    try {
+      const copied = await this.copyIntoSales(tx, source, signal);
+      await tx.rows('RELEASE SAVEPOINT straight');
+      return copied;
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      await tx.rows('ROLLBACK TO SAVEPOINT straight');
+      return null;
+    }
+  }
+
+  /**
+   * A staging table for the upload's lines that need the merge (the COPY lines of `sales`, numbered in file order by
+   * `record`); it lives as long as the transaction.
+   */
   async createStage(tx: SqlClient): Promise<void> {
-    await tx.rows(`CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS SELECT 0::int AS record, ${DATA} FROM ${INGEST_PUSH_SCHEMA}.sales WITH NO DATA`);
+    await tx.rows(`CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS SELECT account_id, ingestion_id, ${DATA} FROM ${SALES} WITH NO DATA`);
+    await tx.rows(`ALTER TABLE ${STAGE} ADD COLUMN record bigint GENERATED ALWAYS AS IDENTITY`);
   }
 
   copyIntoStage(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
-    return tx.copyFrom(`COPY ${STAGE} (record, ${DATA}) FROM STDIN`, source, { signal });
+    return tx.copyFrom(`COPY ${STAGE} (account_id, ingestion_id, ${DATA}) FROM STDIN`, source, { signal });
   }
 
   /**

@@ -38,9 +38,10 @@ const PRODUCT_ID = SALE_FIELD_NAMES.indexOf('ProductId');
 
 /**
  * SalesRepository in memory. It keeps what the COPY would have staged (`staged`), how many lines went
- * straight into sales (`direct`) and what each merge wrote (`merges`), applies a transaction's sales only
- * when it commits, and can refuse the direct path (`intoSales`), hold a merge (`holdMerge`) or hide a run
- * being created from the next cancel request (`unseenByNextCancel`), as a not yet committed INSERT is.
+ * straight into sales (`direct`, in how many savepointed COPYs: `tried`) and what each merge wrote (`merges`),
+ * applies a transaction's sales only when it commits, and can hold the account's turn (`turnFree`), a merge
+ * (`holdMerge`) or hide a run being created from the next cancel request (`unseenByNextCancel`), as a not yet
+ * committed INSERT is.
  */
 class FakeSalesRepository implements Public<SalesRepository> {
   readonly runs = new Map<string, Run>();
@@ -49,8 +50,9 @@ class FakeSalesRepository implements Public<SalesRepository> {
   /** The COPY lines of the last staged upload, and the lines COPYed straight into sales (all uploads). */
   staged: string[] = [];
   direct = 0;
-  /** Whether an account without lines may take the direct path. */
-  intoSales = true;
+  tried = 0;
+  /** Whether an upload finds its account's turn free (the direct path). */
+  turnFree = true;
   readonly merges: Array<{ ingestionId: string; rows: number }> = [];
   readonly errors = new Map<string, RowError[]>();
   holdMerge: Promise<void> | null = null;
@@ -107,20 +109,33 @@ class FakeSalesRepository implements Public<SalesRepository> {
     Object.assign(this.runs.get(id)!, this.counted(counts), { status, stage: null, failure, finished_at: new Date().toISOString() });
   }
 
-  async takeEmptyAccount(_tx: SqlClient, accountId: string): Promise<boolean> {
-    return this.intoSales && ![...this.sales.keys()].some((key) => key.startsWith(`${accountId}|`));
+  async takeTurn(_tx: SqlClient, accountId: string, withLines: boolean): Promise<{ empty: boolean } | null> {
+    const empty = ![...this.sales.keys()].some((key) => key.startsWith(`${accountId}|`));
+    return this.turnFree && (empty || withLines) ? { empty } : null;
   }
 
   async copyIntoSales(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number> {
     const { sales } = txOf(tx);
-    const lines = (await copied(source, signal)).map((l) => l.split('\t'));
-    for (const cells of lines) {
-      const key = `${cells[0]}|${cells[2 + ORDER_ID]}|${cells[2 + PRODUCT_ID]}`;
-      if (sales.has(key) || this.sales.has(key)) throw new Error(UNIQUE_VIOLATION);
-      sales.set(key, cells.slice(2).join('\t'));
+    const lines = await copied(source, signal);
+    const copy = new Map<string, string>();
+    for (const line of lines) {
+      const key = keyOf(line);
+      if (copy.has(key) || sales.has(key) || this.sales.has(key)) throw Object.assign(new Error(UNIQUE_VIOLATION), { code: '23505' });
+      copy.set(key, line);
     }
+    for (const [key, line] of copy) sales.set(key, line);
     this.direct += lines.length;
     return lines.length;
+  }
+
+  async tryCopyIntoSales(tx: SqlClient, source: CopySource, signal: AbortSignal): Promise<number | null> {
+    this.tried++;
+    try {
+      return await this.copyIntoSales(tx, source, signal);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error;
+      return null;
+    }
   }
 
   async createStage(): Promise<void> {}
@@ -137,10 +152,11 @@ class FakeSalesRepository implements Public<SalesRepository> {
     await this.holdMerge;
     const { staged, sales } = txOf(tx);
     let inserted = 0;
-    for (const cells of staged.map((l) => l.split('\t'))) {
-      const key = `${accountId}|${cells[1 + ORDER_ID]}|${cells[1 + PRODUCT_ID]}`;
+    for (const line of staged) {
+      const key = keyOf(line);
+      if (!key.startsWith(`${accountId}|`)) throw new Error(`a staged line of another account: ${line}`);
       if (!sales.has(key) && !this.sales.has(key)) inserted++;
-      sales.set(key, cells.slice(1).join('\t'));
+      sales.set(key, line);
     }
     this.merges.push({ ingestionId, rows: staged.length });
     return inserted;
@@ -209,6 +225,12 @@ class FakeSalesRepository implements Public<SalesRepository> {
   private counted(c: IngestionCounts): Partial<Run> {
     return { bytes: c.bytes, received: c.received, rejected: c.rejected, error_count: c.errorCount, errors_not_stored: c.errorsNotStored };
   }
+}
+
+/** The key (account, OrderId, ProductId) of a COPY line (`account_id, ingestion_id, <fields>`). */
+function keyOf(line: string): string {
+  const cells = line.split('\t');
+  return `${cells[0]}|${cells[2 + ORDER_ID]}|${cells[2 + PRODUCT_ID]}`;
 }
 
 /** The lines of COPY text `source` gives. */
@@ -301,7 +323,7 @@ describe('SalesService.run (in-memory repository)', () => {
     expect([...repository.sales.keys()]).toEqual([`${me.accountId}|A-1|P-1`]);
   });
 
-  it('stages from the first line whose key repeats on, so the last occurrence wins, and stages all of a later upload', async () => {
+  it('stages from the first line whose key repeats on, so the last occurrence wins, and all of a later upload that is not large', async () => {
     const { repository, upload } = setup();
     const me = caller();
     const first = await upload(me, csv(sale(1), sale(2), sale(1, { ProductPrice: '13.25' }), sale(3)));
@@ -310,8 +332,50 @@ describe('SalesService.run (in-memory repository)', () => {
     expect(repository.sales.get(`${me.accountId}|A-1|P-1`)).toContain('\t13.25\t');
     const second = await upload(me, csv(sale(3), sale(4)));
     expect(second).toMatchObject({ status: 'completed', inserted: 1, updated: 1 });
-    expect({ direct: repository.direct, staged: repository.staged.length }).toEqual({ direct: 2, staged: 2 });
+    expect({ direct: repository.direct, staged: repository.staged.length, tried: repository.tried }).toEqual({ direct: 2, staged: 2, tried: 0 });
     expect(repository.sales.size).toBe(4);
+  });
+
+  it('COPYs a later large upload straight into sales in savepointed segments; the first that meets a stored key and the rest are staged', async () => {
+    const { repository, start } = setup({ INGEST_STRAIGHT_SEGMENT_BYTES: 1, INGEST_STRAIGHT_MIN_BYTES: 0 });
+    const me = caller();
+    const first = start(me);
+    first.body.end(csv(sale(1)));
+    await first.answer;
+    const { body, answer } = start(me);
+    // One chunk a segment: [2, 3], [4, 5], then [1 (stored, new price), 6] and [7].
+    const text = csv(sale(2), sale(3), sale(4), sale(5), sale(1, { ProductPrice: '13.25' }), sale(6), sale(7));
+    body.headers['content-length'] = String(Buffer.byteLength(text));
+    const [header, ...lines] = text.split(/(?<=\n)/);
+    for (const part of [header + lines[0] + lines[1], lines[2] + lines[3], lines[4] + lines[5]]) {
+      body.write(part);
+      await nextTick();
+    }
+    body.end(lines[6]);
+    expect(await answer).toMatchObject({ status: 'completed', received: 7, inserted: 6, updated: 1 });
+    expect({ direct: repository.direct, staged: repository.staged.length, tried: repository.tried }).toEqual({ direct: 1 + 4, staged: 3, tried: 3 });
+    expect(repository.sales.size).toBe(7);
+    expect(repository.sales.get(`${me.accountId}|A-1|P-1`)).toContain('\t13.25\t');
+  });
+
+  it('stages what comes after the 48th savepointed segment of an upload', async () => {
+    const { repository, start, upload } = setup({ INGEST_STRAIGHT_SEGMENT_BYTES: 1, INGEST_STRAIGHT_MIN_BYTES: 0 });
+    const me = caller();
+    await upload(me, csv(sale(0)));
+    const { body, answer } = start(me);
+    const text = csv(...Array.from({ length: 60 }, (_, i) => sale(i + 1)));
+    body.headers['content-length'] = String(Buffer.byteLength(text));
+    const [header, ...lines] = text.split(/(?<=\n)/);
+    body.write(header);
+    for (const line of lines) {
+      body.write(line);
+      await nextTick();
+    }
+    body.end();
+    expect(await answer).toMatchObject({ status: 'completed', received: 60, inserted: 60, updated: 0 });
+    expect(repository.tried).toBe(48);
+    expect(repository.staged.length).toBeGreaterThan(0);
+    expect(repository.direct - 1 + repository.staged.length).toBe(60);
   });
 
   it('updates a line sent again (JSON), the last occurrence in a file winning', async () => {
@@ -330,7 +394,7 @@ describe('SalesService.run (in-memory repository)', () => {
   it('keeps nothing of a run cancelled while its merge waits, and answers the upload 409', async () => {
     const { service, repository, start, audited } = setup();
     const me = caller();
-    repository.intoSales = false;
+    repository.turnFree = false;
     let release!: () => void;
     repository.holdMerge = new Promise<void>((resolve) => (release = resolve));
     const merging = new Promise<void>((resolve) => (repository.mergeStarted = resolve));

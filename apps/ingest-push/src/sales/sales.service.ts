@@ -1,5 +1,5 @@
 import { audited, AuditLog, type AuditActor } from '@app/audit';
-import { Sql } from '@app/database';
+import { Sql, type SqlClient } from '@app/database';
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException, isTransientFault } from '@app/errors';
@@ -50,14 +50,19 @@ export interface SalesUpload {
 
 const BUSY_RETRY_SECONDS = 5;
 const ERROR_PAGE = 5000;
+/**
+ * Savepointed COPYs one upload runs at most (then the rest is staged): PostgreSQL keeps the first 64 subtransactions of a
+ * transaction in shared memory, and past them every snapshot taken in the cluster while it runs looks in pg_subtrans.
+ */
+const MAX_STRAIGHT_SEGMENTS = 48;
 
 /**
  * Streams one upload into PostgreSQL: body → parser/validator → COPY, all in one transaction, so an
- * upload lands whole or not at all. Into an account without lines, the COPY goes straight into `sales`
- * until a line's key may repeat one before it; the rest (everything, into an account with lines) is
- * COPYed into a staging table and merged into `sales` by one set-based statement. Backpressure runs
- * end to end (the socket is read only as fast as PostgreSQL takes rows), so memory stays flat
- * whatever the file size.
+ * upload lands whole or not at all. With the account's turn taken (into an account without lines, or by
+ * a large upload), the COPY goes straight into `sales` (`copyStraight`) until a line's key may repeat one
+ * before it in the file or, in an account with lines, is stored already; the rest (everything, without the
+ * turn) is COPYed into a staging table and merged into `sales` by one set-based statement. Backpressure runs end to end (the socket is
+ * read only as fast as PostgreSQL takes rows), so memory stays flat whatever the file size.
  */
 @Injectable()
 export class SalesService {
@@ -181,13 +186,17 @@ export class SalesService {
     const config = this.config;
     const id = await this.repository.createIngestion(caller.accountId, caller.apiKeyId, format, upload.id);
     if (id === null) throw new IngestionIdInUseException(upload.id!, await this.repository.statusOf(caller.accountId, upload.id!));
-    const transform = new SalesCopyTransform(format, {
-      maxBytes: config.INGEST_MAX_BYTES,
-      maxRecordBytes: config.INGEST_MAX_RECORD_BYTES,
-      maxStoredErrors: config.INGEST_MAX_STORED_ERRORS,
-      checkCpfCnpj: config.SALES_VALIDATE_CPF_CNPJ === 'true',
-      budget: upload.budget,
-    });
+    const transform = new SalesCopyTransform(
+      format,
+      { accountId: caller.accountId, ingestionId: id },
+      {
+        maxBytes: config.INGEST_MAX_BYTES,
+        maxRecordBytes: config.INGEST_MAX_RECORD_BYTES,
+        maxStoredErrors: config.INGEST_MAX_STORED_ERRORS,
+        checkCpfCnpj: config.SALES_VALIDATE_CPF_CNPJ === 'true',
+        budget: upload.budget,
+      },
+    );
     // Decompressed as it arrives: the byte limit counts the decompressed bytes, and zlib pauses with PostgreSQL.
     const encoding = upload.encoding ?? 'identity';
     const decompressor = salesDecompressor(encoding);
@@ -240,8 +249,10 @@ export class SalesService {
     let streamedMs = 0;
     try {
       await this.repository.transaction(async (tx) => {
-        // Into an account without lines (its turn taken), lines go straight into sales until one may repeat.
-        if (await this.repository.takeEmptyAccount(tx, caller.accountId)) encoder.intoSales(caller.accountId, id);
+        // With the account's turn, lines go straight into sales until one may repeat, or meets a stored one.
+        const large = Number(body.headers['content-length']) >= config.INGEST_STRAIGHT_MIN_BYTES;
+        const turn = await this.repository.takeTurn(tx, caller.accountId, large);
+        if (turn) encoder.intoSales();
         // pipe, not pipeline: a failed parse must not destroy the request, whose response is still to be sent.
         body.pipe(input);
         // After the pipe: a 'data' listener alone would start the body flowing with no one to take it.
@@ -249,21 +260,21 @@ export class SalesService {
           body.on('data', countCompressed);
           decompressor.pipe(transform);
         }
-        if (encoder.intoSalesStill) await this.repository.copyIntoSales(tx, transform.rowsInto('sales'), abort.signal);
-        const staged = !transform.done;
+        const straight = turn ? await this.copyStraight(tx, transform, turn.empty, abort.signal) : { lines: 0, replay: [] };
+        const staged = straight.replay.length > 0 || !transform.done;
         if (staged) {
           await this.repository.createStage(tx);
-          await this.repository.copyIntoStage(tx, transform.rowsInto('stage'), abort.signal);
+          await this.repository.copyIntoStage(tx, stageRows(straight.replay, transform), abort.signal);
         }
         streamedMs = performance.now() - started;
         if (overBudget(upload.budget, encoder.received, encoder.rejected)) {
           throw new ErrorBudgetExceededException({ ...upload.budget, received: encoder.received, rejected: encoder.rejected }, true);
         }
         stage = 'merging';
-        const inserted = encoder.salesLines + (staged ? await this.repository.mergeStage(tx, id, caller.accountId) : 0);
+        const inserted = straight.lines + (staged ? await this.repository.mergeStage(tx, id, caller.accountId) : 0);
         await this.repository.markDaysDirty(tx, caller.accountId, encoder.salesDays);
         await this.repository.storeErrors(tx, id, encoder.stored);
-        const linesIn = staged && encoder.salesLines === 0 ? 'stage' : 'sales';
+        const linesIn = staged && straight.lines === 0 ? 'stage' : 'sales';
         const erasedCustomers = await this.repository.erasedCustomers(tx, caller.accountId, id, linesIn, this.erasureKeys);
         if (!(await this.repository.markCompleted(tx, id, counts(), { inserted, updated: encoder.accepted - inserted, erasedCustomers }))) {
           throw new IngestionCancelledException(id);
@@ -311,6 +322,64 @@ export class SalesService {
     );
     return toSummary(row!, encoder.errors);
   }
+
+  /**
+   * COPYs the lines for `sales` straight into it. Into an empty account nothing can collide: one COPY. Into an
+   * account with lines, COPYs of about INGEST_STRAIGHT_SEGMENT_BYTES, each under a savepoint, its chunks kept until
+   * it committed: the first that meets a stored key is rolled back, and its chunks (`replay`) and every later line
+   * go to the stage, as does everything after MAX_STRAIGHT_SEGMENTS. Returns the lines kept in `sales`.
+   */
+  private async copyStraight(tx: SqlClient, transform: SalesCopyTransform, empty: boolean, signal: AbortSignal): Promise<{ lines: number; replay: Buffer[] }> {
+    const rows = transform.rowsInto('sales');
+    if (empty) return { lines: await this.repository.copyIntoSales(tx, rows, signal), replay: [] };
+    let lines = 0;
+    for (let n = 0; n < MAX_STRAIGHT_SEGMENTS; n++) {
+      const segment = new CopySegment(rows, this.config.INGEST_STRAIGHT_SEGMENT_BYTES);
+      const copied = await this.repository.tryCopyIntoSales(tx, segment.rows(), signal);
+      if (copied === null) {
+        transform.encoder.stopIntoSales();
+        return { lines, replay: segment.kept };
+      }
+      lines += copied;
+      if (segment.last) return { lines, replay: [] };
+    }
+    transform.encoder.stopIntoSales();
+    return { lines, replay: [] };
+  }
+}
+
+/**
+ * Up to `maxBytes` (or one chunk more) of `source`, read by one COPY without ending `source`: every chunk read is
+ * kept, also one the COPY never took because it failed meanwhile; `last` tells that `source` ended.
+ */
+class CopySegment {
+  readonly kept: Buffer[] = [];
+  last = false;
+
+  constructor(
+    private readonly source: AsyncIterator<Buffer>,
+    private readonly maxBytes: number,
+  ) {}
+
+  async *rows(): AsyncGenerator<Buffer> {
+    for (let bytes = 0; bytes < this.maxBytes;) {
+      const next = await this.source.next();
+      if (next.done) {
+        this.last = true;
+        return;
+      }
+      this.kept.push(next.value);
+      bytes += next.value.length;
+      yield next.value;
+    }
+  }
+}
+
+/** What the stage takes: the chunks of a straight COPY rolled back, then every line the transform still gives out. */
+async function* stageRows(replay: Buffer[], transform: SalesCopyTransform): AsyncGenerator<Buffer> {
+  yield* replay;
+  yield* transform.rowsInto('sales');
+  yield* transform.rowsInto('stage');
 }
 
 /** Whether the rejected records pass the budget; exactly at it is within it. */
