@@ -52,7 +52,7 @@ export class SalesConfig {
 
   /**
    * An upload that declares at least this Content-Length takes its account's turn from its first line even when the
-   * account holds lines, and COPYs them straight into `sales`: faster, but uploads of the account that overlap it
+   * account holds lines (without erased customers), and COPYs them straight into `sales`: faster, but uploads of the account that overlap it
    * wait for it to commit. Smaller or chunked uploads stage, and hold the turn only for their merge.
    */
   @IsInt()

@@ -156,16 +156,24 @@ export class SalesRepository {
   /**
    * Takes the account's turn to write sales lines (the merge lock, kept until commit) if it is free, so no line
    * of another upload can appear meanwhile, and tells whether the account holds lines then. Unless `withLines`,
-   * only into an account without lines. Null when the upload does not take it: it stages, and waits for the turn
-   * at its merge.
+   * only into an account without lines; nor into one with lines and erased customers: a customer uploaded again
+   * is found among the upload's lines, which are the stage's, or the account's lines of this ingestion (a scan of
+   * the account). Null when the upload does not take it: it stages, and waits for the turn at its merge.
    */
   async takeTurn(tx: SqlClient, accountId: string, withLines: boolean): Promise<{ empty: boolean } | null> {
-    const empty = async () =>
-      (await tx.one<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${SALES} WHERE account_id = $1) AS empty`, [accountId]))!.empty;
-    if (!withLines && !(await empty())) return null;
+    const look = async () =>
+      (await tx.one<{ empty: boolean; erasures: boolean }>(
+        `SELECT NOT EXISTS (SELECT 1 FROM ${SALES} WHERE account_id = $1) AS empty,
+           EXISTS (SELECT 1 FROM ${INGEST_PUSH_SCHEMA}.sales_customer_erasures WHERE account_id = $1) AS erasures`,
+        [accountId],
+      ))!;
+    const may = (account: { empty: boolean; erasures: boolean }) => account.empty || (withLines && !account.erasures);
+    if (!may(await look())) return null;
     const turn = await tx.one<{ taken: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS taken', [mergeLock(accountId)]);
-    // Looked at (again) with the turn taken: a merge may have committed lines before.
-    return turn!.taken ? { empty: await empty() } : null;
+    if (!turn!.taken) return null;
+    // Looked at again with the turn taken: a merge or an erasure may have committed before.
+    const account = await look();
+    return may(account) ? { empty: account.empty } : null;
   }
 
   /** COPY of lines straight into `sales` (`account_id, ingestion_id, <fields>`); returns how many. */
