@@ -43,6 +43,12 @@ export interface CopyText {
   stage: string;
 }
 
+/** Whose lines an encoder writes: each line's first columns. */
+export interface LineOwner {
+  accountId: string;
+  ingestionId: string;
+}
+
 /**
  * Turns Sale records into lines of COPY text. A valid record is one line (`account_id, ingestion_id,
  * <32 fields>`), the same for either of two tables:
@@ -74,7 +80,7 @@ export class SaleCopyEncoder {
   private readonly lineStart: string;
 
   constructor(
-    owner: { accountId: string; ingestionId: string },
+    owner: LineOwner,
     private readonly maxStoredErrors = Number.MAX_SAFE_INTEGER,
     private readonly checkCpfCnpj = false,
   ) {

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { CsvSalesReader } from './csv-sales.reader';
 import { JsonArraySplitter } from './json-array.splitter';
-import { ERROR_SAMPLE_RECORDS, SaleCopyEncoder, type CopyText } from './sale-copy.encoder';
+import { ERROR_SAMPLE_RECORDS, SaleCopyEncoder, type CopyText, type LineOwner } from './sale-copy.encoder';
 import { NdjsonLinesSplitter } from './ndjson-lines.splitter';
 import { ErrorBudgetExceededException, MostlyErrorsException, SalesFileTooLargeException } from './sales.exception';
 
@@ -57,7 +57,7 @@ export class SalesCopyTransform extends Transform {
 
   constructor(
     format: SalesFormat,
-    owner: { accountId: string; ingestionId: string },
+    owner: LineOwner,
     private readonly limits: SalesCopyLimits,
   ) {
     super({ readableObjectMode: true, readableHighWaterMark: 1 });

@@ -52,8 +52,8 @@ export class SalesConfig {
 
   /**
    * An upload that declares at least this Content-Length takes its account's turn from its first line even when the
-   * account holds lines (without erased customers), and COPYs them straight into `sales`: faster, but uploads of the account that overlap it
-   * wait for it to commit. Smaller or chunked uploads stage, and hold the turn only for their merge.
+   * account holds lines (without erased customers), and COPYs them straight into `sales`: faster, but uploads of the
+   * account that overlap it wait for it to commit. Smaller or chunked uploads stage, and hold the turn only for their merge.
    */
   @IsInt()
   @Min(0)

@@ -61,8 +61,9 @@ const MAX_STRAIGHT_SEGMENTS = 48;
  * upload lands whole or not at all. With the account's turn taken (into an account without lines, or by
  * a large upload), the COPY goes straight into `sales` (`copyStraight`) until a line's key may repeat one
  * before it in the file or, in an account with lines, is stored already; the rest (everything, without the
- * turn) is COPYed into a staging table and merged into `sales` by one set-based statement. Backpressure runs end to end (the socket is
- * read only as fast as PostgreSQL takes rows), so memory stays flat whatever the file size.
+ * turn) is COPYed into a staging table and merged into `sales` by one set-based statement. Backpressure
+ * runs end to end (the socket is read only as fast as PostgreSQL takes rows), so memory stays flat
+ * whatever the file size.
  */
 @Injectable()
 export class SalesService {
