@@ -1,8 +1,9 @@
 /**
- * Push: the built ingest-push takes BENCH_PUSH_TOTAL Android pushes, due at once, in
- * POST /api/pushm/bulk requests of BENCH_PUSH_BATCH items and sends them through its FCM
- * adapter to a loopback FCM (lib/sink.ts). Then the floor: a bare BullMQ worker POSTing one
- * FCM message per job to the same sink over as many connections as the app's provider pool.
+ * Push: the built ingest-push, as deployed (an API process and a push worker process), takes
+ * BENCH_PUSH_TOTAL Android pushes, due at once, in POST /api/pushm/bulk requests of BENCH_PUSH_BATCH
+ * items and sends them through its FCM adapter to a loopback FCM (lib/sink.ts). Then the floor: a
+ * bare BullMQ worker POSTing the FCM messages of its jobs to the same sink over as many connections
+ * as the app's provider pool.
  *
  *   node bench/run.js push   (BENCH_PUSH_TOTAL, BENCH_PUSH_BATCH, ... in bench/README.md)
  */
@@ -15,6 +16,7 @@ import {
   built,
   closedLoop,
   cpuMs,
+  machineCpuMs,
   f0,
   f1,
   f2,
@@ -39,6 +41,9 @@ const CFG = {
   timeoutS: Math.max(10, num('BENCH_PUSH_TIMEOUT', 300)),
 };
 
+/** The V8 flag the push workers' Deployment adds to the heap bound (k8s/base/ingest-push.yaml), given to the floor too. */
+const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
+
 bench('push', 'ingest-push', async (run) => {
   const [fcm, { port }] = await startIpcChild<{ port: number }>('fake FCM', 'lib/sink.ts');
   const fcmUrl = `http://127.0.0.1:${port}`;
@@ -55,7 +60,9 @@ bench('push', 'ingest-push', async (run) => {
   const [connections, concurrency, perJob] = ['PUSH_PROVIDER_CONNECTIONS', 'PUSH_CONCURRENCY', 'PUSH_ITEMS_PER_JOB'].map((key) =>
     setting('ingest-push/apps/ingest-push/src/push/push.config.js', 'PushConfig', key),
   );
-  const app = await startServer('ingest-push', built('ingest-push'), {
+  // As deployed (k8s/base/ingest-push.yaml): an API process that records and relays (PUSH_WORKERS=off) and a
+  // worker process that relays and sends (PUSH_WORKERS=only).
+  const env = {
     DATABASE_URL: run.dbUrl,
     REDIS_PREFIX: run.redisPrefix,
     LOG_LEVEL: 'warn',
@@ -66,7 +73,10 @@ bench('push', 'ingest-push', async (run) => {
     PUSH_ITEMS_PER_JOB: perJob,
     FCM_BASE_URL: fcmUrl,
     FCM_SERVICE_ACCOUNT_FILE: keyFile,
-  });
+  };
+  const app = await startServer('ingest-push', built('ingest-push'), { ...env, PUSH_WORKERS: 'off' });
+  const worker = await startServer('ingest-push-workers', built('ingest-push'), { ...env, PUSH_WORKERS: 'only', NODE_OPTIONS: WORKER_NODE_OPTIONS });
+  const cpu = () => [cpuMs(app.process.pid), cpuMs(worker.process.pid)];
   const pushAccount = await run.pg.query(`INSERT INTO ingest_push.accounts (name) VALUES ($1) RETURNING id`, [`bench-${randomUUID()}`]);
   const [id, secret] = [randomUUID(), randomBytes(20).toString('hex')];
   await run.pg.query(`INSERT INTO ingest_push.push_tokens (id, account_id, name, secret_hash) VALUES ($1, $2, 'bench', $3)`, [
@@ -93,9 +103,10 @@ bench('push', 'ingest-push', async (run) => {
       requests.push({ method: 'POST', path: '/api/pushm/bulk', body: JSON.stringify({ pushs: items }) });
     }
     const due = new Map<string, number>();
-    const rss: number[] = [];
-    const sampler = setInterval(() => rss.push(rssMb(app.process.pid) ?? NaN), 250);
-    const cpu0 = cpuMs(app.process.pid);
+    const rss: Array<[number, number]> = [];
+    const sampler = setInterval(() => rss.push([rssMb(app.process.pid) ?? NaN, rssMb(worker.process.pid) ?? NaN]), 250);
+    const cpu0 = cpu();
+    const machine0 = machineCpuMs();
     const sent = await closedLoop(`http://127.0.0.1:${app.port}`, {
       connections: CFG.concurrency,
       headers,
@@ -108,9 +119,18 @@ bench('push', 'ingest-push', async (run) => {
     if (sent.failed > 0) throw new Error(`${sent.failed} requests failed: ${sent.firstError}`);
     const got = await arrivals(fcm, total, 'pushes', CFG.timeoutS);
     clearInterval(sampler);
-    const cpuUs = ((cpuMs(app.process.pid) - cpu0) * 1000) / total;
+    const cpuUs = cpu().map((ms, i) => ((ms - cpu0[i]) * 1000) / total);
+    const machineUs = ((machineCpuMs() - machine0) * 1000) / total;
     const lags = Float64Array.from(got.keys, (device, i) => got.times[i] - due.get(device)!).sort();
-    return { sent, rate: (total / (Math.max(...got.times) - sent.first)) * 1000, lagP50: percentile(lags, 50), lagP99: percentile(lags, 99), rss, cpuUs };
+    return {
+      sent,
+      rate: (total / (Math.max(...got.times) - sent.first)) * 1000,
+      lagP50: percentile(lags, 50),
+      lagP99: percentile(lags, 99),
+      rss,
+      cpuUs,
+      machineUs,
+    };
   };
   if (CFG.warmup > 0) {
     say(`warm-up: ${CFG.warmup} pushes`);
@@ -118,7 +138,7 @@ bench('push', 'ingest-push', async (run) => {
   }
   say(`run: ${CFG.total} pushes in requests of ${CFG.batch}, ${CFG.concurrency} at a time`);
   const result = await measure(1_000_000, CFG.total);
-  await stopChild(app);
+  await Promise.all([stopChild(app), stopChild(worker)]);
 
   say(`floor: bare BullMQ worker, concurrency ${concurrency}, ${perJob} pushes a job, ${connections} connections`);
   const [floor] = await startIpcChild('bullmq floor', 'floors/bullmq.ts', {
@@ -126,9 +146,10 @@ bench('push', 'ingest-push', async (run) => {
     FLOOR_TARGET: `${fcmUrl}/v1/projects/bench/messages:send`,
     FLOOR_CONCURRENCY: concurrency,
     FLOOR_CONNECTIONS: connections,
+    NODE_OPTIONS: WORKER_NODE_OPTIONS,
   });
   const floorRun = async (count: number, queue: string) => {
-    const cpu0 = cpuMs(floor.process.pid);
+    const [cpu0, machine0] = [cpuMs(floor.process.pid), machineCpuMs()];
     const r = await rpc<{ t0: number; t1: number; failed: number; firstError: string }>(
       floor,
       { cmd: 'run', kind: 'push', count, queue, perJob },
@@ -136,7 +157,7 @@ bench('push', 'ingest-push', async (run) => {
     );
     if (r.failed > 0) throw new Error(`floor: ${r.failed} jobs failed: ${r.firstError}`);
     await arrivals(fcm, count, `floor ${queue}`, CFG.timeoutS);
-    return { ...r, cpuUs: ((cpuMs(floor.process.pid) - cpu0) * 1000) / count };
+    return { ...r, cpuUs: ((cpuMs(floor.process.pid) - cpu0) * 1000) / count, machineUs: ((machineCpuMs() - machine0) * 1000) / count };
   };
   // Warmed up as the app was.
   if (CFG.warmup > 0) await floorRun(CFG.warmup, 'warm-up');
@@ -150,9 +171,10 @@ bench('push', 'ingest-push', async (run) => {
     ['end to end (pushes/s)', f0(result.rate)],
     ['floor: bare BullMQ worker (pushes/s)', f0(floorRate)],
     ['end to end ÷ floor', f2(result.rate / floorRate)],
-    ['CPU per push, app / floor process (µs)', `${f0(result.cpuUs)} / ${f0(f.cpuUs)}`],
+    ['CPU per push, API + worker / floor process (µs)', `${f0(result.cpuUs[0])} + ${f0(result.cpuUs[1])} / ${f0(f.cpuUs)}`],
+    ['CPU per push, whole machine, app run / floor run (µs)', `${f0(result.machineUs)} / ${f0(f.machineUs)}`],
     ['lag due → sent p50 / p99 (ms)', `${f0(result.lagP50)} / ${f0(result.lagP99)}`],
-    ['app RSS at 10 / 50 / 90 / 100 % of the run (MB)', [at(10), at(50), at(90), at(100)].map(f0).join(' / ')],
+    ['RSS of API, worker at 10 / 50 / 90 / 100 % of the run (MB)', [at(10), at(50), at(90), at(100)].map(([a, w]) => `${f0(a)}, ${f0(w)}`).join(' / ')],
   ];
   process.stdout.write(report(`Push, ${CFG.total} pushes in requests of ${CFG.batch}`, ['measure', 'value'], rows));
 });

@@ -362,6 +362,12 @@ export function rssMb(pid: number | undefined): number | null {
   }
 }
 
+/** CPU time every process of the machine has used since boot, in ms (/proc/stat: user, nice, system, irq, softirq). */
+export function machineCpuMs(): number {
+  const [user, nice, system, , , irq, softirq] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq) * 10;
+}
+
 /** CPU time (user + system, every thread) a process has used, in ms (Linux, 100 ticks a second), or NaN. */
 export function cpuMs(pid: number | undefined): number {
   try {

@@ -156,12 +156,15 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
     }
   });
 
-  it('bounds the V8 heap of every container in step with its memory limit: 40% to 75% of it', () => {
+  it('bounds the V8 heap (old and young generations) of every container in step with its memory limit: 40% to 75% of it', () => {
     // Above ~75% the rest (buffers, code, native memory) no longer fits and the pod is OOM-killed;
     // far below, a raised limit is wasted (the heap stays where the old limit put it).
     const jobs = of(manifests, 'Job').flatMap((j) => podSpec(j).containers);
     for (const c of [...containers.map(({ c }) => c), ...jobs]) {
-      const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(containerSettings(manifests, c).get('NODE_OPTIONS') ?? '')?.[1]);
+      // The old generation, and the young one: three semi-spaces (two, and the new large-object space beside them).
+      const options = containerSettings(manifests, c).get('NODE_OPTIONS') ?? '';
+      const semiMiB = Number(/--max-semi-space-size=(\d+)/.exec(options)?.[1] ?? 0);
+      const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(options)?.[1]) + 3 * semiMiB;
       const limitMiB = mebibytes(String(c.resources?.limits?.memory));
       expect({ container: c.name, heapMiB, limitMiB, agree: heapMiB >= 0.4 * limitMiB && heapMiB <= 0.75 * limitMiB }).toEqual({
         container: c.name,
@@ -265,9 +268,13 @@ describe.each(TREES)('k8s/%s', (_name, manifests) => {
         worker: 'only',
         api: 'off',
       });
-      // The same image and settings as the API: only the mode differs.
+      // The same image and settings as the API: only the mode differs, and a worker's node options may (its heap
+      // is checked against its memory limit below, with the API's old generation).
       expect({ app, image: wc.image, envFrom: wc.envFrom }).toEqual({ app, image: ac.image, envFrom: ac.envFrom });
-      expect({ app, env: wc.env?.filter((e) => e.name !== mode) }).toEqual({ app, env: ac.env?.filter((e) => e.name !== mode) });
+      const own = (e: { name: string }) => e.name !== mode && e.name !== 'NODE_OPTIONS';
+      expect({ app, env: wc.env?.filter(own) }).toEqual({ app, env: ac.env?.filter(own) });
+      const oldSpace = (c: Container) => /--max-old-space-size=\d+/.exec(containerSettings(manifests, c).get('NODE_OPTIONS') ?? '')?.[0];
+      expect({ app, heap: oldSpace(wc) }).toEqual({ app, heap: oldSpace(ac) });
       // /health and /metrics on the app's port, probed like the API's; no Service or Ingress sends it traffic.
       expect({ app, ports: wc.ports, ready: wc.readinessProbe?.httpGet, live: wc.livenessProbe?.httpGet }).toEqual({
         app,

@@ -84,6 +84,11 @@ function applyOp<T>(doc: T, op: { op: string; path: string; value: unknown }, di
     at = at[key] as Record<string, unknown>;
   }
   if (op.op === 'replace' && !(last in at)) throw new Error(`${dir}: replace of ${op.path}, which does not exist`);
+  if (op.op === 'test') {
+    // RFC 6902: the patch applies only if the value there is this one (kustomize fails the build otherwise).
+    if (JSON.stringify(at[last]) !== JSON.stringify(op.value)) throw new Error(`${dir}: test of ${op.path} failed: ${JSON.stringify(at[last])}`);
+    return copy as T;
+  }
   if (op.op !== 'replace' && op.op !== 'add') throw new Error(`${dir}: patch op ${op.op} is not supported`);
   if (Array.isArray(at) && op.op === 'add') {
     // RFC 6902: an index inserts before that element, `-` appends.

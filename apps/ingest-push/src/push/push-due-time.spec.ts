@@ -27,6 +27,21 @@ describe('push due time', () => {
     expect(dueInstant('2026-01-01', '00:00:00', 'Asia/Kolkata').toISOString()).toBe('2025-12-31T18:30:00.000Z');
   });
 
+  it('reads each zone apart, and stays right once its offsets kept have been emptied', () => {
+    // 9 am in Tokyo (no daylight saving) and in Berlin on 12,000 days: more offsets than the module keeps.
+    const wrong: string[] = [];
+    for (let day = 0; day < 12_000; day++) {
+      const date = new Date(Date.UTC(2030, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
+      const tokyo = dueInstant(date, '09:00:00', 'Asia/Tokyo').toISOString();
+      if (tokyo !== `${date}T00:00:00.000Z`) wrong.push(`Tokyo ${date}: ${tokyo}`);
+      const berlin = dueInstant(date, '09:00:00', 'Europe/Berlin').getTime() - Date.parse(`${date}T09:00:00Z`);
+      if (berlin !== -3_600_000 && berlin !== -7_200_000) wrong.push(`Berlin ${date}: ${berlin}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(isTimeZone('asia/tokyo')).toBe(true);
+    expect(dueInstant('2026-03-10', '09:00:00', 'asia/tokyo').toISOString()).toBe('2026-03-10T00:00:00.000Z');
+  });
+
   it('moves a time skipped by daylight saving forward and takes the first of a repeated one', () => {
     // New York, 2026-03-08 02:00 jumps to 03:00; 2026-11-01 02:00 goes back to 01:00.
     expect(dueInstant('2026-03-08', '02:30:00', 'America/New_York').toISOString()).toBe('2026-03-08T07:30:00.000Z');

@@ -20,20 +20,47 @@ export function isWallTime(value: string): boolean {
   return m !== null && Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3]) < 60;
 }
 
+/**
+ * Each zone's formatter, made once per spelling the runtime accepted (names are case-insensitive, so spellings are
+ * not a closed list): emptied when it reaches ZONES_KEPT, past the 600-odd IANA names.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const ZONES_KEPT = 1000;
+
 /** True when `name` is an IANA time zone this runtime knows (`UTC`, `America/Sao_Paulo`). */
 export function isTimeZone(name: string): boolean {
+  if (formatters.has(name)) return true;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    formatter(name);
     return name.length > 0;
   } catch {
     return false;
   }
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/**
+ * Offsets already read, by zone and second: the items of a batch share a few due times, and each formatToParts
+ * costs microseconds. Emptied when it reaches OFFSETS_KEPT entries.
+ */
+const offsets = new Map<string, number>();
+const OFFSETS_KEPT = 10_000;
 
 /** How far the zone's wall clock is ahead of UTC at `instant`, in milliseconds. */
 function offsetAt(zone: string, instant: number): number {
+  const second = Math.floor(instant / 1000) * 1000;
+  const key = `${zone} ${second}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const parts: Record<string, number> = {};
+  for (const part of formatter(zone).formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  const offset = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) - second;
+  if (offsets.size >= OFFSETS_KEPT) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
+}
+
+/** The zone's wall-clock formatter (throws RangeError for a name the runtime does not know). */
+function formatter(zone: string): Intl.DateTimeFormat {
   let format = formatters.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
@@ -46,12 +73,10 @@ function offsetAt(zone: string, instant: number): number {
       minute: 'numeric',
       second: 'numeric',
     });
+    if (formatters.size >= ZONES_KEPT) formatters.clear();
     formatters.set(zone, format);
   }
-  const parts: Record<string, number> = {};
-  for (const part of format.formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-  return wall - Math.floor(instant / 1000) * 1000;
+  return format;
 }
 
 /**
