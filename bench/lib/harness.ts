@@ -302,10 +302,11 @@ export function bench(name: string, app: string, body: (run: Run) => Promise<voi
     await body(run);
   })()
     .catch((error: Error) => {
-      say(`failed: ${error?.stack ?? String(error)}`);
+      say(`failed: ${error?.stack ?? String(error)}${error?.cause ? `\ncause: ${String(error.cause)}` : ''}`);
       process.exitCode = 1;
     })
-    .finally(cleanup);
+    // A failed bench ends, even while a thread or socket it opened would keep the process alive.
+    .finally(() => cleanup().then(() => process.exitCode && process.exit()));
 }
 
 async function clearRedis(prefix: string): Promise<void> {

@@ -4,6 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { Metrics, ThrottledWarning } from '@app/observability';
 import { DRAINING_EVENT } from '@app/server';
 import type { Response } from 'express';
+import type { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { Gauge, Histogram } from 'prom-client';
 import type { DocstorePrincipal } from '../tokens/docstore-principal';
@@ -77,7 +78,19 @@ function responseClosed(this: Response): void {
   streamOf.get(this)?.end();
 }
 
-const drained = (res: Response) => new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+/**
+ * Resolves when the response's socket drained, or closed. Whichever comes first takes the other's listener
+ * away: a stream waits for a drain many times, and a `close` listener left behind each time would pile up.
+ */
+export function drained(res: EventEmitter): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.once('drain', done).once('close', done);
+  });
+}
 
 /**
  * The feed's long-lived readers in this replica: event streams and long polls. Caps per client
@@ -95,8 +108,8 @@ export class ChangeStreams implements OnApplicationBootstrap, BeforeApplicationS
   private readonly perToken = new Map<string, number>();
   private readonly streams = new Set<EventStream>();
   private readonly clients = new Map<string, ClientStreams>();
-  /** A page's event text, made once however many streams share the read that found it. */
-  private readonly texts = new WeakMap<ChangeDto[], string>();
+  /** A page's events as bytes, made (and encoded) once however many streams share the read that found it. */
+  private readonly texts = new WeakMap<ChangeDto[], Buffer>();
   private readonly lag: Histogram;
   private heartbeat?: NodeJS.Timeout;
   private tokenCheck?: NodeJS.Timeout;
@@ -380,19 +393,20 @@ export class ChangeStreams implements OnApplicationBootstrap, BeforeApplicationS
     return changes.length === 0 || stream.res.write(this.text(changes));
   }
 
-  /** A page's events as one text, made (and its changes' lag observed) once per shared read. */
-  private text(changes: ChangeDto[]): string {
-    let text = this.texts.get(changes);
-    if (text === undefined) {
+  /** A page's events as one UTF-8 text, made (and its changes' lag observed) once per shared read. */
+  private text(changes: ChangeDto[]): Buffer {
+    let bytes = this.texts.get(changes);
+    if (bytes === undefined) {
       const now = Date.now();
-      text = '';
+      let text = '';
       for (const change of changes) {
         text += `id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`;
         this.lag.observe(Math.max(0, (now - Date.parse(change.occurred_at)) / 1000));
       }
-      this.texts.set(changes, text);
+      bytes = Buffer.from(text);
+      this.texts.set(changes, bytes);
     }
-    return text;
+    return bytes;
   }
 
   /** One comment per stream; an idle proxy sees traffic. */
